@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd configuration model and its consistency rules.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cnpproxy_config.h"
+
+void cnp_config_init(struct cnp_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->notification_port = CNP_DEFAULT_NOTIFICATION_PORT;
+	cfg->flow_label_port = CNP_DEFAULT_FLOW_LABEL_PORT;
+}
+
+static bool port_valid(const char *what, uint16_t port, char *err, size_t errlen)
+{
+	if (port == 0) {
+		snprintf(err, errlen, "%s port 0 is not a valid UDP port", what);
+		return false;
+	}
+	if (port == CNP_ROCEV2_UDP_PORT) {
+		snprintf(err, errlen,
+			 "%s port %u is the RoCEv2 data port and cannot carry notifications", what,
+			 port);
+		return false;
+	}
+	return true;
+}
+
+bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
+			    size_t errlen)
+{
+	if (!port_valid("notification", notification_port, err, errlen))
+		return false;
+	if (!port_valid("flow-label", flow_label_port, err, errlen))
+		return false;
+	/*
+	 * The seed 001 message is four bytes with no type field, so the two
+	 * formats can only be told apart by their port.
+	 */
+	if (notification_port == flow_label_port) {
+		snprintf(err, errlen, "notification port and flow-label port must differ (both %u)",
+			 notification_port);
+		return false;
+	}
+	return true;
+}
+
+const char *cnp_role_name(enum cnp_role role)
+{
+	switch (role) {
+	case CNP_ROLE_PROXY:
+		return "proxy";
+	case CNP_ROLE_CONGESTION_POINT:
+		return "congestion-point";
+	case CNP_ROLE_MAX:
+		break;
+	}
+	return "unknown";
+}
+
+const char *cnp_role_json_key(enum cnp_role role)
+{
+	switch (role) {
+	case CNP_ROLE_PROXY:
+		return "proxy";
+	case CNP_ROLE_CONGESTION_POINT:
+		return "congestionPoint";
+	case CNP_ROLE_MAX:
+		break;
+	}
+	return "unknown";
+}

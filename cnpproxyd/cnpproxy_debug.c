@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd debugging flags.  lib/debug.c writes enabled flags to the
+ * running configuration from the .conf strings.
+ */
+#include <zebra.h>
+
+#include "cnpproxy_debug.h"
+
+/* clang-format off */
+struct debug cnp_dbg_zebra = {0, "debug cnpproxy zebra", "cnpproxyd zebra session events"};
+struct debug cnp_dbg_nb = {0, "debug cnpproxy northbound", "cnpproxyd configuration changes"};
+/* clang-format on */
+
+void cnpproxy_debug_init(void)
+{
+	debug_install(&cnp_dbg_zebra);
+	debug_install(&cnp_dbg_nb);
+}

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd debugging flags.
+ */
+#ifndef _CNPPROXY_DEBUG_H
+#define _CNPPROXY_DEBUG_H
+
+#include "lib/debug.h"
+
+extern struct debug cnp_dbg_zebra;
+extern struct debug cnp_dbg_nb;
+
+extern void cnpproxy_debug_init(void);
+
+#endif /* _CNPPROXY_DEBUG_H */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd: congestion notification proxy daemon.
+ *
+ * Lifecycle, signals and privileges.  The daemon is a ZAPI client of
+ * zebra and keeps its configuration in its own northbound (module
+ * frr-cnpproxyd), which vtysh reaches through the daemon's vty socket.
+ */
+#include <zebra.h>
+
+#include <getopt.h>
+
+#include "lib/command.h"
+#include "lib/filter.h"
+#include "lib/if.h"
+#include "lib/libfrr.h"
+#include "lib/log.h"
+#include "lib/memory.h"
+#include "lib/privs.h"
+#include "lib/sigevent.h"
+#include "lib/version.h"
+#include "lib/vrf.h"
+#include "lib/vty.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_nb.h"
+#include "cnpproxy_vty.h"
+#include "cnpproxy_zebra.h"
+
+struct cnpproxy_globals cnp_g;
+
+/*
+ * NET_RAW for the raw-socket CNP path, NET_ADMIN for tc/XDP attachment and
+ * qdisc statistics, SYS_ADMIN for loading BPF programs (kernels without
+ * CAP_BPF, and libcap that does not know it, need it for that).
+ */
+static zebra_capabilities_t cnpproxy_caps_p[] = {
+	ZCAP_NET_RAW,
+	ZCAP_NET_ADMIN,
+	ZCAP_SYS_ADMIN,
+};
+
+struct zebra_privs_t cnpproxy_privs = {
+#if defined(FRR_USER) && defined(FRR_GROUP)
+	.user = FRR_USER,
+	.group = FRR_GROUP,
+#endif
+#if defined(VTY_GROUP)
+	.vty_group = VTY_GROUP,
+#endif
+	.caps_p = cnpproxy_caps_p,
+	.cap_num_p = array_size(cnpproxy_caps_p),
+	.cap_num_i = 0,
+};
+
+static struct option longopts[] = { { 0 } };
+
+struct event_loop *master;
+
+static struct frr_daemon_info cnpproxyd_di;
+
+static void sighup(void)
+{
+	zlog_info("SIGHUP received, ignored (use vtysh to change configuration)");
+}
+
+static void __attribute__((noreturn)) sigint(void)
+{
+	zlog_notice("Terminating on signal");
+	cnpproxy_zebra_fini();
+	vrf_terminate();
+	frr_fini();
+	exit(0);
+}
+
+static void sigusr1(void)
+{
+	zlog_rotate();
+}
+
+static struct frr_signal_t cnpproxy_signals[] = {
+	{ .signal = SIGHUP, .handler = &sighup },
+	{ .signal = SIGUSR1, .handler = &sigusr1 },
+	{ .signal = SIGINT, .handler = &sigint },
+	{ .signal = SIGTERM, .handler = &sigint },
+};
+
+/*
+ * Interfaces and VRFs come from zebra as soon as the session is up; their
+ * modules must be loaded up front, with all others, before the northbound
+ * compiles its schema nodes.
+ */
+static const struct frr_yang_module_info *const cnpproxy_yang_modules[] = {
+	&frr_filter_info,
+	&frr_interface_info,
+	&frr_vrf_info,
+	&frr_cnpproxyd_info,
+};
+
+/* clang-format off */
+FRR_DAEMON_INFO(cnpproxyd, CNPPROXY,
+	.vty_port = CNPPROXYD_VTY_PORT,
+	.proghelp = "Congestion notification proxy (PNC) daemon.",
+
+	.signals = cnpproxy_signals,
+	.n_signals = array_size(cnpproxy_signals),
+
+	.privs = &cnpproxy_privs,
+
+	.yang_modules = cnpproxy_yang_modules,
+	.n_yang_modules = array_size(cnpproxy_yang_modules),
+);
+/* clang-format on */
+
+int main(int argc, char **argv, char **envp)
+{
+	frr_preinit(&cnpproxyd_di, argc, argv);
+	frr_opt_add("", longopts, "");
+
+	while (1) {
+		int opt = frr_getopt(argc, argv, NULL);
+
+		if (opt == EOF)
+			break;
+		switch (opt) {
+		case 0:
+			break;
+		default:
+			frr_help_exit(1);
+		}
+	}
+
+	master = frr_init();
+
+	cnp_config_init(&cnp_g.cfg);
+	vrf_init(NULL, NULL, NULL, NULL);
+	access_list_init();
+	cnpproxy_debug_init();
+	cnpproxy_cli_init();
+	cnpproxy_vty_init();
+	cnpproxy_zebra_init();
+
+	frr_config_fork();
+	frr_run(master);
+
+	/* Not reached. */
+	return 0;
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd northbound: the callback table of module frr-cnpproxyd.
+ */
+#include <zebra.h>
+
+#include "lib/northbound.h"
+
+#include "cnpproxy_nb.h"
+
+/* clang-format off */
+const struct frr_yang_module_info frr_cnpproxyd_info = {
+	.name = "frr-cnpproxyd",
+	.nodes = {
+		{
+			.xpath = CNPPROXY_XPATH,
+			.cbs = {
+				.create = cnpproxy_create,
+				.destroy = cnpproxy_destroy,
+				.cli_show = cli_show_cnpproxy,
+				.cli_show_end = cli_show_cnpproxy_end,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy",
+			.cbs = {
+				.create = cnpproxy_proxy_create,
+				.destroy = cnpproxy_proxy_destroy,
+				.cli_show = cli_show_cnpproxy_proxy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point",
+			.cbs = {
+				.create = cnpproxy_congestion_point_create,
+				.destroy = cnpproxy_congestion_point_destroy,
+				.cli_show = cli_show_cnpproxy_congestion_point,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/notification-port",
+			.cbs = {
+				.modify = cnpproxy_notification_port_modify,
+				.cli_show = cli_show_cnpproxy_notification_port,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/flow-label-port",
+			.cbs = {
+				.modify = cnpproxy_flow_label_port_modify,
+				.cli_show = cli_show_cnpproxy_flow_label_port,
+			},
+		},
+		{
+			.xpath = NULL,
+		},
+	}
+};
+/* clang-format on */

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd northbound (module frr-cnpproxyd).
+ */
+#ifndef _CNPPROXY_NB_H
+#define _CNPPROXY_NB_H
+
+#include "lib/northbound.h"
+
+extern const struct frr_yang_module_info frr_cnpproxyd_info;
+
+#define CNPPROXY_XPATH "/frr-cnpproxyd:cnpproxyd/cnpproxy"
+
+/* Configuration callbacks (cnpproxy_nb_config.c). */
+int cnpproxy_create(struct nb_cb_create_args *args);
+int cnpproxy_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_proxy_create(struct nb_cb_create_args *args);
+int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_congestion_point_create(struct nb_cb_create_args *args);
+int cnpproxy_congestion_point_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args);
+int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args);
+
+/* CLI display callbacks (cnpproxy_cli.c). */
+void cli_show_cnpproxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+void cli_show_cnpproxy_end(struct vty *vty, const struct lyd_node *dnode);
+void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *dnode,
+					bool show_defaults);
+void cli_show_cnpproxy_notification_port(struct vty *vty, const struct lyd_node *dnode,
+					 bool show_defaults);
+void cli_show_cnpproxy_flow_label_port(struct vty *vty, const struct lyd_node *dnode,
+				       bool show_defaults);
+
+extern void cnpproxy_cli_init(void);
+
+#endif /* _CNPPROXY_NB_H */

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd northbound: configuration callbacks.
+ *
+ * Validation happens in NB_EV_VALIDATE with the rules of cnpproxy_config.c,
+ * so a refused change never reaches the running state and the operator
+ * gets the reason.
+ */
+#include <zebra.h>
+
+#include "lib/log.h"
+#include "lib/northbound.h"
+#include "lib/yang.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_nb.h"
+
+/* /frr-cnpproxyd:cnpproxy */
+int cnpproxy_create(struct nb_cb_create_args *args)
+{
+	if (args->event != NB_EV_APPLY)
+		return NB_OK;
+
+	cnp_g.cfg.present = true;
+	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy created");
+	return NB_OK;
+}
+
+int cnpproxy_destroy(struct nb_cb_destroy_args *args)
+{
+	if (args->event != NB_EV_APPLY)
+		return NB_OK;
+
+	/* Removing the node removes everything under it. */
+	cnp_config_init(&cnp_g.cfg);
+	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
+	return NB_OK;
+}
+
+static void role_set(enum cnp_role role, bool on)
+{
+	cnp_g.cfg.role[role] = on;
+	DEBUGD(&cnp_dbg_nb, "northbound: role %s %s", cnp_role_name(role),
+	       on ? "enabled" : "disabled");
+}
+
+/* /frr-cnpproxyd:cnpproxy/proxy */
+int cnpproxy_proxy_create(struct nb_cb_create_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		role_set(CNP_ROLE_PROXY, true);
+	return NB_OK;
+}
+
+int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		role_set(CNP_ROLE_PROXY, false);
+	return NB_OK;
+}
+
+/* /frr-cnpproxyd:cnpproxy/congestion-point */
+int cnpproxy_congestion_point_create(struct nb_cb_create_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		role_set(CNP_ROLE_CONGESTION_POINT, true);
+	return NB_OK;
+}
+
+int cnpproxy_congestion_point_destroy(struct nb_cb_destroy_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		role_set(CNP_ROLE_CONGESTION_POINT, false);
+	return NB_OK;
+}
+
+/* A leaf of the candidate, or its YANG default when it is not there. */
+static uint16_t port_or_default(const struct lyd_node *parent, const char *name)
+{
+	if (yang_dnode_exists(parent, name))
+		return yang_dnode_get_uint16(parent, "%s", name);
+	return yang_get_default_uint16(CNPPROXY_XPATH "/%s", name);
+}
+
+/*
+ * Both ports are checked together against the candidate configuration,
+ * whichever of the two is being changed.
+ */
+static int ports_validate(const struct lyd_node *dnode, char *errmsg, size_t errmsg_len)
+{
+	const struct lyd_node *parent = lyd_parent(dnode);
+	uint16_t notif, flow;
+
+	notif = port_or_default(parent, "notification-port");
+	flow = port_or_default(parent, "flow-label-port");
+	if (!cnp_config_ports_valid(notif, flow, errmsg, errmsg_len))
+		return NB_ERR_VALIDATION;
+	return NB_OK;
+}
+
+/* /frr-cnpproxyd:cnpproxy/notification-port */
+int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args)
+{
+	switch (args->event) {
+	case NB_EV_VALIDATE:
+		return ports_validate(args->dnode, args->errmsg, args->errmsg_len);
+	case NB_EV_PREPARE:
+	case NB_EV_ABORT:
+		break;
+	case NB_EV_APPLY:
+		cnp_g.cfg.notification_port = yang_dnode_get_uint16(args->dnode, NULL);
+		break;
+	}
+	return NB_OK;
+}
+
+/* /frr-cnpproxyd:cnpproxy/flow-label-port */
+int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args)
+{
+	switch (args->event) {
+	case NB_EV_VALIDATE:
+		return ports_validate(args->dnode, args->errmsg, args->errmsg_len);
+	case NB_EV_PREPARE:
+	case NB_EV_ABORT:
+		break;
+	case NB_EV_APPLY:
+		cnp_g.cfg.flow_label_port = yang_dnode_get_uint16(args->dnode, NULL);
+		break;
+	}
+	return NB_OK;
+}
