@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for cnpproxyd's configuration rules (cnpproxy_config.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cnpproxy_config.h"
+
+static void test_defaults(void **state)
+{
+	struct cnp_config cfg;
+
+	(void)state;
+	memset(&cfg, 0xa5, sizeof(cfg));
+	cnp_config_init(&cfg);
+
+	/* The drafts require every feature to be off by default. */
+	assert_false(cfg.present);
+	for (int r = 0; r < CNP_ROLE_MAX; r++)
+		assert_false(cfg.role[r]);
+	/* wire-formats.md section 0 defaults for the TBD ports. */
+	assert_int_equal(cfg.notification_port, 61791);
+	assert_int_equal(cfg.flow_label_port, 61792);
+}
+
+static void test_default_ports_valid(void **state)
+{
+	char err[128] = "";
+
+	(void)state;
+	assert_true(cnp_config_ports_valid(CNP_DEFAULT_NOTIFICATION_PORT,
+					   CNP_DEFAULT_FLOW_LABEL_PORT, err, sizeof(err)));
+	assert_string_equal(err, "");
+}
+
+struct port_case {
+	uint16_t notif;
+	uint16_t flow;
+	bool valid;
+	const char *reason; /* substring of the message when refused */
+};
+
+static const struct port_case port_cases[] = {
+	{ 61791, 61792, true, NULL },
+	{ 1, 65535, true, NULL },
+	{ 4790, 4792, true, NULL },
+	{ 0, 61792, false, "notification port 0 is not a valid" },
+	{ 61791, 0, false, "flow-label port 0 is not a valid" },
+	{ 4791, 61792, false, "notification port 4791 is the RoCEv2 data port" },
+	{ 61791, 4791, false, "flow-label port 4791 is the RoCEv2 data port" },
+	{ 5000, 5000, false, "must differ (both 5000)" },
+	/* the first problem found is the one reported */
+	{ 4791, 4791, false, "notification port 4791" },
+};
+
+static void test_port_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(port_cases) / sizeof(port_cases[0]); i++) {
+		const struct port_case *c = &port_cases[i];
+		char err[128] = "";
+		bool ok = cnp_config_ports_valid(c->notif, c->flow, err, sizeof(err));
+
+		if (ok != c->valid)
+			fail_msg("case %zu (%u, %u): expected %s, got %s (%s)", i, c->notif,
+				 c->flow, c->valid ? "valid" : "refused", ok ? "valid" : "refused",
+				 err);
+		if (!c->valid && !strstr(err, c->reason))
+			fail_msg("case %zu: message '%s' lacks '%s'", i, err, c->reason);
+	}
+}
+
+static void test_message_truncation(void **state)
+{
+	char err[8];
+
+	(void)state;
+	memset(err, 'x', sizeof(err));
+	assert_false(cnp_config_ports_valid(5000, 5000, err, sizeof(err)));
+	/* never writes past the buffer, always terminates it */
+	assert_int_equal(strlen(err), sizeof(err) - 1);
+}
+
+static void test_role_names(void **state)
+{
+	(void)state;
+	assert_string_equal(cnp_role_name(CNP_ROLE_PROXY), "proxy");
+	assert_string_equal(cnp_role_name(CNP_ROLE_CONGESTION_POINT), "congestion-point");
+	assert_string_equal(cnp_role_json_key(CNP_ROLE_CONGESTION_POINT), "congestionPoint");
+	assert_string_equal(cnp_role_name(CNP_ROLE_MAX), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),   cmocka_unit_test(test_default_ports_valid),
+		cmocka_unit_test(test_port_table), cmocka_unit_test(test_message_truncation),
+		cmocka_unit_test(test_role_names),
+	};
+
+	return cmocka_run_group_tests_name("cnpproxy_config", tests, NULL, NULL);
+}
