@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Run pnc's topotests with FRR's topotest library against build/root.
+#
+# Usage: tools/run-topotests.sh SRCDIR BUILDDIR FRR_TREE FRR_ROOT PYTHON [TEST...]
+#
+# Nothing is installed outside the build directory: the daemons come from
+# FRR_ROOT/lib/frr and vtysh from FRR_ROOT/bin.  The harness gives every
+# router private /etc/frr, /var/run/frr, /var/lib/frr and /var/log mounts;
+# its logs go to /tmp/topotests.
+
+set -eu
+
+src=$1
+build=$2
+tree=$3
+root=$4
+python=$5
+shift 5
+
+if [ "$(id -u)" != 0 ]; then
+	echo "topotests: must run as root (network namespaces); try: sudo make check" >&2
+	exit 1
+fi
+
+stage=$build/topotests
+rm -rf "$stage"
+mkdir -p "$stage"
+for f in conftest.py lib munet; do
+	ln -s "$tree/tests/topotests/$f" "$stage/$f"
+done
+ln -s "$src/topotests/pytest.ini" "$stage/pytest.ini"
+ln -s "$src/topotests/frr_sandbox_compat.py" "$stage/frr_sandbox_compat.py"
+tests=""
+for d in "$src"/topotests/*/; do
+	d=${d%/}
+	ls "$d"/test_*.py >/dev/null 2>&1 || continue
+	ln -s "$d" "$stage/$(basename "$d")"
+	tests="$tests $(basename "$d")"
+done
+[ $# -gt 0 ] && tests="$*"
+
+echo "topotests: FRR from $root (frrdir $root/lib/frr), logs in /tmp/topotests"
+cd "$stage"
+set +e
+PATH="$root/bin:$PATH" PNC_FRRDIR="$root/lib/frr" PYTHONPATH="$stage" \
+	"$python" -m pytest -v $tests
+rc=$?
+set -e
+if [ $rc = 5 ]; then
+	echo "topotests: no test was collected" >&2
+	exit 1
+fi
+exit $rc
