@@ -80,54 +80,39 @@ void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *
 	vty_out(vty, " congestion-point\n");
 }
 
-DEFPY_YANG(cnpproxy_notification_port, cnpproxy_notification_port_cmd,
-	   "notification-port (1-65535)$port",
-	   "UDP port of five-tuple congestion notifications\n"
-	   "UDP port number (default 61791)\n")
-{
-	nb_cli_enqueue_change(vty, "./notification-port", NB_OP_MODIFY, port_str);
-	return nb_cli_apply_changes(vty, NULL);
-}
+#define PORT_HELP                                                                                 \
+	"UDP port of five-tuple congestion notifications (default 61791)\n"                       \
+	"UDP port of flow-label congestion notifications (default 61792)\n"
 
-DEFPY_YANG(no_cnpproxy_notification_port, no_cnpproxy_notification_port_cmd,
-	   "no notification-port [(1-65535)]",
-	   NO_STR
-	   "UDP port of five-tuple congestion notifications\n"
+DEFPY_YANG(cnpproxy_port, cnpproxy_port_cmd,
+	   "<notification-port|flow-label-port>$leaf (1-65535)$port",
+	   PORT_HELP
 	   "UDP port number\n")
 {
-	nb_cli_enqueue_change(vty, "./notification-port", NB_OP_DESTROY, NULL);
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "./%s", leaf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, port_str);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-void cli_show_cnpproxy_notification_port(struct vty *vty, const struct lyd_node *dnode,
-					 bool show_defaults)
-{
-	vty_out(vty, " notification-port %s\n", yang_dnode_get_string(dnode, NULL));
-}
-
-DEFPY_YANG(cnpproxy_flow_label_port, cnpproxy_flow_label_port_cmd,
-	   "flow-label-port (1-65535)$port",
-	   "UDP port of flow-label congestion notifications\n"
-	   "UDP port number (default 61792)\n")
-{
-	nb_cli_enqueue_change(vty, "./flow-label-port", NB_OP_MODIFY, port_str);
-	return nb_cli_apply_changes(vty, NULL);
-}
-
-DEFPY_YANG(no_cnpproxy_flow_label_port, no_cnpproxy_flow_label_port_cmd,
-	   "no flow-label-port [(1-65535)]",
+DEFPY_YANG(no_cnpproxy_port, no_cnpproxy_port_cmd,
+	   "no <notification-port|flow-label-port>$leaf [(1-65535)]",
 	   NO_STR
-	   "UDP port of flow-label congestion notifications\n"
+	   PORT_HELP
 	   "UDP port number\n")
 {
-	nb_cli_enqueue_change(vty, "./flow-label-port", NB_OP_DESTROY, NULL);
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "./%s", leaf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-void cli_show_cnpproxy_flow_label_port(struct vty *vty, const struct lyd_node *dnode,
-				       bool show_defaults)
+/* The command keyword is the leaf name. */
+void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
-	vty_out(vty, " flow-label-port %s\n", yang_dnode_get_string(dnode, NULL));
+	vty_out(vty, " %s %s\n", dnode->schema->name, yang_dnode_get_string(dnode, NULL));
 }
 
 static int cnpproxy_config_write(struct vty *vty)
@@ -160,8 +145,6 @@ void cnpproxy_cli_init(void)
 	install_element(CONFIG_NODE, &no_router_cnpproxy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_congestion_point_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_notification_port_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_notification_port_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_flow_label_port_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_flow_label_port_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
 }

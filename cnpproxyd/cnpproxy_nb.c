@@ -41,14 +41,14 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/notification-port",
 			.cbs = {
 				.modify = cnpproxy_notification_port_modify,
-				.cli_show = cli_show_cnpproxy_notification_port,
+				.cli_show = cli_show_cnpproxy_port,
 			},
 		},
 		{
 			.xpath = CNPPROXY_XPATH "/flow-label-port",
 			.cbs = {
 				.modify = cnpproxy_flow_label_port_modify,
-				.cli_show = cli_show_cnpproxy_flow_label_port,
+				.cli_show = cli_show_cnpproxy_port,
 			},
 		},
 		{

@@ -27,10 +27,7 @@ void cli_show_cnpproxy_end(struct vty *vty, const struct lyd_node *dnode);
 void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *dnode,
 					bool show_defaults);
-void cli_show_cnpproxy_notification_port(struct vty *vty, const struct lyd_node *dnode,
-					 bool show_defaults);
-void cli_show_cnpproxy_flow_label_port(struct vty *vty, const struct lyd_node *dnode,
-				       bool show_defaults);
+void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 
 extern void cnpproxy_cli_init(void);
 

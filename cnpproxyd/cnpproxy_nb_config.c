@@ -16,7 +16,7 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
 
-/* /frr-cnpproxyd:cnpproxy */
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy */
 int cnpproxy_create(struct nb_cb_create_args *args)
 {
 	if (args->event != NB_EV_APPLY)
@@ -45,7 +45,7 @@ static void role_set(enum cnp_role role, bool on)
 	       on ? "enabled" : "disabled");
 }
 
-/* /frr-cnpproxyd:cnpproxy/proxy */
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy */
 int cnpproxy_proxy_create(struct nb_cb_create_args *args)
 {
 	if (args->event == NB_EV_APPLY)
@@ -60,7 +60,7 @@ int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args)
 	return NB_OK;
 }
 
-/* /frr-cnpproxyd:cnpproxy/congestion-point */
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point */
 int cnpproxy_congestion_point_create(struct nb_cb_create_args *args)
 {
 	if (args->event == NB_EV_APPLY)
@@ -99,8 +99,8 @@ static int ports_validate(const struct lyd_node *dnode, char *errmsg, size_t err
 	return NB_OK;
 }
 
-/* /frr-cnpproxyd:cnpproxy/notification-port */
-int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args)
+/* Shared by both port leaves; field is where the applied value goes. */
+static int port_modify(struct nb_cb_modify_args *args, uint16_t *field)
 {
 	switch (args->event) {
 	case NB_EV_VALIDATE:
@@ -109,24 +109,20 @@ int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args)
 	case NB_EV_ABORT:
 		break;
 	case NB_EV_APPLY:
-		cnp_g.cfg.notification_port = yang_dnode_get_uint16(args->dnode, NULL);
+		*field = yang_dnode_get_uint16(args->dnode, NULL);
 		break;
 	}
 	return NB_OK;
 }
 
-/* /frr-cnpproxyd:cnpproxy/flow-label-port */
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/notification-port */
+int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args)
+{
+	return port_modify(args, &cnp_g.cfg.notification_port);
+}
+
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/flow-label-port */
 int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args)
 {
-	switch (args->event) {
-	case NB_EV_VALIDATE:
-		return ports_validate(args->dnode, args->errmsg, args->errmsg_len);
-	case NB_EV_PREPARE:
-	case NB_EV_ABORT:
-		break;
-	case NB_EV_APPLY:
-		cnp_g.cfg.flow_label_port = yang_dnode_get_uint16(args->dnode, NULL);
-		break;
-	}
-	return NB_OK;
+	return port_modify(args, &cnp_g.cfg.flow_label_port);
 }
