@@ -121,11 +121,16 @@ for r in $routers; do
 	chown frr:frr "$etc"/*.conf
 	daemons="mgmtd zebra staticd isisd"
 	[ "$r" != pe2 ] && daemons="$daemons cnpproxyd"
+	# Each router gets its own UTS namespace so that IS-IS advertises
+	# pe1/p/pe2 as dynamic hostnames instead of the machine's name.
 	for d in $daemons; do
-		ns "$r" "$frrdir/$d" -N "$prefix-$r" -d -A 127.0.0.1 \
-			--log "file:$run/$d.log" >/dev/null
+		ns "$r" unshare --uts sh -c 'hostname "$1"; shift; exec "$@"' - "$r" \
+			"$frrdir/$d" -N "$prefix-$r" -d -A 127.0.0.1 \
+			--log "file:$run/$d.log" >"$run/$d.start" 2>&1 ||
+			{ cat "$run/$d.start"; echo "demo: $d failed to start on $r" >&2; exit 1; }
 	done
-	vty "$r" -b >/dev/null
+	vty "$r" -b >"$run/boot.log" 2>&1 ||
+		{ cat "$run/boot.log"; echo "demo: configuration of $r failed" >&2; exit 1; }
 	echo "  $r: $daemons"
 done
 
