@@ -41,7 +41,10 @@ for d in "$src"/topotests/*/; do
 done
 [ $# -gt 0 ] && tests="$*"
 
-echo "topotests: FRR from $root (frrdir $root/lib/frr), logs in /tmp/topotests"
+echo "topotests: daemons from $root/lib/frr, vtysh from $root/bin;"
+echo "topotests: nothing is installed outside the build directory; each router"
+echo "topotests: gets private /etc/frr /var/run/frr /var/lib/frr /var/log mounts;"
+echo "topotests: logs in /tmp/topotests"
 cd "$stage"
 set +e
 PATH="$root/bin:$PATH" PNC_FRRDIR="$root/lib/frr" PYTHONPATH="$stage" \
