@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Proxy table: which proxy node serves a sender address.
+ *
+ * Entries map a prefix to the address of its proxy, learned from PNC in
+ * zebra's RIB or configured statically.  Lookup is longest-prefix match;
+ * for the same prefix a learned entry wins over a static one.
+ *
+ * Pure C with no FRR dependency.  Entries live in one array sorted by
+ * (family, prefix length, address, source), so a lookup is one binary
+ * search per prefix length in use, longest first.
+ */
+#ifndef _CNPPROXY_PROXY_TABLE_H
+#define _CNPPROXY_PROXY_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum pt_family {
+	PT_AF_INET = 4,
+	PT_AF_INET6 = 6,
+};
+
+struct pt_addr {
+	uint8_t family; /* enum pt_family */
+	uint8_t bytes[16];
+};
+
+struct pt_prefix {
+	struct pt_addr addr; /* host bits are always zero */
+	uint8_t len;
+};
+
+/* Where an entry comes from; lower values take precedence. */
+enum pt_source {
+	PT_SOURCE_LEARNED = 0,
+	PT_SOURCE_STATIC = 1,
+};
+
+struct pt_entry {
+	struct pt_prefix prefix;
+	enum pt_source source;
+	struct pt_addr proxy;
+	uint8_t origin; /* routing protocol (ZEBRA_ROUTE_*) for learned */
+	uint8_t flags;	/* PNC flags as received */
+	int64_t since;	/* caller's timestamp of the last change */
+};
+
+struct proxy_table {
+	struct pt_entry *entries;
+	size_t count;
+	size_t alloc;
+	/* bit L set: some entry of that family has prefix length L */
+	uint64_t lens4[1];
+	uint64_t lens6[3];
+};
+
+extern void pt_init(struct proxy_table *pt);
+extern void pt_fini(struct proxy_table *pt);
+
+/* Number of bytes of an address of the family, 0 if unknown. */
+extern size_t pt_addr_len(uint8_t family);
+
+/*
+ * Make a prefix from an address and length, zeroing host bits.
+ * Returns false if the family or the length is invalid.
+ */
+extern bool pt_prefix_make(struct pt_prefix *p, const struct pt_addr *a, uint8_t len);
+
+/*
+ * Add or replace the entry for (prefix, source).  Returns 1 if added,
+ * 2 if an existing entry changed, 0 if it was identical (nothing done),
+ * -1 on invalid input or allocation failure.
+ */
+extern int pt_set(struct proxy_table *pt, const struct pt_entry *e);
+
+/* Remove the entry for (prefix, source); returns true if it existed. */
+extern bool pt_unset(struct proxy_table *pt, const struct pt_prefix *p, enum pt_source source);
+
+/* Exact match on (prefix, source), or NULL. */
+extern const struct pt_entry *pt_get(const struct proxy_table *pt, const struct pt_prefix *p,
+				     enum pt_source source);
+
+/* Longest-prefix match for an address, or NULL. */
+extern const struct pt_entry *pt_lookup(const struct proxy_table *pt, const struct pt_addr *a);
+
+/* Remove every entry of a source; returns how many were removed. */
+extern size_t pt_flush(struct proxy_table *pt, enum pt_source source);
+
+#endif /* _CNPPROXY_PROXY_TABLE_H */

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for the proxy table (cnpproxyd/proxy_table.c): edge cases,
+ * and longest-prefix match against a brute-force reference on random
+ * IPv4 and IPv6 tables.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "proxy_table.h"
+
+static struct pt_addr v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	struct pt_addr x = { .family = PT_AF_INET, .bytes = { a, b, c, d } };
+
+	return x;
+}
+
+static struct pt_entry entry(struct pt_addr pfx, uint8_t len, enum pt_source src,
+			     struct pt_addr proxy)
+{
+	struct pt_entry e = { .source = src, .proxy = proxy, .origin = 15 };
+
+	e.prefix.addr = pfx;
+	e.prefix.len = len;
+	return e;
+}
+
+static void test_prefix_make(void **state)
+{
+	struct pt_prefix p;
+	struct pt_addr a = v4(10, 1, 255, 255);
+	struct pt_addr bad = { .family = 5 };
+
+	(void)state;
+	assert_true(pt_prefix_make(&p, &a, 20));
+	assert_int_equal(p.addr.bytes[1], 1);
+	assert_int_equal(p.addr.bytes[2], 0xf0);
+	assert_int_equal(p.addr.bytes[3], 0);
+	assert_true(pt_prefix_make(&p, &a, 0));
+	assert_int_equal(p.addr.bytes[0], 0);
+	assert_true(pt_prefix_make(&p, &a, 32));
+	assert_false(pt_prefix_make(&p, &a, 33));
+	assert_false(pt_prefix_make(&p, &bad, 8));
+}
+
+static void test_set_unset(void **state)
+{
+	struct proxy_table pt;
+	struct pt_entry e = entry(v4(10, 1, 2, 3), 24, PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
+	struct pt_addr q = v4(10, 1, 2, 200);
+	const struct pt_entry *r;
+
+	(void)state;
+	pt_init(&pt);
+	assert_int_equal(pt_set(&pt, &e), 1);
+	assert_int_equal(pt_set(&pt, &e), 0); /* identical: no change */
+	e.proxy = v4(192, 0, 2, 2);
+	assert_int_equal(pt_set(&pt, &e), 2); /* proxy changed */
+	assert_int_equal(pt.count, 1);
+
+	r = pt_lookup(&pt, &q);
+	assert_non_null(r);
+	/* host bits of the stored prefix are cleared */
+	assert_int_equal(r->prefix.addr.bytes[3], 0);
+	assert_int_equal(r->proxy.bytes[3], 2);
+
+	/* a static entry for the same prefix loses to the learned one */
+	e.source = PT_SOURCE_STATIC;
+	e.proxy = v4(198, 51, 100, 1);
+	assert_int_equal(pt_set(&pt, &e), 1);
+	assert_int_equal(pt_lookup(&pt, &q)->source, PT_SOURCE_LEARNED);
+	assert_true(pt_unset(&pt, &e.prefix, PT_SOURCE_LEARNED));
+	assert_false(pt_unset(&pt, &e.prefix, PT_SOURCE_LEARNED));
+	assert_int_equal(pt_lookup(&pt, &q)->source, PT_SOURCE_STATIC);
+
+	/* invalid input is refused and changes nothing */
+	e.prefix.len = 40;
+	assert_int_equal(pt_set(&pt, &e), -1);
+	e.prefix.len = 24;
+	e.proxy.family = 0;
+	assert_int_equal(pt_set(&pt, &e), -1);
+	assert_int_equal(pt.count, 1);
+
+	assert_int_equal(pt_flush(&pt, PT_SOURCE_STATIC), 1);
+	assert_null(pt_lookup(&pt, &q));
+	pt_fini(&pt);
+}
+
+static void test_families_do_not_mix(void **state)
+{
+	struct proxy_table pt;
+	struct pt_addr six = { .family = PT_AF_INET6 };
+	struct pt_entry e = entry(v4(0, 0, 0, 0), 0, PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
+
+	(void)state;
+	pt_init(&pt);
+	assert_int_equal(pt_set(&pt, &e), 1); /* IPv4 default route */
+	assert_non_null(pt_lookup(&pt, &e.prefix.addr));
+	assert_null(pt_lookup(&pt, &six));
+	pt_fini(&pt);
+}
+
+/* ---- brute force reference ---------------------------------------------- */
+
+static bool covers(const struct pt_prefix *p, const struct pt_addr *a)
+{
+	struct pt_prefix q;
+
+	if (p->addr.family != a->family)
+		return false;
+	pt_prefix_make(&q, a, p->len);
+	return !memcmp(q.addr.bytes, p->addr.bytes, 16);
+}
+
+static const struct pt_entry *reference(const struct pt_entry *set, const bool *live, size_t n,
+					const struct pt_addr *a)
+{
+	const struct pt_entry *best = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!live[i] || !covers(&set[i].prefix, a))
+			continue;
+		if (!best || set[i].prefix.len > best->prefix.len ||
+		    (set[i].prefix.len == best->prefix.len && set[i].source < best->source))
+			best = &set[i];
+	}
+	return best;
+}
+
+/* Addresses from a small pool of bit patterns, so prefixes nest often. */
+static struct pt_addr random_addr(uint8_t family)
+{
+	struct pt_addr a = { .family = family };
+	size_t len = pt_addr_len(family);
+	uint8_t pool[] = { 0x00, 0x0a, 0x80, 0xc0, 0xff, 0x20 };
+
+	for (size_t i = 0; i < len; i++)
+		a.bytes[i] = (rand() % 4) ? pool[rand() % sizeof(pool)] : (uint8_t)rand();
+	return a;
+}
+
+#define N_ENTRIES 400
+#define N_OPS	  4000
+#define N_QUERIES 200
+
+static void run_random(uint8_t family, unsigned int seed)
+{
+	static struct pt_entry set[N_ENTRIES];
+	static bool live[N_ENTRIES];
+	struct proxy_table pt;
+	unsigned int maxlen = pt_addr_len(family) * 8;
+
+	srand(seed);
+	pt_init(&pt);
+	memset(live, 0, sizeof(live));
+	for (size_t i = 0; i < N_ENTRIES; i++) {
+		bool dup;
+
+		/* keys must be unique, or the reference would be ambiguous */
+		do {
+			struct pt_addr a = random_addr(family);
+			uint8_t len = (uint8_t)(rand() % (maxlen + 1));
+
+			set[i] = entry(a, len, rand() % 3 ? PT_SOURCE_LEARNED : PT_SOURCE_STATIC,
+				       v4(192, 0, (uint8_t)(i >> 8), (uint8_t)i));
+			pt_prefix_make(&set[i].prefix, &a, len);
+			dup = false;
+			for (size_t j = 0; j < i && !dup; j++)
+				dup = !memcmp(&set[j].prefix, &set[i].prefix,
+					      sizeof(set[i].prefix)) &&
+				      set[j].source == set[i].source;
+		} while (dup);
+	}
+
+	for (int op = 0; op < N_OPS; op++) {
+		size_t i = (size_t)rand() % N_ENTRIES;
+
+		if (live[i]) {
+			assert_true(pt_unset(&pt, &set[i].prefix, set[i].source));
+			live[i] = false;
+		} else if (pt_set(&pt, &set[i]) == 1) {
+			live[i] = true;
+		}
+
+		if (op % 20)
+			continue;
+		for (int q = 0; q < N_QUERIES; q++) {
+			struct pt_addr a = random_addr(family);
+			const struct pt_entry *want = reference(set, live, N_ENTRIES, &a);
+			const struct pt_entry *got = pt_lookup(&pt, &a);
+
+			if (!want) {
+				assert_null(got);
+				continue;
+			}
+			assert_non_null(got);
+			assert_int_equal(got->prefix.len, want->prefix.len);
+			assert_int_equal(got->source, want->source);
+			assert_memory_equal(&got->proxy, &want->proxy, sizeof(got->proxy));
+		}
+	}
+	pt_fini(&pt);
+}
+
+static void test_random_ipv4(void **state)
+{
+	(void)state;
+	for (unsigned int seed = 1; seed <= 3; seed++)
+		run_random(PT_AF_INET, seed);
+}
+
+static void test_random_ipv6(void **state)
+{
+	(void)state;
+	for (unsigned int seed = 1; seed <= 3; seed++)
+		run_random(PT_AF_INET6, seed);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prefix_make),	    cmocka_unit_test(test_set_unset),
+		cmocka_unit_test(test_families_do_not_mix), cmocka_unit_test(test_random_ipv4),
+		cmocka_unit_test(test_random_ipv6),
+	};
+
+	return cmocka_run_group_tests_name("proxy_table", tests, NULL, NULL);
+}
