@@ -80,6 +80,47 @@ void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *
 	vty_out(vty, " congestion-point\n");
 }
 
+DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
+	   "[no] proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
+	   NO_STR
+	   "Static proxy: who proxies congestion notifications for a sender prefix\n"
+	   "Sender prefix\n"
+	   "IPv4 sender prefix\n"
+	   "IPv6 sender prefix\n"
+	   "Address of the proxy node\n"
+	   "IPv4 address of the proxy\n"
+	   "IPv6 address of the proxy\n")
+{
+	char xpath[XPATH_MAXLEN];
+	char pbuf[PREFIX_STRLEN];
+	struct prefix p;
+
+	/* The canonical prefix is the key, whatever host bits were typed. */
+	prefix_copy(&p, prefix);
+	apply_mask(&p);
+	prefix2str(&p, pbuf, sizeof(pbuf));
+	snprintf(xpath, sizeof(xpath), "./proxy-for[prefix='%s']", pbuf);
+
+	if (no) {
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	} else {
+		if (!via_str) {
+			vty_out(vty, "%% Specify the proxy: proxy for %s via ADDRESS\n", pbuf);
+			return CMD_WARNING_CONFIG_FAILED;
+		}
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+		strlcat(xpath, "/via", sizeof(xpath));
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, via_str);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " proxy for %s via %s\n", yang_dnode_get_string(dnode, "prefix"),
+		yang_dnode_get_string(dnode, "via"));
+}
+
 #define PORT_HELP                                                                                 \
 	"UDP port of five-tuple congestion notifications (default 61791)\n"                       \
 	"UDP port of flow-label congestion notifications (default 61792)\n"
@@ -145,6 +186,7 @@ void cnpproxy_cli_init(void)
 	install_element(CONFIG_NODE, &no_router_cnpproxy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_congestion_point_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_for_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
 }

@@ -25,6 +25,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
+#include "cnpproxy_proxies.h"
 #include "cnpproxy_vty.h"
 #include "cnpproxy_zebra.h"
 
@@ -69,6 +70,7 @@ static void __attribute__((noreturn)) sigint(void)
 {
 	zlog_notice("Terminating on signal");
 	cnpproxy_zebra_fini();
+	cnpproxy_proxies_fini();
 	vrf_terminate();
 	frr_fini();
 	exit(0);
@@ -134,6 +136,7 @@ int main(int argc, char **argv, char **envp)
 	master = frr_init();
 
 	cnp_config_init(&cnp_g.cfg);
+	cnpproxy_proxies_init();
 	vrf_init(NULL, NULL, NULL, NULL);
 	access_list_init();
 	cnpproxy_debug_init();

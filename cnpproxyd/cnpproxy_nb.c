@@ -38,6 +38,20 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy-for",
+			.cbs = {
+				.create = cnpproxy_proxy_for_create,
+				.destroy = cnpproxy_proxy_for_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_for,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy-for/via",
+			.cbs = {
+				.modify = cnpproxy_proxy_for_via_modify,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/notification-port",
 			.cbs = {
 				.modify = cnpproxy_notification_port_modify,

@@ -18,6 +18,9 @@ int cnpproxy_proxy_create(struct nb_cb_create_args *args);
 int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_congestion_point_create(struct nb_cb_create_args *args);
 int cnpproxy_congestion_point_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_proxy_for_create(struct nb_cb_create_args *args);
+int cnpproxy_proxy_for_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
 int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args);
 int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args);
 
@@ -27,6 +30,7 @@ void cli_show_cnpproxy_end(struct vty *vty, const struct lyd_node *dnode);
 void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *dnode,
 					bool show_defaults);
+void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 
 extern void cnpproxy_cli_init(void);

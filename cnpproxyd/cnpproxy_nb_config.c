@@ -15,6 +15,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
+#include "cnpproxy_proxies.h"
 
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy */
 int cnpproxy_create(struct nb_cb_create_args *args)
@@ -34,6 +35,7 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 
 	/* Removing the node removes everything under it. */
 	cnp_config_init(&cnp_g.cfg);
+	pt_flush(&cnp_proxies, PT_SOURCE_STATIC);
 	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
 	return NB_OK;
 }
@@ -72,6 +74,55 @@ int cnpproxy_congestion_point_destroy(struct nb_cb_destroy_args *args)
 {
 	if (args->event == NB_EV_APPLY)
 		role_set(CNP_ROLE_CONGESTION_POINT, false);
+	return NB_OK;
+}
+
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy-for */
+int cnpproxy_proxy_for_create(struct nb_cb_create_args *args)
+{
+	/* The entry is installed when its mandatory "via" is applied. */
+	return NB_OK;
+}
+
+int cnpproxy_proxy_for_destroy(struct nb_cb_destroy_args *args)
+{
+	struct prefix p;
+
+	if (args->event != NB_EV_APPLY)
+		return NB_OK;
+	yang_dnode_get_prefix(&p, args->dnode, "prefix");
+	cnpproxy_proxies_static_unset(&p);
+	return NB_OK;
+}
+
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy-for/via */
+int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args)
+{
+	struct prefix p;
+	struct ipaddr via;
+
+	yang_dnode_get_ip(&via, args->dnode, NULL);
+	switch (args->event) {
+	case NB_EV_VALIDATE:
+		/* The proxy must be reachable as a unicast destination. */
+		if (ipaddr_is_zero(&via) ||
+		    (IS_IPADDR_V4(&via) && (IN_MULTICAST(ntohl(via.ipaddr_v4.s_addr)) ||
+					    via.ipaddr_v4.s_addr == INADDR_BROADCAST)) ||
+		    (IS_IPADDR_V6(&via) && IN6_IS_ADDR_MULTICAST(&via.ipaddr_v6))) {
+			snprintfrr(args->errmsg, args->errmsg_len,
+				   "proxy address %pIA is not a unicast address", &via);
+			return NB_ERR_VALIDATION;
+		}
+		break;
+	case NB_EV_PREPARE:
+	case NB_EV_ABORT:
+		break;
+	case NB_EV_APPLY:
+		yang_dnode_get_prefix(&p, lyd_parent(args->dnode), "prefix");
+		if (cnpproxy_proxies_static_set(&p, &via) < 0)
+			zlog_warn("could not add static proxy %pFX via %pIA", &p, &via);
+		break;
+	}
 	return NB_OK;
 }
 

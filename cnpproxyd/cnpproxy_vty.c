@@ -6,11 +6,13 @@
 
 #include "lib/command.h"
 #include "lib/json.h"
+#include "lib/zclient.h"
 #include "lib/vty.h"
 #include "lib/version.h"
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_proxies.h"
 #include "cnpproxy_version.h"
 #include "cnpproxy_vty.h"
 #include "cnpproxy_zebra.h"
@@ -102,6 +104,122 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 	return CMD_SUCCESS;
 }
 
+static const char *source_str(enum pt_source source)
+{
+	return source == PT_SOURCE_LEARNED ? "learned" : "static";
+}
+
+/* One entry as JSON; the caller adds the prefix where it needs it. */
+static json_object *proxy_entry_json(const struct pt_entry *e)
+{
+	json_object *j = json_object_new_object();
+	char buf[INET6_ADDRSTRLEN];
+	char since[32];
+
+	time_str(e->since, since, sizeof(since));
+	json_object_string_add(j, "proxy", cnpproxy_pt_addr2str(&e->proxy, buf, sizeof(buf)));
+	json_object_string_add(j, "source", source_str(e->source));
+	json_object_string_add(j, "origin",
+			       e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin)
+							      : "config");
+	json_object_boolean_add(j, "proxyHost", CHECK_FLAG(e->flags, ZAPI_PNC_FLAG_PROXY_HOST));
+	json_object_string_add(j, "since", since);
+	return j;
+}
+
+DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
+      "show cnpproxy proxies [json$uj]",
+      SHOW_STR
+      CNPPROXY_STR
+      "Proxy table: which proxy serves which sender prefix\n"
+      JSON_STR)
+{
+	json_object *json = NULL;
+	size_t i;
+
+	if (uj)
+		json = json_object_new_object();
+	else
+		vty_out(vty, "%-43s %-39s %-8s %-8s %s\n", "Prefix", "Proxy", "Source", "Origin",
+			"Since");
+
+	for (i = 0; i < cnp_proxies.count; i++) {
+		const struct pt_entry *e = &cnp_proxies.entries[i];
+		char pfx[INET6_ADDRSTRLEN + 5];
+		char addr[INET6_ADDRSTRLEN];
+		char since[32];
+
+		cnpproxy_pt_prefix2str(&e->prefix, pfx, sizeof(pfx));
+		if (json) {
+			json_object *list = NULL;
+
+			if (!json_object_object_get_ex(json, pfx, &list)) {
+				list = json_object_new_array();
+				json_object_object_add(json, pfx, list);
+			}
+			json_object_array_add(list, proxy_entry_json(e));
+			continue;
+		}
+		time_str(e->since, since, sizeof(since));
+		vty_out(vty, "%-43s %-39s %-8s %-8s %s\n", pfx,
+			cnpproxy_pt_addr2str(&e->proxy, addr, sizeof(addr)), source_str(e->source),
+			e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin) : "config",
+			since);
+	}
+
+	if (json)
+		vty_json(vty, json);
+	else
+		vty_out(vty,
+			"%zu entries (learned from zebra: %" PRIu64 " changes, %" PRIu64
+			" removals, %" PRIu64 " PNC without proxy address)\n",
+			cnp_proxies.count, cnp_proxies_stats.learned_add,
+			cnp_proxies_stats.learned_del, cnp_proxies_stats.no_proxy_addr);
+	return CMD_SUCCESS;
+}
+
+DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
+      "show cnpproxy lookup <A.B.C.D|X:X::X:X>$addr [json$uj]",
+      SHOW_STR
+      CNPPROXY_STR
+      "Which proxy serves a sender address (longest prefix match)\n"
+      "IPv4 sender address\n"
+      "IPv6 sender address\n"
+      JSON_STR)
+{
+	const struct pt_entry *e = NULL;
+	struct pt_addr a;
+	char pfx[INET6_ADDRSTRLEN + 5];
+	char buf[INET6_ADDRSTRLEN];
+
+	struct ipaddr ip;
+
+	if (str2ipaddr(addr_str, &ip) == 0 && cnpproxy_pt_addr(&a, &ip))
+		e = pt_lookup(&cnp_proxies, &a);
+
+	if (uj) {
+		json_object *json = e ? proxy_entry_json(e) : json_object_new_object();
+
+		json_object_string_add(json, "address", addr_str);
+		json_object_boolean_add(json, "found", e != NULL);
+		if (e)
+			json_object_string_add(json, "prefix",
+					       cnpproxy_pt_prefix2str(&e->prefix, pfx,
+								      sizeof(pfx)));
+		vty_json(vty, json);
+		return CMD_SUCCESS;
+	}
+	if (!e) {
+		vty_out(vty, "%s: no proxy\n", addr_str);
+		return CMD_SUCCESS;
+	}
+	vty_out(vty, "%s: proxy %s, through %s %s (%s)\n", addr_str,
+		cnpproxy_pt_addr2str(&e->proxy, buf, sizeof(buf)), source_str(e->source),
+		cnpproxy_pt_prefix2str(&e->prefix, pfx, sizeof(pfx)),
+		e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin) : "config");
+	return CMD_SUCCESS;
+}
+
 DEFPY(debug_cnpproxy, debug_cnpproxy_cmd,
       "[no] debug cnpproxy [{zebra$zebra|northbound$nb}]",
       NO_STR
@@ -134,6 +252,8 @@ DEFUN_NOSH(show_debugging_cnpproxy, show_debugging_cnpproxy_cmd,
 void cnpproxy_vty_init(void)
 {
 	install_element(VIEW_NODE, &show_cnpproxy_status_cmd);
+	install_element(VIEW_NODE, &show_cnpproxy_proxies_cmd);
+	install_element(VIEW_NODE, &show_cnpproxy_lookup_cmd);
 	install_element(ENABLE_NODE, &debug_cnpproxy_cmd);
 	install_element(CONFIG_NODE, &debug_cnpproxy_cmd);
 	install_element(ENABLE_NODE, &show_debugging_cnpproxy_cmd);

@@ -14,6 +14,7 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_proxies.h"
 #include "cnpproxy_zebra.h"
 
 static struct zclient *cnpproxy_zclient;
@@ -35,6 +36,10 @@ static void cnpproxy_zebra_set_state(bool up)
 		zstate.disconnects++;
 
 	zlog_info("zebra session %s", up ? "up" : "down");
+
+	/* zebra replays redistribution when the session comes back. */
+	if (!up)
+		cnpproxy_proxies_flush_learned();
 }
 
 static void cnpproxy_zebra_sample(void)
@@ -56,6 +61,44 @@ static void cnpproxy_zebra_connected(struct zclient *zclient)
 	cnpproxy_zebra_set_state(true);
 }
 
+/* Redistributed routes: the ones with PNC fill the proxy table. */
+static int cnpproxy_zebra_redist_route(ZAPI_CALLBACK_ARGS)
+{
+	struct zapi_route api;
+
+	if (zapi_route_decode(zclient->ibuf, &api) < 0) {
+		cnp_proxies_stats.decode_errors++;
+		zlog_warn("zebra: could not decode a redistributed route");
+		return -1;
+	}
+	cnpproxy_proxies_route(&api, cmd == ZEBRA_REDISTRIBUTE_ROUTE_ADD);
+	return 0;
+}
+
+static zclient_handler *const cnpproxy_handlers[] = {
+	[ZEBRA_REDISTRIBUTE_ROUTE_ADD] = cnpproxy_zebra_redist_route,
+	[ZEBRA_REDISTRIBUTE_ROUTE_DEL] = cnpproxy_zebra_redist_route,
+};
+
+/*
+ * Every protocol may signal PNC, so ask for all of them, both families.
+ * The subscription is replayed by lib/zclient on every new session.
+ */
+static void cnpproxy_zebra_subscribe(void)
+{
+	afi_t afi;
+	int type;
+
+	for (afi = AFI_IP; afi <= AFI_IP6; afi++)
+		for (type = 0; type < ZEBRA_ROUTE_MAX; type++) {
+			/* our own type; table-direct is a per-table subscription */
+			if (type == ZEBRA_ROUTE_CNPPROXY || type == ZEBRA_ROUTE_TABLE_DIRECT)
+				continue;
+			zclient_redistribute(ZEBRA_REDISTRIBUTE_ADD, cnpproxy_zclient, afi, type,
+					     0, VRF_DEFAULT);
+		}
+}
+
 const struct cnpproxy_zebra_state *cnpproxy_zebra_state(void)
 {
 	cnpproxy_zebra_sample();
@@ -66,10 +109,11 @@ void cnpproxy_zebra_init(void)
 {
 	struct zclient_options opt = zclient_options_default;
 
-	/* No message handlers yet: the session is all that is used. */
-	cnpproxy_zclient = zclient_new(master, &opt, NULL, 0);
+	cnpproxy_zclient = zclient_new(master, &opt, cnpproxy_handlers,
+				       array_size(cnpproxy_handlers));
 	cnpproxy_zclient->zebra_connected = cnpproxy_zebra_connected;
 	zclient_init(cnpproxy_zclient, ZEBRA_ROUTE_CNPPROXY, 0, &cnpproxy_privs);
+	cnpproxy_zebra_subscribe();
 
 	event_add_timer(master, cnpproxy_zebra_watch, NULL, CNPPROXY_ZEBRA_WATCH_INTERVAL,
 			&t_watch);
