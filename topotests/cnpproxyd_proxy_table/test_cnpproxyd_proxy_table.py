@@ -1,0 +1,186 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_cnpproxyd_proxy_table.py
+#
+# One router running zebra, sharpd and cnpproxyd.  sharpd installs routes
+# with the ZAPI Proxy Node Capability (PNC) field, standing in for a routing
+# protocol.  Checks that zebra keeps and shows PNC (show ip[v6] route, text
+# and json), that a change of PNC alone reaches zebra and cnpproxyd, that
+# cnpproxyd's proxy table follows redistribution (add, change, PNC removed,
+# route removed) for IPv4 and IPv6, and that static entries work as the
+# lower-priority fallback and bad ones are refused.
+
+import functools
+import os
+import shlex
+import sys
+
+import pytest
+
+CWD = os.path.dirname(os.path.realpath(__file__))
+sys.path.append(os.path.join(CWD, "../"))
+
+# pylint: disable=C0413
+from lib import topotest
+from lib.topogen import Topogen, get_topogen
+
+pytestmark = [pytest.mark.sharpd, pytest.mark.cnpproxyd]
+
+
+def setup_module(mod):
+    tgen = Topogen({"s1": ("r1",)}, mod.__name__)
+    tgen.start_topology()
+    r1 = tgen.gears["r1"]
+    r1.load_frr_config(os.path.join(CWD, "r1/frr.conf"), extra_daemons=["sharpd"])
+    tgen.start_router()
+
+
+def teardown_module(_mod):
+    get_topogen().stop_topology()
+
+
+def r1():
+    """r1, after checking that none of its daemons has died."""
+    router = get_topogen().gears["r1"]
+    assert router.check_router_running() == "", "a daemon died on r1"
+    return router
+
+
+def vtysh(router, *commands):
+    args = " ".join("-c {}".format(shlex.quote(c)) for c in commands)
+    out = router.cmd("vtysh {} 2>&1; echo rc=$?".format(args))
+    body, _, rc = out.rpartition("rc=")
+    return int(rc.strip()), body
+
+
+def expect_json(router, cmd, expected, exact=False):
+    test_func = functools.partial(topotest.router_json_cmp, router, cmd, expected, exact)
+    _, result = topotest.run_and_expect(test_func, None, count=30, wait=0.5)
+    assert result is None, "{}: {}".format(cmd, result)
+
+
+def lookup(router, addr):
+    return router.vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True)
+
+
+def expect_lookup(router, addr, expected):
+    def check():
+        got = lookup(router, addr)
+        return {k: got.get(k) for k in expected}
+
+    _, result = topotest.run_and_expect(check, expected, count=30, wait=0.5)
+    assert result == expected, "lookup {}: {}".format(addr, lookup(router, addr))
+
+
+def test_ipv4_pnc_in_rib_and_proxy_table():
+    "PNC from a protocol is kept and shown by zebra and learned by cnpproxyd."
+    r = r1()
+    r.vtysh_cmd("sharp install routes 10.100.0.0 nexthop 10.0.12.2 4 pnc 10.255.0.9")
+    pnc = {"proxy": "10.255.0.9", "origin": "sharp", "proxyHost": False}
+    for i in range(4):
+        prefix = "10.100.0.{}/32".format(i)
+        expect_json(r, "show ip route {} json".format(prefix),
+                    {prefix: [{"protocol": "sharp", "selected": True, "pnc": pnc}]})
+    out = r.vtysh_cmd("show ip route 10.100.0.1/32")
+    assert "Proxy node (PNC): 10.255.0.9, signalled by sharp" in out, out
+
+    proxies = {
+        "10.100.0.{}/32".format(i): [
+            {"proxy": "10.255.0.9", "source": "learned", "origin": "sharp"}
+        ]
+        for i in range(4)
+    }
+    expect_json(r, "show cnpproxy proxies json", proxies, exact=False)
+    expect_lookup(r, "10.100.0.3", {"found": True, "proxy": "10.255.0.9",
+                                    "prefix": "10.100.0.3/32", "source": "learned"})
+    expect_lookup(r, "10.100.0.4", {"found": False})
+
+
+def test_ipv6_pnc_in_rib_and_proxy_table():
+    "The same for IPv6, with a proxy host prefix."
+    r = r1()
+    # The kernel refuses routes via the link until DAD has finished.
+    expect_json(r, "show ipv6 route 2001:db8:12::/64 json",
+                {"2001:db8:12::/64": [{"protocol": "connected", "selected": True}]})
+    r.vtysh_cmd(
+        "sharp install routes 2001:db8:100:: nexthop 2001:db8:12::2 2 pnc 2001:db8:ff::9 proxy-host"
+    )
+    prefix = "2001:db8:100::1/128"
+    expect_json(r, "show ipv6 route {} json".format(prefix),
+                {prefix: [{"protocol": "sharp", "selected": True,
+                           "pnc": {"proxy": "2001:db8:ff::9", "proxyHost": True}}]})
+    expect_lookup(r, "2001:db8:100::1", {"found": True, "proxy": "2001:db8:ff::9",
+                                         "prefix": prefix, "proxyHost": True})
+    # an IPv4 table entry never answers for an IPv6 sender, and vice versa
+    expect_lookup(r, "2001:db8:100::2", {"found": False})
+
+
+def test_pnc_change_alone_reaches_zebra_and_client():
+    "Re-announcing the same routes with another proxy updates RIB and table."
+    r = r1()
+    r.vtysh_cmd("sharp install routes 10.100.0.0 nexthop 10.0.12.2 4 pnc 10.255.0.10")
+    expect_json(r, "show ip route 10.100.0.2/32 json",
+                {"10.100.0.2/32": [{"pnc": {"proxy": "10.255.0.10"}}]})
+    expect_lookup(r, "10.100.0.2", {"found": True, "proxy": "10.255.0.10"})
+
+
+def test_pnc_removed():
+    "Routes re-announced without PNC drop out of the proxy table."
+    r = r1()
+    r.vtysh_cmd("sharp install routes 10.100.0.0 nexthop 10.0.12.2 4")
+    expect_lookup(r, "10.100.0.2", {"found": False})
+    route = r.vtysh_cmd("show ip route 10.100.0.2/32 json", isjson=True)
+    assert route["10.100.0.2/32"][0]["protocol"] == "sharp"
+    assert "pnc" not in route["10.100.0.2/32"][0]
+
+
+def test_static_fallback_and_priority():
+    "A static entry answers where nothing is learned; learned wins."
+    r = r1()
+    # host bits typed by the operator are cleared in the key
+    rc, out = vtysh(r, "configure terminal", "router cnpproxy",
+                    "proxy for 10.100.3.4/16 via 192.0.2.7")
+    assert rc == 0, out
+    running = r.vtysh_cmd("show running-config")
+    assert " proxy for 10.100.0.0/16 via 192.0.2.7\n" in running, running
+    expect_lookup(r, "10.100.0.1", {"found": True, "source": "static",
+                                    "prefix": "10.100.0.0/16", "proxy": "192.0.2.7"})
+
+    r.vtysh_cmd("sharp install routes 10.100.0.0 nexthop 10.0.12.2 4 pnc 10.255.0.9")
+    expect_lookup(r, "10.100.0.1", {"found": True, "source": "learned",
+                                    "proxy": "10.255.0.9"})
+
+    # the learned route goes away: the static entry answers again
+    r.vtysh_cmd("sharp remove routes 10.100.0.0 4")
+    expect_lookup(r, "10.100.0.1", {"found": True, "source": "static"})
+
+    rc, out = vtysh(r, "configure terminal", "router cnpproxy",
+                    "no proxy for 10.100.0.0/16")
+    assert rc == 0, out
+    expect_lookup(r, "10.100.0.1", {"found": False})
+
+
+@pytest.mark.parametrize(
+    "command,message",
+    [
+        ("proxy for 10.1.0.0/16 via 224.0.0.1", "is not a unicast address"),
+        ("proxy for 10.1.0.0/16 via 0.0.0.0", "is not a unicast address"),
+        ("proxy for 2001:db8::/32 via ff02::1", "is not a unicast address"),
+        ("proxy for 10.1.0.0/16", "% Specify the proxy"),
+        ("proxy for 10.1.0.0/40 via 192.0.2.1", "% "),
+    ],
+)
+def test_bad_static_refused(command, message):
+    "Bad static entries are refused with a message and change nothing."
+    r = r1()
+    rc, out = vtysh(r, "configure terminal", "router cnpproxy", command)
+    assert message in out, out
+    assert rc != 0, out
+    assert "proxy for 10.1.0.0" not in r.vtysh_cmd("show running-config")
+    expect_lookup(r, "10.1.2.3", {"found": False})
+
+
+if __name__ == "__main__":
+    args = ["-s"] + sys.argv[1:]
+    sys.exit(pytest.main(args))
