@@ -101,20 +101,40 @@ static bool lens_test(const uint64_t *lens, unsigned int len)
 	return lens[len / 64] & (1ULL << (len % 64));
 }
 
+static void lens_mark(struct proxy_table *pt, const struct pt_prefix *p, bool present)
+{
+	uint64_t *lens = lens_of(pt, p->addr.family);
+	uint64_t bit = 1ULL << (p->len % 64);
+
+	if (present)
+		lens[p->len / 64] |= bit;
+	else
+		lens[p->len / 64] &= ~bit;
+}
+
 /* Recompute the bit of one prefix length after an insertion or removal. */
 static void lens_update(struct proxy_table *pt, uint8_t family, uint8_t len)
 {
-	uint64_t *lens = lens_of(pt, family);
 	struct pt_prefix first = { .addr = { .family = family }, .len = len };
 	bool found;
 	size_t i = lower_bound(pt, &first, PT_SOURCE_LEARNED, &found);
-	bool present = i < pt->count && pt->entries[i].prefix.addr.family == family &&
-		       pt->entries[i].prefix.len == len;
 
-	if (present)
-		lens[len / 64] |= 1ULL << (len % 64);
-	else
-		lens[len / 64] &= ~(1ULL << (len % 64));
+	lens_mark(pt, &first,
+		  i < pt->count && pt->entries[i].prefix.addr.family == family &&
+			  pt->entries[i].prefix.len == len);
+}
+
+/* Index of the entry for (prefix, source), with host bits ignored. */
+static bool find(const struct proxy_table *pt, const struct pt_prefix *p, enum pt_source source,
+		 size_t *idx)
+{
+	struct pt_prefix key;
+	bool found;
+
+	if (!pt_prefix_make(&key, &p->addr, p->len))
+		return false;
+	*idx = lower_bound(pt, &key, source, &found);
+	return found;
 }
 
 static bool entry_same(const struct pt_entry *a, const struct pt_entry *b)
@@ -155,38 +175,28 @@ int pt_set(struct proxy_table *pt, const struct pt_entry *e)
 	memmove(&pt->entries[i + 1], &pt->entries[i], (pt->count - i) * sizeof(*pt->entries));
 	pt->entries[i] = n;
 	pt->count++;
-	lens_of(pt, n.prefix.addr.family)[n.prefix.len / 64] |= 1ULL << (n.prefix.len % 64);
+	lens_mark(pt, &n.prefix, true);
 	return 1;
 }
 
 bool pt_unset(struct proxy_table *pt, const struct pt_prefix *p, enum pt_source source)
 {
-	struct pt_prefix key;
-	bool found;
 	size_t i;
 
-	if (!pt_prefix_make(&key, &p->addr, p->len))
-		return false;
-	i = lower_bound(pt, &key, source, &found);
-	if (!found)
+	if (!find(pt, p, source, &i))
 		return false;
 	memmove(&pt->entries[i], &pt->entries[i + 1], (pt->count - i - 1) * sizeof(*pt->entries));
 	pt->count--;
-	lens_update(pt, key.addr.family, key.len);
+	lens_update(pt, p->addr.family, p->len);
 	return true;
 }
 
 const struct pt_entry *pt_get(const struct proxy_table *pt, const struct pt_prefix *p,
 			      enum pt_source source)
 {
-	struct pt_prefix key;
-	bool found;
 	size_t i;
 
-	if (!pt_prefix_make(&key, &p->addr, p->len))
-		return NULL;
-	i = lower_bound(pt, &key, source, &found);
-	return found ? &pt->entries[i] : NULL;
+	return find(pt, p, source, &i) ? &pt->entries[i] : NULL;
 }
 
 const struct pt_entry *pt_lookup(const struct proxy_table *pt, const struct pt_addr *a)
@@ -225,10 +235,7 @@ size_t pt_flush(struct proxy_table *pt, enum pt_source source)
 	pt->count = w;
 	memset(pt->lens4, 0, sizeof(pt->lens4));
 	memset(pt->lens6, 0, sizeof(pt->lens6));
-	for (w = 0; w < pt->count; w++) {
-		const struct pt_prefix *p = &pt->entries[w].prefix;
-
-		lens_of(pt, p->addr.family)[p->len / 64] |= 1ULL << (p->len % 64);
-	}
+	for (w = 0; w < pt->count; w++)
+		lens_mark(pt, &pt->entries[w].prefix, true);
 	return r;
 }
