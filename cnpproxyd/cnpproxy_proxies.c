@@ -81,42 +81,38 @@ const char *cnpproxy_pt_prefix2str(const struct pt_prefix *p, char *buf, size_t 
 
 void cnpproxy_proxies_route(const struct zapi_route *api, bool add)
 {
-	const struct pt_entry *old;
+	const char *why = "route withdrawn";
 	struct pt_entry e = {};
 
 	if (!cnpproxy_pt_prefix(&e.prefix, &api->prefix))
 		return;
 
-	if (add && CHECK_FLAG(api->message, ZAPI_MESSAGE_PNC)) {
-		if (!cnpproxy_pt_addr(&e.proxy, &api->pnc.proxy)) {
-			cnp_proxies_stats.no_proxy_addr++;
-			DEBUGD(&cnp_dbg_zebra, "zebra: %pFX has PNC without a proxy address",
-			       &api->prefix);
-			add = false; /* an entry we had is no longer usable */
-		} else {
-			e.source = PT_SOURCE_LEARNED;
-			e.origin = api->pnc.origin;
-			e.flags = api->pnc.flags;
-			e.since = time(NULL);
-			if (pt_set(&cnp_proxies, &e) > 0) {
-				cnp_proxies_stats.learned_add++;
-				DEBUGD(&cnp_dbg_zebra, "zebra: %pFX proxied by %pIA (%s)",
-				       &api->prefix, &api->pnc.proxy,
-				       zebra_route_string(api->pnc.origin));
-			}
-			return;
+	if (add && !CHECK_FLAG(api->message, ZAPI_MESSAGE_PNC)) {
+		why = "route without PNC";
+	} else if (add && !cnpproxy_pt_addr(&e.proxy, &api->pnc.proxy)) {
+		cnp_proxies_stats.no_proxy_addr++;
+		why = "PNC without a proxy address";
+		DEBUGD(&cnp_dbg_zebra, "zebra: %pFX has %s", &api->prefix, why);
+	} else if (add) {
+		e.source = PT_SOURCE_LEARNED;
+		e.origin = api->pnc.origin;
+		e.flags = api->pnc.flags;
+		e.since = time(NULL);
+		if (pt_set(&cnp_proxies, &e) > 0) {
+			cnp_proxies_stats.learned_add++;
+			DEBUGD(&cnp_dbg_zebra, "zebra: %pFX proxied by %pIA (%s)", &api->prefix,
+			       &api->pnc.proxy, zebra_route_string(api->pnc.origin));
 		}
+		return;
 	}
 
 	/*
-	 * Withdrawn, or re-advertised without PNC.  zebra sends the selected
-	 * route only, so whatever we learned for the prefix is gone.
+	 * zebra sends the selected route only, so whatever we learned for
+	 * the prefix is gone.
 	 */
-	old = pt_get(&cnp_proxies, &e.prefix, PT_SOURCE_LEARNED);
-	if (old && pt_unset(&cnp_proxies, &e.prefix, PT_SOURCE_LEARNED)) {
+	if (pt_unset(&cnp_proxies, &e.prefix, PT_SOURCE_LEARNED)) {
 		cnp_proxies_stats.learned_del++;
-		DEBUGD(&cnp_dbg_zebra, "zebra: %pFX no longer proxied (%s)", &api->prefix,
-		       add ? "route without PNC" : "route withdrawn");
+		DEBUGD(&cnp_dbg_zebra, "zebra: %pFX no longer proxied (%s)", &api->prefix, why);
 	}
 }
 

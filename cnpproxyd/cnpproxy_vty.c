@@ -109,6 +109,12 @@ static const char *source_str(enum pt_source source)
 	return source == PT_SOURCE_LEARNED ? "learned" : "static";
 }
 
+/* The protocol that signalled a learned entry; "config" for static ones. */
+static const char *origin_str(const struct pt_entry *e)
+{
+	return e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin) : "config";
+}
+
 /* One entry as JSON; the caller adds the prefix where it needs it. */
 static json_object *proxy_entry_json(const struct pt_entry *e)
 {
@@ -119,9 +125,7 @@ static json_object *proxy_entry_json(const struct pt_entry *e)
 	time_str(e->since, since, sizeof(since));
 	json_object_string_add(j, "proxy", cnpproxy_pt_addr2str(&e->proxy, buf, sizeof(buf)));
 	json_object_string_add(j, "source", source_str(e->source));
-	json_object_string_add(j, "origin",
-			       e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin)
-							      : "config");
+	json_object_string_add(j, "origin", origin_str(e));
 	json_object_boolean_add(j, "proxyHost", CHECK_FLAG(e->flags, ZAPI_PNC_FLAG_PROXY_HOST));
 	json_object_string_add(j, "since", since);
 	return j;
@@ -163,8 +167,7 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		time_str(e->since, since, sizeof(since));
 		vty_out(vty, "%-43s %-39s %-8s %-8s %s\n", pfx,
 			cnpproxy_pt_addr2str(&e->proxy, addr, sizeof(addr)), source_str(e->source),
-			e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin) : "config",
-			since);
+			origin_str(e), since);
 	}
 
 	if (json)
@@ -215,8 +218,7 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
 	}
 	vty_out(vty, "%s: proxy %s, through %s %s (%s)\n", addr_str,
 		cnpproxy_pt_addr2str(&e->proxy, buf, sizeof(buf)), source_str(e->source),
-		cnpproxy_pt_prefix2str(&e->prefix, pfx, sizeof(pfx)),
-		e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin) : "config");
+		cnpproxy_pt_prefix2str(&e->prefix, pfx, sizeof(pfx)), origin_str(e));
 	return CMD_SUCCESS;
 }
 
