@@ -34,6 +34,10 @@ sum_tar=$5
 
 log() { echo "fetch-dep: $name $version: $*" >&2; }
 
+# Downloads land in a scratch directory that goes away however we exit.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
 # verify FILE: 0 if FILE is the known tarball (or a recompression of it)
 verify() {
 	[ -f "$1" ] || return 1
@@ -111,22 +115,14 @@ EOT
 	dv=$(apt-cache showsrc "$name" 2>/dev/null |
 		awk -v v="$version" '$1 == "Version:" && index($2, v "-") == 1 {print $2; exit}')
 	[ -n "$dv" ] || { log "Debian has no source package for $version"; return 1; }
-	tmp=$(mktemp -d)
 	log "apt-get source $name=$dv"
 	# The .dsc of an old upload may already be gone from the mirror while
 	# its orig tarball (shared by all uploads) is still there: use what
 	# arrived and let the digest decide.
 	(cd "$tmp" && apt-get source -q --download-only "$name=$dv" >&2) || true
 	for f in "$tmp/$file" "$tmp"/"$name"_"$version".orig.tar*; do
-		if [ -f "$f" ] && verify "$f"; then
-			mkdir -p "$dest" && mv "$f" "$dest/"
-			rm -rf "$tmp"
-			log "verified $(basename "$f") (from Debian source package)"
-			echo "$dest/$(basename "$f")"
-			exit 0
-		fi
+		[ -f "$f" ] && accept "$f" "Debian source package" || true
 	done
-	rm -rf "$tmp"
 	return 1
 }
 apt_source || true
@@ -136,19 +132,10 @@ case "$name" in
 frr) url="https://github.com/FRRouting/frr/archive/refs/tags/frr-$version.tar.gz" ;;
 libyang) url="https://github.com/CESNET/libyang/archive/refs/tags/v$version.tar.gz" ;;
 esac
-tmp=$(mktemp -d)
 log "trying upstream $url"
 if command -v curl >/dev/null 2>&1 &&
 	curl -fsSL --max-time 120 -o "$tmp/$name-$version.tar.gz" "$url"; then
-	if verify "$tmp/$name-$version.tar.gz"; then
-		mkdir -p "$dest" && mv "$tmp/$name-$version.tar.gz" "$dest/"
-		rm -rf "$tmp"
-		log "verified $name-$version.tar.gz (from upstream)"
-		echo "$dest/$name-$version.tar.gz"
-		exit 0
-	fi
-	log "REJECTED upstream archive: SHA-256 does not match tools/deps.sha256"
+	accept "$tmp/$name-$version.tar.gz" "upstream" || true
 fi
-rm -rf "$tmp"
 log "could not obtain a verified tarball; pass one with --with-$name-tarball=FILE"
 exit 1
