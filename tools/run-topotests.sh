@@ -31,7 +31,9 @@ for f in conftest.py lib munet; do
 	ln -s "$tree/tests/topotests/$f" "$stage/$f"
 done
 ln -s "$src/topotests/pytest.ini" "$stage/pytest.ini"
-ln -s "$src/topotests/frr_sandbox_compat.py" "$stage/frr_sandbox_compat.py"
+for f in frr_sandbox_compat.py pnc_topo.py; do
+	ln -s "$src/topotests/$f" "$stage/$f"
+done
 tests=""
 for d in "$src"/topotests/*/; do
 	d=${d%/}

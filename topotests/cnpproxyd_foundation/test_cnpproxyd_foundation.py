@@ -17,7 +17,6 @@ import functools
 import json
 import os
 import re
-import shlex
 import sys
 
 import pytest
@@ -28,6 +27,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
+from pnc_topo import run_rc, vtysh_rc
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -43,14 +43,6 @@ def setup_module(mod):
 
 def teardown_module(_mod):
     get_topogen().stop_topology()
-
-
-def vtysh(router, *commands):
-    """Run vtysh commands; return (exit code, stdout and stderr together)."""
-    args = " ".join("-c {}".format(shlex.quote(c)) for c in commands)
-    out = router.cmd("vtysh {} 2>&1; echo rc=$?".format(args))
-    body, _, rc = out.rpartition("rc=")
-    return int(rc.strip()), body
 
 
 def status(router):
@@ -86,7 +78,7 @@ def test_isis_adjacency_and_routes():
             )
             _, result = topotest.run_and_expect(test_func, None, count=60, wait=1)
             assert result is None, "{}: no IS-IS route to {}".format(local, prefix)
-        _, out = vtysh(router, "show isis neighbor")
+        _, out = vtysh_rc(router, "show isis neighbor")
         assert re.search(r"r{}\s+\S+\s+\d+\s+Up".format(remote), out), out
 
 
@@ -125,7 +117,7 @@ def test_config_through_vtysh():
     "Configuration entered in vtysh shows in running-config and in status."
     assert_routers_healthy()
     r2 = get_topogen().gears["r2"]
-    rc, out = vtysh(
+    rc, out = vtysh_rc(
         r2,
         "configure terminal",
         "router cnpproxy",
@@ -156,7 +148,7 @@ def test_bad_config_refused(command, message):
     assert_routers_healthy()
     r2 = get_topogen().gears["r2"]
     before = cnpproxy_block(r2)
-    rc, out = vtysh(r2, "configure terminal", "router cnpproxy", command)
+    rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy", command)
     assert message in out, out
     assert rc != 0, "vtysh accepted '{}': {}".format(command, out)
     assert cnpproxy_block(r2) == before
@@ -167,7 +159,7 @@ def test_write_memory_and_restart():
     "Configuration saved with write memory comes back after a restart."
     assert_routers_healthy()
     r2 = get_topogen().gears["r2"]
-    rc, out = vtysh(r2, "write memory")
+    rc, out = vtysh_rc(r2, "write memory")
     assert rc == 0, out
     saved = r2.cmd("cat /etc/frr/frr.conf")
     assert "router cnpproxy" in saved and " congestion-point" in saved, saved
@@ -181,18 +173,12 @@ def test_write_memory_and_restart():
     # A fresh daemon knows nothing until the saved configuration is booted,
     # as the init scripts do with vtysh -b.
     assert status(r2)["configured"] is False
-    rc, out = vtysh_boot(r2)
+    rc, out = run_rc(r2, "vtysh -b -d cnpproxyd")
     assert rc == 0, out
     assert cnpproxy_block(r2) == " congestion-point\n notification-port 61000\n"
     st = status(r2)
     assert st["roles"]["congestionPoint"]["enabled"] is True
     assert st["ports"]["notification"] == 61000
-
-
-def vtysh_boot(router):
-    out = router.cmd("vtysh -b -d cnpproxyd 2>&1; echo rc=$?")
-    body, _, rc = out.rpartition("rc=")
-    return int(rc.strip()), body
 
 
 def test_zebra_session_follows_zebra():

@@ -13,7 +13,6 @@
 
 import functools
 import os
-import shlex
 import sys
 
 import pytest
@@ -24,6 +23,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
+from pnc_topo import vtysh_rc
 
 pytestmark = [pytest.mark.sharpd, pytest.mark.cnpproxyd]
 
@@ -45,13 +45,6 @@ def r1():
     router = get_topogen().gears["r1"]
     assert router.check_router_running() == "", "a daemon died on r1"
     return router
-
-
-def vtysh(router, *commands):
-    args = " ".join("-c {}".format(shlex.quote(c)) for c in commands)
-    out = router.cmd("vtysh {} 2>&1; echo rc=$?".format(args))
-    body, _, rc = out.rpartition("rc=")
-    return int(rc.strip()), body
 
 
 def expect_json(router, cmd, expected, exact=False):
@@ -139,7 +132,7 @@ def test_static_fallback_and_priority():
     "A static entry answers where nothing is learned; learned wins."
     r = r1()
     # host bits typed by the operator are cleared in the key
-    rc, out = vtysh(r, "configure terminal", "router cnpproxy",
+    rc, out = vtysh_rc(r, "configure terminal", "router cnpproxy",
                     "proxy for 10.100.3.4/16 via 192.0.2.7")
     assert rc == 0, out
     running = r.vtysh_cmd("show running-config")
@@ -155,7 +148,7 @@ def test_static_fallback_and_priority():
     r.vtysh_cmd("sharp remove routes 10.100.0.0 4")
     expect_lookup(r, "10.100.0.1", {"found": True, "source": "static"})
 
-    rc, out = vtysh(r, "configure terminal", "router cnpproxy",
+    rc, out = vtysh_rc(r, "configure terminal", "router cnpproxy",
                     "no proxy for 10.100.0.0/16")
     assert rc == 0, out
     expect_lookup(r, "10.100.0.1", {"found": False})
@@ -174,7 +167,7 @@ def test_static_fallback_and_priority():
 def test_bad_static_refused(command, message):
     "Bad static entries are refused with a message and change nothing."
     r = r1()
-    rc, out = vtysh(r, "configure terminal", "router cnpproxy", command)
+    rc, out = vtysh_rc(r, "configure terminal", "router cnpproxy", command)
     assert message in out, out
     assert rc != 0, out
     assert "proxy for 10.1.0.0" not in r.vtysh_cmd("show running-config")
