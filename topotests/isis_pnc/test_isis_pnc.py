@@ -11,11 +11,12 @@
 # of the sender subnet selected by a prefix-list.  Checks what the other
 # routers decode (show isis database detail, text and json), that tshark's
 # IS-IS dissector reads the same flag octet on the wire, that other
-# prefixes carry no sub-TLV, and that removing the configuration clears it.
-#
-# Not covered yet: the proxy derived from P in zebra's RIB (PNC field)
-# and cnpproxyd's lookup through IS-IS, level propagation.
+# prefixes carry no sub-TLV, that the other routers install the flagged
+# prefixes with r1 as their proxy (PNC field in zebra's RIB) and that
+# cnpproxyd on r3 and r4 maps sender addresses to r1, and that removing
+# the configuration clears all of it.  Level propagation: isis_pnc_levels.
 
+import functools
 import os
 import re
 import sys
@@ -30,7 +31,7 @@ sys.path.append(os.path.join(CWD, "../"))
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
 
-pytestmark = [pytest.mark.isisd]
+pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
 # prefix -> expected octet 0 of the Prefix Attribute Flags from r1
 FLAGGED = {
@@ -40,6 +41,19 @@ FLAGGED = {
     "2001:db8:1::/64": 0x01,
 }
 NOT_FLAGGED = ["10.0.12.0/24", "2001:db8:12::/64", "10.255.0.2/32"]
+
+# prefix -> (proxy, proxyHost) that r1's flags make every other router install
+PROXIED = {
+    "10.255.0.1/32": ("10.255.0.1", True),
+    "2001:db8:ff::1/128": ("2001:db8:ff::1", True),
+    "10.1.0.0/24": ("10.255.0.1", False),
+    "2001:db8:1::/64": ("2001:db8:ff::1", False),
+}
+# sender address -> (proxy, matching prefix)
+SENDERS = {
+    "10.1.0.77": ("10.255.0.1", "10.1.0.0/24"),
+    "2001:db8:1::77": ("2001:db8:ff::1", "2001:db8:1::/64"),
+}
 
 
 def setup_module(mod):
@@ -157,8 +171,58 @@ def test_tshark_decodes_the_flag_octet():
     assert sorted(int(v, 16) for v in last_lsp) == [0x01, 0x01, 0x21, 0x21], out
 
 
+def route_json(router, prefix):
+    family = "ipv6" if ":" in prefix else "ip"
+    return router.vtysh_cmd("show {} route {} json".format(family, prefix), isjson=True)
+
+
+def isis_route_pnc(router, prefix):
+    """The PNC field of the selected IS-IS route to prefix ("none" if absent)."""
+    for entry in route_json(router, prefix).get(prefix, []):
+        if entry.get("protocol") == "isis" and entry.get("selected"):
+            return entry.get("pnc", "none")
+    return "no isis route"
+
+
+def test_pnc_in_rib():
+    "The other routers install r1's flagged prefixes with r1 as the proxy."
+    for name in ("r2", "r4"):
+        router = gear(name)
+        for prefix, (proxy, host) in PROXIED.items():
+            want = {"proxy": proxy, "origin": "isis", "proxyHost": host}
+            test_func = functools.partial(isis_route_pnc, router, prefix)
+            _, got = topotest.run_and_expect(test_func, want, count=60, wait=1)
+            assert got == want, "{} {}: {}".format(name, prefix, got)
+        for prefix in ("10.255.0.3/32", "2001:db8:ff::3/128"):
+            assert isis_route_pnc(router, prefix) == "none", (name, prefix)
+
+    out = gear("r4").vtysh_cmd("show ip route 10.1.0.0/24")
+    assert "Proxy node (PNC): 10.255.0.1, signalled by isis" in out, out
+
+
+def lookup(router, addr):
+    return router.vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True)
+
+
+def test_cnpproxyd_maps_senders_to_the_proxy():
+    "cnpproxyd on r3 and r4 learns the proxy of the sender subnets via zebra."
+    for name in ("r3", "r4"):
+        router = gear(name)
+        for addr, (proxy, prefix) in SENDERS.items():
+            want = {"found": True, "proxy": proxy, "prefix": prefix, "origin": "isis"}
+
+            def check(router=router, addr=addr, want=want):
+                got = lookup(router, addr)
+                return {k: got.get(k) for k in want}
+
+            _, got = topotest.run_and_expect(check, want, count=60, wait=1)
+            assert got == want, "{} lookup {}: {}".format(name, addr, lookup(router, addr))
+        # r4's own loopback is not proxied
+        assert lookup(router, "10.255.0.4").get("found") is False
+
+
 def test_removing_config_clears_p():
-    "no proxy-node-capability: the sub-TLV is gone everywhere."
+    "no proxy-node-capability: the sub-TLV, the PNC field and the proxies go."
     gear("r1").vtysh_cmd("configure terminal\nrouter isis core\nno proxy-node-capability\n")
 
     def cleared():
@@ -166,6 +230,20 @@ def test_removing_config_clears_p():
         return [p for p in FLAGGED if any(seen.get(p, [None]))]
 
     _, result = topotest.run_and_expect(cleared, [], count=60, wait=1)
+    assert result == [], result
+
+    r4 = gear("r4")
+
+    def rib_cleared():
+        return {p: isis_route_pnc(r4, p) for p in PROXIED if isis_route_pnc(r4, p) != "none"}
+
+    _, result = topotest.run_and_expect(rib_cleared, {}, count=60, wait=1)
+    assert result == {}, result
+
+    def lookups_cleared():
+        return [a for a in SENDERS if lookup(r4, a).get("found") is not False]
+
+    _, result = topotest.run_and_expect(lookups_cleared, [], count=30, wait=1)
     assert result == [], result
 
 
