@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * RoCEv2 headers and packets: BTH, RETH/AETH/DETH, generic parse and
+ * build from the IP header, standard CNP, RC data and RC ACK.
+ */
+#include <string.h>
+
+#include "icrc.h"
+#include "roce.h"
+#include "wire.h"
+
+#define IPPROTO_UDP_NUM 17
+
+void pnc_ip_udp_init(struct pnc_ip_udp *ip, uint8_t version)
+{
+	memset(ip, 0, sizeof(*ip));
+	ip->version = version;
+	ip->ttl = 64;
+	ip->df = true;
+	/* RNICs draw the source port from 0xC000-0xFFFF as flow entropy */
+	ip->sport = 0xc000;
+	ip->dport = PNC_ROCE_UDP_PORT;
+}
+
+int pnc_bth_ext_len(uint8_t opcode)
+{
+	/* RC opcodes 0x00-0x1d; UC uses the same layouts for 0x00-0x0b. */
+	static const int8_t rc_ext[32] = {
+		[PNC_OP_RC_SEND_FIRST] = 0,
+		[PNC_OP_RC_SEND_MIDDLE] = 0,
+		[PNC_OP_RC_SEND_LAST] = 0,
+		[PNC_OP_RC_SEND_LAST_IMM] = PNC_IMMDT_LEN,
+		[PNC_OP_RC_SEND_ONLY] = 0,
+		[PNC_OP_RC_SEND_ONLY_IMM] = PNC_IMMDT_LEN,
+		[PNC_OP_RC_WRITE_FIRST] = PNC_RETH_LEN,
+		[PNC_OP_RC_WRITE_MIDDLE] = 0,
+		[PNC_OP_RC_WRITE_LAST] = 0,
+		[PNC_OP_RC_WRITE_LAST_IMM] = PNC_IMMDT_LEN,
+		[PNC_OP_RC_WRITE_ONLY] = PNC_RETH_LEN,
+		[PNC_OP_RC_WRITE_ONLY_IMM] = PNC_RETH_LEN + PNC_IMMDT_LEN,
+		[PNC_OP_RC_READ_REQ] = PNC_RETH_LEN,
+		[PNC_OP_RC_READ_RESP_FIRST] = PNC_AETH_LEN,
+		[PNC_OP_RC_READ_RESP_MIDDLE] = 0,
+		[PNC_OP_RC_READ_RESP_LAST] = PNC_AETH_LEN,
+		[PNC_OP_RC_READ_RESP_ONLY] = PNC_AETH_LEN,
+		[PNC_OP_RC_ACK] = PNC_AETH_LEN,
+		[PNC_OP_RC_ATOMIC_ACK] = PNC_AETH_LEN + 8, /* + AtomicAckETH */
+		[PNC_OP_RC_CMP_SWAP] = 28,		   /* AtomicETH */
+		[PNC_OP_RC_FETCH_ADD] = 28,
+		[0x15] = -1,		       /* reserved */
+		[PNC_OP_RC_SEND_LAST_INV] = 4, /* IETH */
+		[PNC_OP_RC_SEND_ONLY_INV] = 4,
+		[0x18] = -1,
+		[0x19] = -1,
+		[0x1a] = -1,
+		[0x1b] = -1,
+		[PNC_OP_RC_FLUSH] = 4 + PNC_RETH_LEN,	 /* FETH + RETH, as in rxe */
+		[PNC_OP_RC_ATOMIC_WRITE] = PNC_RETH_LEN, /* + 8 octets of payload */
+		[0x1e] = -1,
+		[0x1f] = -1,
+	};
+	uint8_t code = opcode & 0x1f;
+
+	switch (opcode >> 5) {
+	case 0: /* RC */
+		return rc_ext[code];
+	case 1: /* UC: SEND and RDMA WRITE only */
+		return code <= PNC_OP_RC_WRITE_ONLY_IMM ? rc_ext[code] : -1;
+	case 3: /* UD */
+		if (opcode == PNC_OP_UD_SEND_ONLY)
+			return PNC_DETH_LEN;
+		if (opcode == PNC_OP_UD_SEND_ONLY_IMM)
+			return PNC_DETH_LEN + PNC_IMMDT_LEN;
+		return -1;
+	case 4:
+		/* The CNP's 16 reserved octets count as its extension. */
+		return opcode == PNC_OP_CNP ? PNC_CNP_RSVD_LEN : -1;
+	}
+	return -1;
+}
+
+/* ---- BTH and extension headers -------------------------------------- */
+
+int pnc_bth_encode(const struct pnc_bth *in, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	if (in->pad > 3 || in->tver > 0xf || in->resv6 > 0x3f || in->resv7 > 0x7f ||
+	    in->dest_qp > 0xffffff || in->psn > 0xffffff)
+		return PNC_E_INVALID_ARG;
+	if (buflen < PNC_BTH_LEN)
+		return PNC_E_BUF_TOO_SMALL;
+	buf[0] = in->opcode;
+	buf[1] = (uint8_t)(in->se << 7 | in->mig << 6 | in->pad << 4 | in->tver);
+	put_be16(buf + 2, in->pkey);
+	buf[4] = (uint8_t)(in->fecn << 7 | in->becn << 6 | in->resv6);
+	put_be24(buf + 5, in->dest_qp);
+	buf[8] = (uint8_t)(in->ack_req << 7 | in->resv7);
+	put_be24(buf + 9, in->psn);
+	if (outlen)
+		*outlen = PNC_BTH_LEN;
+	return PNC_OK;
+}
+
+int pnc_bth_decode(const uint8_t *buf, size_t len, struct pnc_bth *out)
+{
+	if (len < PNC_BTH_LEN)
+		return PNC_E_BTH_TRUNCATED;
+	/* IBTA: a packet with an unsupported TVer is dropped */
+	if (buf[1] & 0x0f)
+		return PNC_E_BTH_TVER;
+	out->opcode = buf[0];
+	out->se = buf[1] & 0x80;
+	out->mig = buf[1] & 0x40;
+	out->pad = (buf[1] >> 4) & 0x3;
+	out->tver = 0;
+	out->pkey = get_be16(buf + 2);
+	out->fecn = buf[4] & 0x80;
+	out->becn = buf[4] & 0x40;
+	out->resv6 = buf[4] & 0x3f;
+	out->dest_qp = get_be24(buf + 5);
+	out->ack_req = buf[8] & 0x80;
+	out->resv7 = buf[8] & 0x7f;
+	out->psn = get_be24(buf + 9);
+	return PNC_OK;
+}
+
+int pnc_reth_encode(const struct pnc_reth *in, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	if (buflen < PNC_RETH_LEN)
+		return PNC_E_BUF_TOO_SMALL;
+	put_be64(buf, in->va);
+	put_be32(buf + 8, in->rkey);
+	put_be32(buf + 12, in->dma_len);
+	if (outlen)
+		*outlen = PNC_RETH_LEN;
+	return PNC_OK;
+}
+
+int pnc_reth_decode(const uint8_t *buf, size_t len, struct pnc_reth *out)
+{
+	if (len < PNC_RETH_LEN)
+		return PNC_E_EXT_TRUNCATED;
+	out->va = get_be64(buf);
+	out->rkey = get_be32(buf + 8);
+	out->dma_len = get_be32(buf + 12);
+	return PNC_OK;
+}
+
+int pnc_aeth_encode(const struct pnc_aeth *in, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	if (in->msn > 0xffffff)
+		return PNC_E_INVALID_ARG;
+	if (buflen < PNC_AETH_LEN)
+		return PNC_E_BUF_TOO_SMALL;
+	buf[0] = in->syndrome;
+	put_be24(buf + 1, in->msn);
+	if (outlen)
+		*outlen = PNC_AETH_LEN;
+	return PNC_OK;
+}
+
+int pnc_aeth_decode(const uint8_t *buf, size_t len, struct pnc_aeth *out)
+{
+	uint8_t type, value;
+
+	if (len < PNC_AETH_LEN)
+		return PNC_E_EXT_TRUNCATED;
+	type = buf[0] >> 5;
+	value = buf[0] & 0x1f;
+	/* 010 and 1xx are reserved; NAK codes above 4 are reserved too */
+	if (type != PNC_AETH_ACK && type != PNC_AETH_RNR_NAK && type != PNC_AETH_NAK)
+		return PNC_E_AETH_SYNDROME;
+	if (type == PNC_AETH_NAK && value > PNC_NAK_INVALID_RD_REQ)
+		return PNC_E_AETH_SYNDROME;
+	out->syndrome = buf[0];
+	out->msn = get_be24(buf + 1);
+	return PNC_OK;
+}
+
+int pnc_deth_encode(const struct pnc_deth *in, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	if (in->src_qp > 0xffffff)
+		return PNC_E_INVALID_ARG;
+	if (buflen < PNC_DETH_LEN)
+		return PNC_E_BUF_TOO_SMALL;
+	put_be32(buf, in->qkey);
+	buf[4] = 0;
+	put_be24(buf + 5, in->src_qp);
+	if (outlen)
+		*outlen = PNC_DETH_LEN;
+	return PNC_OK;
+}
+
+int pnc_deth_decode(const uint8_t *buf, size_t len, struct pnc_deth *out)
+{
+	if (len < PNC_DETH_LEN)
+		return PNC_E_EXT_TRUNCATED;
+	out->qkey = get_be32(buf);
+	out->src_qp = get_be24(buf + 5);
+	return PNC_OK;
+}
+
+/* ---- Generic packet: build ------------------------------------------- */
+
+static size_t ip_hlen(uint8_t version)
+{
+	return version == 4 ? PNC_IPV4_HLEN : PNC_IPV6_HLEN;
+}
+
+/* UDP checksum over the pseudo header and the UDP segment at udp. */
+static uint32_t udp_csum_sum(const uint8_t *ip, uint8_t version, const uint8_t *udp, size_t udp_len)
+{
+	uint32_t sum;
+
+	if (version == 4)
+		sum = csum_add(0, ip + 12, 8);
+	else
+		sum = csum_add(0, ip + 8, 32);
+	sum += IPPROTO_UDP_NUM + (uint32_t)udp_len;
+	return csum_add(sum, udp, udp_len);
+}
+
+/*
+ * Write IP, UDP and BTH for a packet carrying body_len octets after the
+ * BTH, and zero the pad octets.  The caller fills the body and then
+ * calls roce_finish().
+ */
+static int roce_begin(const struct pnc_ip_udp *ip, const struct pnc_bth *bth, size_t body_len,
+		      uint8_t *buf, size_t buflen, size_t *body_off, size_t *total)
+{
+	struct pnc_bth b = *bth;
+	size_t hlen, pad, udp_len, tot;
+	uint8_t *udp;
+	int ret;
+
+	if (ip->version != 4 && ip->version != 6)
+		return PNC_E_INVALID_ARG;
+	if (ip->version == 6 && ip->flow_label > 0xfffff)
+		return PNC_E_INVALID_ARG;
+	hlen = ip_hlen(ip->version);
+	/* IBTA: payload plus pad is a multiple of 4 octets */
+	pad = (4 - (body_len & 3)) & 3;
+	if (body_len > 0xffff)
+		return PNC_E_INVALID_ARG;
+	udp_len = PNC_UDP_HLEN + PNC_BTH_LEN + body_len + pad + PNC_ICRC_LEN;
+	tot = hlen + udp_len;
+	if (udp_len > 0xffff || (ip->version == 4 && tot > 0xffff))
+		return PNC_E_INVALID_ARG;
+	if (buflen < tot)
+		return PNC_E_BUF_TOO_SMALL;
+
+	b.pad = (uint8_t)pad;
+	ret = pnc_bth_encode(&b, buf + hlen + PNC_UDP_HLEN, PNC_BTH_LEN, NULL);
+	if (ret)
+		return ret;
+
+	if (ip->version == 4) {
+		buf[0] = 0x45;
+		buf[1] = ip->tos;
+		put_be16(buf + 2, (uint16_t)tot);
+		put_be16(buf + 4, ip->ip_id);
+		put_be16(buf + 6, ip->df ? 0x4000 : 0);
+		buf[8] = ip->ttl;
+		buf[9] = IPPROTO_UDP_NUM;
+		put_be16(buf + 10, 0);
+		memcpy(buf + 12, ip->src, 4);
+		memcpy(buf + 16, ip->dst, 4);
+	} else {
+		put_be32(buf, 6u << 28 | (uint32_t)ip->tos << 20 | ip->flow_label);
+		put_be16(buf + 4, (uint16_t)udp_len);
+		buf[6] = IPPROTO_UDP_NUM;
+		buf[7] = ip->ttl;
+		memcpy(buf + 8, ip->src, 16);
+		memcpy(buf + 24, ip->dst, 16);
+	}
+	udp = buf + hlen;
+	put_be16(udp, ip->sport);
+	put_be16(udp + 2, ip->dport);
+	put_be16(udp + 4, (uint16_t)udp_len);
+	put_be16(udp + 6, 0);
+
+	*body_off = hlen + PNC_UDP_HLEN + PNC_BTH_LEN;
+	memset(buf + *body_off + body_len, 0, pad);
+	*total = tot;
+	return PNC_OK;
+}
+
+/* ICRC first: it masks both checksums, which are then computed over it. */
+static int roce_finish(const struct pnc_ip_udp *ip, uint8_t *buf, size_t total)
+{
+	size_t hlen = ip_hlen(ip->version);
+	int ret;
+
+	ret = pnc_icrc_write(buf, total);
+	if (ret)
+		return ret;
+	if (ip->version == 4)
+		put_be16(buf + 10, csum_fold(csum_add(0, buf, PNC_IPV4_HLEN)));
+	if (ip->udp_csum) {
+		uint16_t c = csum_fold(udp_csum_sum(buf, ip->version, buf + hlen, total - hlen));
+
+		/* 0 means "no checksum"; a computed 0 is sent as 0xFFFF */
+		put_be16(buf + hlen + 6, c ? c : 0xffff);
+	}
+	return PNC_OK;
+}
+
+int pnc_roce_encode(const struct pnc_ip_udp *ip, const struct pnc_bth *bth, const uint8_t *body,
+		    size_t body_len, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	size_t off, total;
+	int ret;
+
+	ret = roce_begin(ip, bth, body_len, buf, buflen, &off, &total);
+	if (ret)
+		return ret;
+	if (body_len)
+		memcpy(buf + off, body, body_len);
+	ret = roce_finish(ip, buf, total);
+	if (ret)
+		return ret;
+	if (outlen)
+		*outlen = total;
+	return PNC_OK;
+}
+
+/* ---- Generic packet: parse ------------------------------------------- */
+
+static int parse_ip(const uint8_t *pkt, size_t len, struct pnc_roce_view *v)
+{
+	struct pnc_ip_udp *ip = &v->ip;
+	uint16_t frag;
+
+	if (len < 1)
+		return PNC_E_IP_TRUNCATED;
+	switch (pkt[0] >> 4) {
+	case 4:
+		if (len < PNC_IPV4_HLEN)
+			return PNC_E_IP_TRUNCATED;
+		if ((pkt[0] & 0x0f) < 5)
+			return PNC_E_IP_HDR_LEN;
+		/* RoCEv2 stacks and the ICRC assume a 20-octet header */
+		if ((pkt[0] & 0x0f) > 5)
+			return PNC_E_IP_OPTIONS;
+		if (csum_fold(csum_add(0, pkt, PNC_IPV4_HLEN)) != 0)
+			return PNC_E_IP_CHECKSUM;
+		v->pkt_len = get_be16(pkt + 2);
+		if (v->pkt_len < PNC_IPV4_HLEN)
+			return PNC_E_IP_TOTAL_LEN;
+		frag = get_be16(pkt + 6);
+		/* MF or a fragment offset: the RoCE headers may not be here */
+		if (frag & 0x3fff)
+			return PNC_E_IP_FRAGMENT;
+		if (pkt[9] != IPPROTO_UDP_NUM)
+			return PNC_E_IP_NOT_UDP;
+		ip->version = 4;
+		ip->tos = pkt[1];
+		ip->ip_id = get_be16(pkt + 4);
+		ip->df = frag & 0x4000;
+		ip->ttl = pkt[8];
+		memcpy(ip->src, pkt + 12, 4);
+		memcpy(ip->dst, pkt + 16, 4);
+		v->ip_hlen = PNC_IPV4_HLEN;
+		return PNC_OK;
+	case 6:
+		if (len < PNC_IPV6_HLEN)
+			return PNC_E_IP_TRUNCATED;
+		/* extension headers are outside what RoCEv2 handles (3.2) */
+		if (pkt[6] != IPPROTO_UDP_NUM)
+			return PNC_E_IP_NOT_UDP;
+		ip->version = 6;
+		ip->tos = (uint8_t)(get_be32(pkt) >> 20);
+		ip->flow_label = get_be32(pkt) & 0xfffff;
+		ip->ttl = pkt[7];
+		memcpy(ip->src, pkt + 8, 16);
+		memcpy(ip->dst, pkt + 24, 16);
+		v->ip_hlen = PNC_IPV6_HLEN;
+		v->pkt_len = PNC_IPV6_HLEN + get_be16(pkt + 4);
+		return PNC_OK;
+	}
+	return PNC_E_IP_VERSION;
+}
+
+int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct pnc_roce_view *v)
+{
+	size_t avail, udp_len, body, ext;
+	const uint8_t *udp;
+	bool complete;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	ret = parse_ip(pkt, len, v);
+	if (ret)
+		return ret;
+
+	complete = len >= v->pkt_len;
+	if (!complete && !(flags & PNC_ROCE_F_TRUNCATED))
+		return PNC_E_IP_TRUNCATED;
+	avail = complete ? v->pkt_len : len;
+
+	v->udp_off = v->ip_hlen;
+	if (v->pkt_len < v->ip_hlen + PNC_UDP_HLEN || avail < v->ip_hlen + PNC_UDP_HLEN)
+		return PNC_E_UDP_TRUNCATED;
+	udp = pkt + v->udp_off;
+	udp_len = get_be16(udp + 4);
+	if (udp_len != v->pkt_len - v->ip_hlen)
+		return PNC_E_UDP_LEN;
+	v->ip.sport = get_be16(udp);
+	v->ip.dport = get_be16(udp + 2);
+	if (v->ip.dport != PNC_ROCE_UDP_PORT)
+		return PNC_E_UDP_PORT;
+
+	v->bth_off = v->udp_off + PNC_UDP_HLEN;
+	if (udp_len < PNC_UDP_HLEN + PNC_BTH_LEN || avail < v->bth_off + PNC_BTH_LEN)
+		return PNC_E_BTH_TRUNCATED;
+	ret = pnc_bth_decode(pkt + v->bth_off, PNC_BTH_LEN, &v->bth);
+	if (ret)
+		return ret;
+	if (udp_len < PNC_UDP_HLEN + PNC_BTH_LEN + PNC_ICRC_LEN)
+		return PNC_E_ICRC_TRUNCATED;
+
+	/* Octets between the BTH and the ICRC: extensions, payload, pad. */
+	body = udp_len - PNC_UDP_HLEN - PNC_BTH_LEN - PNC_ICRC_LEN;
+	v->ext_off = v->bth_off + PNC_BTH_LEN;
+	v->ext_len = pnc_bth_ext_len(v->bth.opcode);
+	ext = v->ext_len > 0 ? (size_t)v->ext_len : 0;
+	if (body < ext)
+		return PNC_E_EXT_TRUNCATED;
+	if (body < ext + v->bth.pad)
+		return PNC_E_BTH_PAD;
+	/* IBTA opcodes always pad to 4 octets; vendor ones may not */
+	if (v->ext_len >= 0 && (body & 3))
+		return PNC_E_BTH_PAD;
+	v->payload_off = v->ext_off + ext;
+	v->payload_len = body - ext - v->bth.pad;
+	v->icrc_off = v->pkt_len - PNC_ICRC_LEN;
+
+	if (!complete) {
+		v->truncated = true;
+		return PNC_OK;
+	}
+	if (get_be16(udp + 6)) {
+		if (csum_fold(udp_csum_sum(pkt, v->ip.version, udp, udp_len)) != 0)
+			return PNC_E_UDP_CHECKSUM;
+		v->ip.udp_csum = true;
+	}
+	if (!(flags & PNC_ROCE_F_NO_ICRC)) {
+		ret = pnc_icrc_verify(pkt, v->pkt_len);
+		if (ret)
+			return ret;
+	}
+	v->icrc = (uint32_t)pkt[v->icrc_off] | (uint32_t)pkt[v->icrc_off + 1] << 8 |
+		  (uint32_t)pkt[v->icrc_off + 2] << 16 | (uint32_t)pkt[v->icrc_off + 3] << 24;
+	return PNC_OK;
+}
+
+/* ---- CNP ---------------------------------------------------------------- */
+
+int pnc_cnp_encode(const struct pnc_cnp *in, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	static const uint8_t rsvd[PNC_CNP_RSVD_LEN];
+	struct pnc_bth bth = {
+		.opcode = PNC_OP_CNP,
+		.pkey = in->pkey,
+		.becn = true,
+		.dest_qp = in->dest_qp,
+	};
+
+	return pnc_roce_encode(&in->ip, &bth, rsvd, sizeof(rsvd), buf, buflen, outlen);
+}
+
+int pnc_cnp_decode(const uint8_t *pkt, size_t len, struct pnc_cnp *out)
+{
+	struct pnc_roce_view v;
+	int ret;
+
+	ret = pnc_roce_parse(pkt, len, 0, &v);
+	if (ret)
+		return ret;
+	if (v.bth.opcode != PNC_OP_CNP)
+		return PNC_E_BTH_OPCODE;
+	if (v.bth.pad)
+		return PNC_E_BTH_PAD;
+	if (v.payload_len)
+		return PNC_E_UNEXPECTED_PAYLOAD;
+	out->ip = v.ip;
+	out->pkey = v.bth.pkey;
+	out->dest_qp = v.bth.dest_qp;
+	return PNC_OK;
+}
+
+/* ---- RC data ------------------------------------------------------------- */
+
+bool pnc_rc_has_reth(uint8_t opcode)
+{
+	return opcode == PNC_OP_RC_WRITE_FIRST || opcode == PNC_OP_RC_WRITE_ONLY ||
+	       opcode == PNC_OP_RC_WRITE_ONLY_IMM;
+}
+
+bool pnc_rc_has_imm(uint8_t opcode)
+{
+	return opcode == PNC_OP_RC_SEND_LAST_IMM || opcode == PNC_OP_RC_SEND_ONLY_IMM ||
+	       opcode == PNC_OP_RC_WRITE_LAST_IMM || opcode == PNC_OP_RC_WRITE_ONLY_IMM;
+}
+
+int pnc_rc_data_encode(const struct pnc_rc_data *in, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	size_t off, total, ext;
+	int ret;
+
+	if (in->bth.opcode > PNC_OP_RC_WRITE_ONLY_IMM)
+		return PNC_E_INVALID_ARG;
+	if (in->payload_len && !in->payload)
+		return PNC_E_INVALID_ARG;
+	ext = (size_t)pnc_bth_ext_len(in->bth.opcode);
+	ret = roce_begin(&in->ip, &in->bth, ext + in->payload_len, buf, buflen, &off, &total);
+	if (ret)
+		return ret;
+	/* RETH comes before ImmDt (WRITE Only with immediate) */
+	if (pnc_rc_has_reth(in->bth.opcode)) {
+		pnc_reth_encode(&in->reth, buf + off, PNC_RETH_LEN, NULL);
+		off += PNC_RETH_LEN;
+	}
+	if (pnc_rc_has_imm(in->bth.opcode)) {
+		put_be32(buf + off, in->imm);
+		off += PNC_IMMDT_LEN;
+	}
+	if (in->payload_len)
+		memcpy(buf + off, in->payload, in->payload_len);
+	ret = roce_finish(&in->ip, buf, total);
+	if (ret)
+		return ret;
+	if (outlen)
+		*outlen = total;
+	return PNC_OK;
+}
+
+int pnc_rc_data_decode(const uint8_t *pkt, size_t len, struct pnc_rc_data *out)
+{
+	struct pnc_roce_view v;
+	size_t off;
+	int ret;
+
+	ret = pnc_roce_parse(pkt, len, 0, &v);
+	if (ret)
+		return ret;
+	if (v.bth.opcode > PNC_OP_RC_WRITE_ONLY_IMM)
+		return PNC_E_BTH_OPCODE;
+	memset(out, 0, sizeof(*out));
+	out->ip = v.ip;
+	out->bth = v.bth;
+	off = v.ext_off;
+	if (pnc_rc_has_reth(v.bth.opcode)) {
+		pnc_reth_decode(pkt + off, PNC_RETH_LEN, &out->reth);
+		off += PNC_RETH_LEN;
+	}
+	if (pnc_rc_has_imm(v.bth.opcode))
+		out->imm = get_be32(pkt + off);
+	out->payload = pkt + v.payload_off;
+	out->payload_len = v.payload_len;
+	return PNC_OK;
+}
+
+/* ---- RC ACK ------------------------------------------------------------------ */
+
+int pnc_rc_ack_encode(const struct pnc_rc_ack *in, uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	uint8_t aeth[PNC_AETH_LEN];
+	int ret;
+
+	ret = pnc_aeth_encode(&in->aeth, aeth, sizeof(aeth), NULL);
+	if (ret)
+		return ret;
+	return pnc_roce_encode(&in->ip, &in->bth, aeth, sizeof(aeth), buf, buflen, outlen);
+}
+
+int pnc_rc_ack_decode(const uint8_t *pkt, size_t len, struct pnc_rc_ack *out)
+{
+	struct pnc_roce_view v;
+	int ret;
+
+	ret = pnc_roce_parse(pkt, len, 0, &v);
+	if (ret)
+		return ret;
+	if (v.bth.opcode != PNC_OP_RC_ACK)
+		return PNC_E_BTH_OPCODE;
+	ret = pnc_aeth_decode(pkt + v.ext_off, PNC_AETH_LEN, &out->aeth);
+	if (ret)
+		return ret;
+	if (v.bth.pad)
+		return PNC_E_BTH_PAD;
+	if (v.payload_len)
+		return PNC_E_UNEXPECTED_PAYLOAD;
+	out->ip = v.ip;
+	out->bth = v.bth;
+	return PNC_OK;
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * RoCEv2 packets (wire-formats.md sections 1 and 2): the BTH and the
+ * extension headers used here, a generic parser that starts at the IP
+ * header, and builders/parsers for the standard CNP, RC SEND/WRITE data
+ * and RC ACK/NAK.
+ *
+ * Pure C, no I/O, no allocation.  Multi-octet fields are host order in
+ * the structs and network order on the wire.  Packets always start at
+ * the IP header (no Ethernet header) and end with the ICRC.
+ */
+#ifndef _CNPPROXY_CODEC_ROCE_H
+#define _CNPPROXY_CODEC_ROCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec/errors.h"
+
+#define PNC_ROCE_UDP_PORT 4791
+#define PNC_IPV4_HLEN	  20
+#define PNC_IPV6_HLEN	  40
+#define PNC_UDP_HLEN	  8
+#define PNC_BTH_LEN	  12
+#define PNC_RETH_LEN	  16
+#define PNC_AETH_LEN	  4
+#define PNC_DETH_LEN	  8
+#define PNC_IMMDT_LEN	  4
+#define PNC_CNP_RSVD_LEN  16
+#define PNC_DEFAULT_PKEY  0xffff
+
+/* Length of a CNP from the IP header to the end of the ICRC. */
+#define PNC_CNP_LEN4 (PNC_IPV4_HLEN + PNC_UDP_HLEN + PNC_BTH_LEN + PNC_CNP_RSVD_LEN + 4)
+#define PNC_CNP_LEN6 (PNC_IPV6_HLEN + PNC_UDP_HLEN + PNC_BTH_LEN + PNC_CNP_RSVD_LEN + 4)
+
+/* BTH opcodes (IBTA Vol 1 and Annex A17; section 1.2). */
+enum pnc_bth_opcode {
+	PNC_OP_RC_SEND_FIRST = 0x00,
+	PNC_OP_RC_SEND_MIDDLE = 0x01,
+	PNC_OP_RC_SEND_LAST = 0x02,
+	PNC_OP_RC_SEND_LAST_IMM = 0x03,
+	PNC_OP_RC_SEND_ONLY = 0x04,
+	PNC_OP_RC_SEND_ONLY_IMM = 0x05,
+	PNC_OP_RC_WRITE_FIRST = 0x06,
+	PNC_OP_RC_WRITE_MIDDLE = 0x07,
+	PNC_OP_RC_WRITE_LAST = 0x08,
+	PNC_OP_RC_WRITE_LAST_IMM = 0x09,
+	PNC_OP_RC_WRITE_ONLY = 0x0a,
+	PNC_OP_RC_WRITE_ONLY_IMM = 0x0b,
+	PNC_OP_RC_READ_REQ = 0x0c,
+	PNC_OP_RC_READ_RESP_FIRST = 0x0d,
+	PNC_OP_RC_READ_RESP_MIDDLE = 0x0e,
+	PNC_OP_RC_READ_RESP_LAST = 0x0f,
+	PNC_OP_RC_READ_RESP_ONLY = 0x10,
+	PNC_OP_RC_ACK = 0x11,
+	PNC_OP_RC_ATOMIC_ACK = 0x12,
+	PNC_OP_RC_CMP_SWAP = 0x13,
+	PNC_OP_RC_FETCH_ADD = 0x14,
+	PNC_OP_RC_SEND_LAST_INV = 0x16,
+	PNC_OP_RC_SEND_ONLY_INV = 0x17,
+	PNC_OP_RC_FLUSH = 0x1c,
+	PNC_OP_RC_ATOMIC_WRITE = 0x1d,
+	PNC_OP_UD_SEND_ONLY = 0x64,
+	PNC_OP_UD_SEND_ONLY_IMM = 0x65,
+	PNC_OP_CNP = 0x81,
+};
+
+/* Base Transport Header, every field (section 1.1). */
+struct pnc_bth {
+	uint8_t opcode;
+	bool se;      /* solicited event */
+	bool mig;     /* M, MigReq */
+	uint8_t pad;  /* PadCnt, 0-3 */
+	uint8_t tver; /* 0-15, must be 0 to decode */
+	uint16_t pkey;
+	bool fecn;
+	bool becn;
+	uint8_t resv6;	  /* 6 bits, kept so that proposals (E-bit) round trip */
+	uint32_t dest_qp; /* 24 bits: QP at the receiver of this packet */
+	bool ack_req;	  /* A */
+	uint8_t resv7;	  /* 7 bits */
+	uint32_t psn;	  /* 24 bits */
+};
+
+/* RDMA Extended Transport Header. */
+struct pnc_reth {
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t dma_len;
+};
+
+/* ACK Extended Transport Header. */
+struct pnc_aeth {
+	uint8_t syndrome; /* see pnc_aeth_syndrome() */
+	uint32_t msn;	  /* 24 bits */
+};
+
+/* Datagram Extended Transport Header. */
+struct pnc_deth {
+	uint32_t qkey;
+	uint32_t src_qp; /* 24 bits */
+};
+
+/* AETH syndrome types, bits 7-5 (section 1.2). */
+enum pnc_aeth_type {
+	PNC_AETH_ACK = 0,     /* low 5 bits: credit count, 0x1f = invalid */
+	PNC_AETH_RNR_NAK = 1, /* low 5 bits: RNR timer */
+	PNC_AETH_NAK = 3,     /* low 5 bits: enum pnc_nak_code */
+};
+
+enum pnc_nak_code {
+	PNC_NAK_PSN_SEQ_ERR = 0,
+	PNC_NAK_INVALID_REQ = 1,
+	PNC_NAK_REMOTE_ACCESS = 2,
+	PNC_NAK_REMOTE_OP = 3,
+	PNC_NAK_INVALID_RD_REQ = 4,
+};
+
+static inline uint8_t pnc_aeth_syndrome(enum pnc_aeth_type type, uint8_t value)
+{
+	return (uint8_t)((type & 0x7) << 5 | (value & 0x1f));
+}
+
+/*
+ * IP and UDP fields of a RoCEv2 packet.  Builders write every field;
+ * parsers fill every field.  Defaults: pnc_ip_udp_init().
+ */
+struct pnc_ip_udp {
+	uint8_t version; /* 4 or 6 */
+	uint8_t src[16]; /* IPv4: first 4 octets */
+	uint8_t dst[16];
+	uint8_t tos;	     /* IPv4 TOS / IPv6 Traffic Class: DSCP << 2 | ECN */
+	uint8_t ttl;	     /* TTL / Hop Limit */
+	uint16_t ip_id;	     /* IPv4 only */
+	bool df;	     /* IPv4 only */
+	uint32_t flow_label; /* IPv6 only, 20 bits */
+	uint16_t sport;
+	uint16_t dport;
+	/*
+	 * Build: compute the UDP checksum (otherwise 0, RNIC practice).
+	 * Parse: the checksum was not 0 (and it was verified).
+	 */
+	bool udp_csum;
+};
+
+/*
+ * Defaults for a packet of the IP version: TOS 0, TTL 64, ID 0, DF,
+ * flow label 0, UDP source port 0xC000, destination 4791, no UDP
+ * checksum, addresses zero.
+ */
+extern void pnc_ip_udp_init(struct pnc_ip_udp *ip, uint8_t version);
+
+/*
+ * Octets of extension headers after the BTH for an opcode (RETH, AETH,
+ * DETH, ImmDt, ..., and the 16 reserved octets of a CNP), or -1 if the
+ * opcode is not one this codec knows.
+ */
+extern int pnc_bth_ext_len(uint8_t opcode);
+
+/* BTH: encode checks field ranges; decode rejects TVer != 0. */
+extern int pnc_bth_encode(const struct pnc_bth *in, uint8_t *buf, size_t buflen, size_t *outlen);
+extern int pnc_bth_decode(const uint8_t *buf, size_t len, struct pnc_bth *out);
+
+extern int pnc_reth_encode(const struct pnc_reth *in, uint8_t *buf, size_t buflen, size_t *outlen);
+extern int pnc_reth_decode(const uint8_t *buf, size_t len, struct pnc_reth *out);
+/* AETH: decode rejects the reserved syndrome type 2 and NAK codes > 4. */
+extern int pnc_aeth_encode(const struct pnc_aeth *in, uint8_t *buf, size_t buflen, size_t *outlen);
+extern int pnc_aeth_decode(const uint8_t *buf, size_t len, struct pnc_aeth *out);
+extern int pnc_deth_encode(const struct pnc_deth *in, uint8_t *buf, size_t buflen, size_t *outlen);
+extern int pnc_deth_decode(const uint8_t *buf, size_t len, struct pnc_deth *out);
+
+/* ---- Generic RoCEv2 packet ---------------------------------------- */
+
+/* Parser flags. */
+#define PNC_ROCE_F_NO_ICRC   0x01 /* do not verify the ICRC */
+#define PNC_ROCE_F_TRUNCATED 0x02 /* accept a packet cut after the BTH */
+
+/* What pnc_roce_parse() found.  Offsets are from the IP header. */
+struct pnc_roce_view {
+	struct pnc_ip_udp ip;
+	struct pnc_bth bth;
+	size_t ip_hlen; /* 20 or 40 */
+	size_t pkt_len; /* IP header to end of ICRC, from the IP length */
+	size_t udp_off;
+	size_t bth_off;
+	size_t ext_off;	    /* first octet after the BTH */
+	int ext_len;	    /* pnc_bth_ext_len(opcode); -1: unknown opcode */
+	size_t payload_off; /* ext_off + ext_len (ext_off if unknown) */
+	size_t payload_len; /* without the pad octets */
+	size_t icrc_off;
+	uint32_t icrc;	/* value read (wire is LSB first); 0 if truncated */
+	bool truncated; /* only with PNC_ROCE_F_TRUNCATED */
+};
+
+/*
+ * Parse a RoCEv2 packet starting at the IP header.  Octets after the
+ * length given by the IP header (Ethernet padding) are ignored.
+ * Unknown opcodes are accepted (ext_len = -1).  A non-zero UDP checksum
+ * is verified; zero is accepted for IPv4 and IPv6 (RoCEv2 practice).
+ * With PNC_ROCE_F_TRUNCATED a packet shorter than its IP length is
+ * accepted if it holds IP, UDP and BTH; the ICRC is then not checked.
+ */
+extern int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags,
+			  struct pnc_roce_view *v);
+
+/*
+ * Build IP + UDP + BTH + body + pad + ICRC.  body holds the extension
+ * headers and the payload.  bth->pad is ignored: the pad count follows
+ * from body_len.  Returns PNC_E_INVALID_ARG for out-of-range fields.
+ */
+extern int pnc_roce_encode(const struct pnc_ip_udp *ip, const struct pnc_bth *bth,
+			   const uint8_t *body, size_t body_len, uint8_t *buf, size_t buflen,
+			   size_t *outlen);
+
+/* ---- Standard CNP (section 2) -------------------------------------- */
+
+/*
+ * BTH of a CNP: opcode 0x81, BECN 1, everything else 0 except P_Key and
+ * DestQP; then 16 reserved zero octets.
+ */
+struct pnc_cnp {
+	struct pnc_ip_udp ip;
+	uint16_t pkey;	  /* the flow's P_Key, normally 0xFFFF */
+	uint32_t dest_qp; /* QPN at the traffic sender */
+};
+
+extern int pnc_cnp_encode(const struct pnc_cnp *in, uint8_t *buf, size_t buflen, size_t *outlen);
+/*
+ * Parse a CNP: opcode 0x81, exactly 16 octets after the BTH, valid
+ * ICRC.  The reserved octets and the other BTH bits are ignored, as
+ * IBTA asks of receivers.
+ */
+extern int pnc_cnp_decode(const uint8_t *pkt, size_t len, struct pnc_cnp *out);
+
+/* ---- RC SEND / RDMA WRITE data ------------------------------------- */
+
+/*
+ * RC SEND First/Middle/Last/Only and RDMA WRITE First/Middle/Last/Only,
+ * with or without immediate (opcodes 0x00-0x0b).  RETH is present on
+ * WRITE First and WRITE Only (+imm); imm on the *_IMM opcodes.
+ */
+struct pnc_rc_data {
+	struct pnc_ip_udp ip;
+	struct pnc_bth bth;
+	struct pnc_reth reth;
+	uint32_t imm;
+	const uint8_t *payload; /* decode: points into the packet */
+	size_t payload_len;
+};
+
+extern bool pnc_rc_has_reth(uint8_t opcode);
+extern bool pnc_rc_has_imm(uint8_t opcode);
+
+extern int pnc_rc_data_encode(const struct pnc_rc_data *in, uint8_t *buf, size_t buflen,
+			      size_t *outlen);
+/* Rejects opcodes outside 0x00-0x0b with PNC_E_BTH_OPCODE. */
+extern int pnc_rc_data_decode(const uint8_t *pkt, size_t len, struct pnc_rc_data *out);
+
+/* ---- RC ACKNOWLEDGE (ACK, RNR NAK, NAK) ----------------------------- */
+
+struct pnc_rc_ack {
+	struct pnc_ip_udp ip;
+	struct pnc_bth bth; /* written as given; opcode normally 0x11 */
+	struct pnc_aeth aeth;
+};
+
+extern int pnc_rc_ack_encode(const struct pnc_rc_ack *in, uint8_t *buf, size_t buflen,
+			     size_t *outlen);
+/* Opcode 0x11 with exactly the AETH after the BTH. */
+extern int pnc_rc_ack_decode(const uint8_t *pkt, size_t len, struct pnc_rc_ack *out);
+
+#endif /* _CNPPROXY_CODEC_ROCE_H */
