@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Congested node -> proxy messages (wire-formats.md section 6), UDP
+ * payloads only:
+ *  - the seed 002 notification in the versioned cnpproxyd v1 layout of
+ *    section 6.2: five-tuple, congestion level, truncated invoking packet;
+ *  - the seed 001 flow-label FCN of section 6.3: flow label and CL.
+ */
+#ifndef _CNPPROXY_CODEC_NOTIF_H
+#define _CNPPROXY_CODEC_NOTIF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec/errors.h"
+#include "codec/roce.h"
+
+/* Suggested defaults for the TBD UDP ports (section 0); configurable. */
+#define PNC_NOTIF_UDP_PORT 61791
+#define PNC_FCN_UDP_PORT   61792
+
+#define PNC_NOTIF_VERSION 1
+#define PNC_NOTIF_HLEN4	  16
+#define PNC_NOTIF_HLEN6	  40
+/*
+ * Largest UDP payload: the whole UDP packet stays within 576 octets
+ * over IPv4 or the IPv6 minimum MTU of 1280 (section 6.1).
+ */
+#define PNC_NOTIF_MAX_LEN4 (576 - 20 - 8)
+#define PNC_NOTIF_MAX_LEN6 (1280 - 40 - 8)
+
+/* Where the copied invoking packet starts (octet 3). */
+enum pnc_notif_start {
+	PNC_NOTIF_START_INNER_IP = 0,
+	PNC_NOTIF_START_OUTER_IP = 1,
+	PNC_NOTIF_START_MPLS = 2,
+};
+
+struct pnc_notif {
+	uint8_t af;	  /* 4 or 6: family of the five-tuple */
+	uint8_t protocol; /* 17 for RoCEv2 */
+	uint8_t cl;	  /* congestion level 0 (lowest) - 7 */
+	uint8_t start;	  /* enum pnc_notif_start */
+	uint16_t sport;
+	uint16_t dport;
+	uint8_t src[16]; /* IPv4: first 4 octets */
+	uint8_t dst[16];
+	/*
+	 * Copy of the packet that met congestion; decode points into the
+	 * message.  Present in the message iff invoking_len > 0.
+	 */
+	const uint8_t *invoking;
+	size_t invoking_len;
+	/*
+	 * Encode only: IP version of the header that will carry the
+	 * message (4 or 6), which sets the size limit.  Decode sets 0.
+	 */
+	uint8_t carrier_af;
+};
+
+/*
+ * Encode; the invoking packet is cut to what fits in
+ * PNC_NOTIF_MAX_LEN4/6 for carrier_af (*outlen tells how much was
+ * kept).  PNC_E_BUF_TOO_SMALL if buflen is below that result.
+ */
+extern int pnc_notif_encode(const struct pnc_notif *in, uint8_t *buf, size_t buflen,
+			    size_t *outlen);
+/*
+ * Decode a UDP payload.  Version 1 only.  The reserved bits of octet 2
+ * are ignored.  A message longer than PNC_NOTIF_MAX_LEN6 is refused.
+ */
+extern int pnc_notif_decode(const uint8_t *buf, size_t len, struct pnc_notif *out);
+
+/*
+ * Find the RoCEv2 headers in the invoking packet of a decoded message:
+ * skips an MPLS label stack (start type 2), then parses from the IP
+ * header with PNC_ROCE_F_TRUNCATED.  *ip_off is the offset of that IP
+ * header inside n->invoking; the view's offsets are relative to it.
+ * Errors: PNC_E_NOTIF_NO_INVOKING, PNC_E_MPLS_TRUNCATED,
+ * PNC_E_NOTIF_START, or those of pnc_roce_parse().
+ */
+extern int pnc_notif_invoking_roce(const struct pnc_notif *n, size_t *ip_off,
+				   struct pnc_roce_view *v);
+
+/* ---- Seed 001 flow-label FCN ------------------------------------------- */
+
+#define PNC_FCN_LEN 4
+
+struct pnc_fcn {
+	uint32_t flow_label; /* 20 bits, not 0 */
+	uint8_t cl;	     /* 1 lowest - 7 highest; 0 = not given */
+};
+
+/* u32 (FL << 12) | (CL << 9); the 9 reserved bits are sent as 0. */
+extern int pnc_fcn_encode(const struct pnc_fcn *in, uint8_t *buf, size_t buflen, size_t *outlen);
+/*
+ * Exactly 4 octets; flow label 0 is refused (RFC 6437 "no label", never
+ * allocated by the ingress PE); reserved bits are ignored.
+ */
+extern int pnc_fcn_decode(const uint8_t *buf, size_t len, struct pnc_fcn *out);
+
+#endif /* _CNPPROXY_CODEC_NOTIF_H */
