@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pnc-pkt: turn a packet specification into octets with the codecs of
+ * cnpproxyd/codec, then apply the overrides (PadCnt, ICRC, checksums).
+ */
+#include <string.h>
+
+#include "pnc_pkt.h"
+
+static const uint8_t rc_opcodes[2][4][2] = {
+	/* [write][variant][imm] */
+	{ { PNC_OP_RC_SEND_FIRST, PNC_OP_RC_SEND_FIRST },
+	  { PNC_OP_RC_SEND_MIDDLE, PNC_OP_RC_SEND_MIDDLE },
+	  { PNC_OP_RC_SEND_LAST, PNC_OP_RC_SEND_LAST_IMM },
+	  { PNC_OP_RC_SEND_ONLY, PNC_OP_RC_SEND_ONLY_IMM } },
+	{ { PNC_OP_RC_WRITE_FIRST, PNC_OP_RC_WRITE_FIRST },
+	  { PNC_OP_RC_WRITE_MIDDLE, PNC_OP_RC_WRITE_MIDDLE },
+	  { PNC_OP_RC_WRITE_LAST, PNC_OP_RC_WRITE_LAST_IMM },
+	  { PNC_OP_RC_WRITE_ONLY, PNC_OP_RC_WRITE_ONLY_IMM } },
+};
+
+static int build_rc(struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t *len)
+{
+	struct pnc_rc_data d;
+
+	if (!s->opcode_set)
+		s->bth.opcode = rc_opcodes[s->kind == K_RC_WRITE][s->variant][s->imm_present];
+	if (!s->dma_len_set)
+		s->reth.dma_len = (uint32_t)s->payload_len;
+	/* opcodes outside RC SEND/WRITE: the payload follows the BTH as is */
+	if (s->bth.opcode > PNC_OP_RC_WRITE_ONLY_IMM)
+		return pnc_roce_encode(&s->ip, &s->bth, s->payload, s->payload_len, buf, buflen,
+				       len);
+	memset(&d, 0, sizeof(d));
+	d.ip = s->ip;
+	d.bth = s->bth;
+	d.reth = s->reth;
+	d.imm = s->imm;
+	d.payload = s->payload;
+	d.payload_len = s->payload_len;
+	return pnc_rc_data_encode(&d, buf, buflen, len);
+}
+
+static int build_cm(struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t *len)
+{
+	struct pnc_cm_packet p;
+	uint8_t *gid[2] = { s->cm.u.req.primary_local_gid, s->cm.u.req.primary_remote_gid };
+	const uint8_t *addr[2] = { s->ip.src, s->ip.dst };
+	int i;
+
+	/* REQ GIDs default to the IP addresses (IPv4 as ::ffff:a.b.c.d) */
+	for (i = 0; s->kind == K_CM_REQ && i < 2; i++) {
+		if (s->gid_set[i])
+			continue;
+		if (s->ip.version == 6) {
+			memcpy(gid[i], addr[i], 16);
+		} else {
+			memset(gid[i], 0, 10);
+			gid[i][10] = gid[i][11] = 0xff;
+			memcpy(gid[i] + 12, addr[i], 4);
+		}
+	}
+	memset(&p, 0, sizeof(p));
+	p.ip = s->ip;
+	p.bth = s->bth;
+	p.deth = s->deth;
+	p.msg = s->cm;
+	return pnc_cm_packet_encode(&p, buf, buflen, len);
+}
+
+/* Five-tuple of the invoking packet when none was given. */
+static void tuple_from_invoking(struct pkt_spec *s)
+{
+	struct pnc_roce_view v;
+	size_t off = 0;
+
+	if (s->tuple_set || !s->invoking_len)
+		return;
+	if (s->notif.start == PNC_NOTIF_START_MPLS) {
+		while (off + 4 <= s->invoking_len && !(s->invoking[off + 2] & 1))
+			off += 4;
+		off += 4;
+		if (off > s->invoking_len)
+			return;
+	}
+	if (pnc_roce_parse(s->invoking + off, s->invoking_len - off, PNC_ROCE_F_TRUNCATED, &v))
+		return;
+	s->notif.af = v.ip.version;
+	s->notif.protocol = 17;
+	memcpy(s->notif.src, v.ip.src, 16);
+	memcpy(s->notif.dst, v.ip.dst, 16);
+	s->notif.sport = v.ip.sport;
+	s->notif.dport = v.ip.dport;
+}
+
+static int build_udp_msg(struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t *len)
+{
+	uint8_t msg[PKT_MAX];
+	size_t mlen;
+	int ret;
+
+	if (s->kind == K_FCN) {
+		ret = pnc_fcn_encode(&s->fcn, msg, sizeof(msg), &mlen);
+	} else {
+		if (s->inv) {
+			ret = build_packet(s->inv, s->invoking, sizeof(s->invoking));
+			if (ret < 0)
+				return ret;
+			s->invoking_len = (size_t)ret;
+		}
+		tuple_from_invoking(s);
+		s->notif.invoking = s->invoking;
+		s->notif.invoking_len = s->invoking_len;
+		s->notif.carrier_af = s->ip.version;
+		ret = pnc_notif_encode(&s->notif, msg, sizeof(msg), &mlen);
+	}
+	if (ret)
+		return ret;
+	if (s->bare) {
+		if (buflen < mlen)
+			return PNC_E_BUF_TOO_SMALL;
+		memcpy(buf, msg, mlen);
+		*len = mlen;
+		return PNC_OK;
+	}
+	ret = ipudp_encode(&s->ip, msg, mlen, buf, buflen);
+	if (ret < 0)
+		return ret;
+	*len = (size_t)ret;
+	ipudp_fix_csums(s, buf, *len);
+	return PNC_OK;
+}
+
+/* PadCnt and ICRC overrides, then the checksums, which cover the ICRC. */
+static void roce_overrides(struct pkt_spec *s, uint8_t *buf, size_t len)
+{
+	size_t bth = (s->ip.version == 4 ? PNC_IPV4_HLEN : PNC_IPV6_HLEN) + PNC_UDP_HLEN;
+
+	if (s->pad_set) {
+		buf[bth + 1] = (uint8_t)((buf[bth + 1] & ~0x30) | s->bth.pad << 4);
+		pnc_icrc_write(buf, len);
+	}
+	if (s->icrc_set) {
+		buf[len - 4] = (uint8_t)s->icrc;
+		buf[len - 3] = (uint8_t)(s->icrc >> 8);
+		buf[len - 2] = (uint8_t)(s->icrc >> 16);
+		buf[len - 1] = (uint8_t)(s->icrc >> 24);
+	}
+	ipudp_fix_csums(s, buf, len);
+}
+
+int build_packet(struct pkt_spec *s, uint8_t *buf, size_t buflen)
+{
+	static const uint8_t cnp_rsvd[PNC_CNP_RSVD_LEN];
+	struct pnc_rc_ack ack;
+	size_t len = 0;
+	int ret;
+
+	switch (s->kind) {
+	case K_CNP:
+		ret = pnc_roce_encode(&s->ip, &s->bth, cnp_rsvd, sizeof(cnp_rsvd), buf, buflen,
+				      &len);
+		break;
+	case K_RC_WRITE:
+	case K_RC_SEND:
+		ret = build_rc(s, buf, buflen, &len);
+		break;
+	case K_ACK:
+		ack.ip = s->ip;
+		ack.bth = s->bth;
+		ack.aeth = s->aeth;
+		ret = pnc_rc_ack_encode(&ack, buf, buflen, &len);
+		break;
+	case K_NOTIF:
+	case K_FCN:
+		ret = build_udp_msg(s, buf, buflen, &len);
+		return ret ? ret : (int)len;
+	default:
+		ret = build_cm(s, buf, buflen, &len);
+		break;
+	}
+	if (ret)
+		return ret;
+	roce_overrides(s, buf, len);
+	return (int)len;
+}
