@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * roce-emu: clock and JSON-lines log.
+ */
+#include <stdarg.h>
+#include <time.h>
+
+#include "roce_emu.h"
+
+uint64_t emu_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* One JSON object per line, time-stamped in wall-clock seconds. */
+void emu_log(const struct emu_cfg *cfg, const char *fmt, ...)
+{
+	struct timespec ts;
+	va_list ap;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(cfg->log, "{\"time\":%lld.%06ld,\"role\":\"%s\",", (long long)ts.tv_sec,
+		ts.tv_nsec / 1000, cfg->requester ? "requester" : "responder");
+	va_start(ap, fmt);
+	vfprintf(cfg->log, fmt, ap);
+	va_end(ap);
+	fputs("}\n", cfg->log);
+	fflush(cfg->log);
+}

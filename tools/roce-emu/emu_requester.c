@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * roce-emu requester: connect, stream RC RDMA WRITE Only packets at the
+ * current rate, count ACKs, validate CNPs and cut the rate on each.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+
+#include "codec/cm.h"
+#include "codec/errors.h"
+#include "codec/roce.h"
+
+#include "roce_emu.h"
+
+extern volatile sig_atomic_t emu_stop;
+
+struct requester {
+	struct emu_cfg *cfg;
+	uint32_t remote_qpn;
+	uint32_t psn;
+	uint16_t ip_id;
+	uint64_t va;
+	uint64_t tx_pkts, tx_bytes, acks, naks, cnps, cnps_invalid;
+	struct emu_rate rate;
+	uint8_t pkt[9216];
+};
+
+static void ip_fill(struct requester *rq, struct pnc_ip_udp *ip, uint8_t tos)
+{
+	struct emu_cfg *cfg = rq->cfg;
+
+	pnc_ip_udp_init(ip, (uint8_t)cfg->net.version);
+	memcpy(ip->src, cfg->net.local, 16);
+	memcpy(ip->dst, cfg->remote, 16);
+	ip->tos = tos;
+	/* The kernel would replace an IPv4 ID of 0, and the ICRC covers it. */
+	ip->ip_id = ++rq->ip_id ? rq->ip_id : ++rq->ip_id;
+	ip->sport = (uint16_t)(0xc000 | (cfg->local_qpn & 0x3fff));
+}
+
+static void gid_of(int version, const uint8_t addr[16], uint8_t gid[16])
+{
+	memset(gid, 0, 16);
+	if (version == 4) {
+		gid[10] = gid[11] = 0xff;
+		memcpy(gid + 12, addr, 4);
+	} else {
+		memcpy(gid, addr, 16);
+	}
+}
+
+static int send_cm(struct requester *rq, struct pnc_cm_packet *p)
+{
+	size_t len;
+	int rv;
+
+	ip_fill(rq, &p->ip, 0);
+	rv = pnc_cm_packet_encode(p, rq->pkt, sizeof(rq->pkt), &len);
+	if (rv)
+		return rv;
+	return emu_net_send(&rq->cfg->net, rq->pkt, len);
+}
+
+/* CM REQ until a REP answers, then RTU. */
+static int connect_cm(struct requester *rq)
+{
+	struct emu_cfg *cfg = rq->cfg;
+	struct pnc_cm_packet req, in;
+	uint32_t comm_id = (uint32_t)random() | 1;
+	uint8_t buf[2048];
+
+	pnc_cm_packet_init(&req, (uint8_t)cfg->net.version, PNC_CM_ATTR_REQ);
+	req.msg.mad.tid = ((uint64_t)random() << 32) | comm_id;
+	req.msg.u.req.local_comm_id = comm_id;
+	req.msg.u.req.service_id = 0x0000000001064791ull;
+	req.msg.u.req.local_qpn = cfg->local_qpn;
+	req.msg.u.req.starting_psn = cfg->start_psn;
+	req.msg.u.req.pkey = cfg->pkey;
+	req.msg.u.req.responder_resources = 1;
+	req.msg.u.req.initiator_depth = 1;
+	req.msg.u.req.remote_cm_resp_timeout = 20;
+	req.msg.u.req.local_cm_resp_timeout = 20;
+	req.msg.u.req.retry_count = 7;
+	req.msg.u.req.rnr_retry_count = 7;
+	req.msg.u.req.max_cm_retries = 15;
+	req.msg.u.req.path_mtu = 3; /* 1024 */
+	req.msg.u.req.primary_hop_limit = 64;
+	req.msg.u.req.primary_local_lid = req.msg.u.req.primary_remote_lid = 0xffff;
+	gid_of(cfg->net.version, cfg->net.local, req.msg.u.req.primary_local_gid);
+	gid_of(cfg->net.version, cfg->remote, req.msg.u.req.primary_remote_gid);
+
+	for (int attempt = 0; attempt < 50 && !emu_stop; attempt++) {
+		uint64_t deadline = emu_now_us() + 100000;
+
+		if (send_cm(rq, &req))
+			return -1;
+		while (emu_now_us() < deadline && !emu_stop) {
+			struct pollfd pfd = { .fd = cfg->net.recv_fd, .events = POLLIN };
+			ssize_t n;
+
+			poll(&pfd, 1, 10);
+			while ((n = emu_net_recv(&cfg->net, buf, sizeof(buf))) > 0) {
+				if (pnc_cm_packet_decode(buf, (size_t)n, &in) ||
+				    in.msg.mad.attr_id != PNC_CM_ATTR_REP ||
+				    in.msg.u.rep.remote_comm_id != comm_id)
+					continue;
+				rq->remote_qpn = in.msg.u.rep.local_qpn;
+
+				struct pnc_cm_packet rtu;
+
+				pnc_cm_packet_init(&rtu, (uint8_t)cfg->net.version,
+						   PNC_CM_ATTR_RTU);
+				rtu.msg.mad.tid = req.msg.mad.tid;
+				rtu.msg.u.rtu.local_comm_id = comm_id;
+				rtu.msg.u.rtu.remote_comm_id = in.msg.u.rep.local_comm_id;
+				if (send_cm(rq, &rtu))
+					return -1;
+				emu_log(cfg,
+					"\"event\":\"connected\",\"cm\":true,\"local_qpn\":%u,\"remote_qpn\":%u,\"comm_id\":%u",
+					cfg->local_qpn, rq->remote_qpn, comm_id);
+				return 0;
+			}
+		}
+	}
+	emu_log(cfg, "\"event\":\"error\",\"reason\":\"no CM reply\"");
+	return -1;
+}
+
+static int send_write(struct requester *rq)
+{
+	struct emu_cfg *cfg = rq->cfg;
+	static uint8_t payload[9000];
+	struct pnc_rc_data d = {};
+	size_t len;
+
+	ip_fill(rq, &d.ip, (uint8_t)(cfg->dscp << 2 | cfg->ecn));
+	d.bth.opcode = PNC_OP_RC_WRITE_ONLY;
+	d.bth.pkey = cfg->pkey;
+	d.bth.dest_qp = rq->remote_qpn;
+	d.bth.psn = rq->psn;
+	d.bth.ack_req = (rq->tx_pkts % cfg->ack_every) == cfg->ack_every - 1;
+	d.reth.va = rq->va;
+	d.reth.rkey = 0x1000;
+	d.reth.dma_len = cfg->mtu;
+	d.payload = payload;
+	d.payload_len = cfg->mtu;
+	if (pnc_rc_data_encode(&d, rq->pkt, sizeof(rq->pkt), &len))
+		return -1;
+	if (emu_net_send(&cfg->net, rq->pkt, len))
+		return -1;
+	rq->psn = (rq->psn + 1) & 0xffffff;
+	rq->va += cfg->mtu;
+	rq->tx_pkts++;
+	rq->tx_bytes += len;
+	return 0;
+}
+
+static void handle_packet(struct requester *rq, const uint8_t *pkt, size_t len)
+{
+	struct emu_cfg *cfg = rq->cfg;
+	struct pnc_roce_view v;
+	int rv;
+
+	/* Look at the opcode first, so that a CNP with a bad ICRC counts. */
+	if (pnc_roce_parse(pkt, len, PNC_ROCE_F_NO_ICRC, &v))
+		return;
+	rv = pnc_roce_parse(pkt, len, 0, &v);
+
+	if (v.bth.opcode == PNC_OP_CNP) {
+		const char *reason = NULL;
+
+		if (rv)
+			reason = pnc_codec_strerror(rv);
+		else if (v.bth.dest_qp != cfg->local_qpn)
+			reason = "wrong-dest-qp";
+		if (reason) {
+			rq->cnps_invalid++;
+			emu_log(cfg, "\"event\":\"cnp-invalid\",\"reason\":\"%s\",\"dest_qp\":%u",
+				reason, v.bth.dest_qp);
+			return;
+		}
+		rq->cnps++;
+		emu_rate_on_cnp(&rq->rate, &cfg->rate, emu_now_us());
+		emu_log(cfg, "\"event\":\"cnp\",\"qpn\":%u,\"cnps\":%llu,\"rate_mbps\":%.3f",
+			cfg->local_qpn, (unsigned long long)rq->cnps, rq->rate.mbps);
+		return;
+	}
+	if (rv || v.bth.dest_qp != cfg->local_qpn || v.bth.opcode != PNC_OP_RC_ACK)
+		return;
+	if ((pkt[v.ext_off] >> 5) == PNC_AETH_ACK)
+		rq->acks++;
+	else
+		rq->naks++;
+}
+
+static void log_stats(struct requester *rq, const char *event, double tx_mbps)
+{
+	emu_log(rq->cfg,
+		"\"event\":\"%s\",\"qpn\":%u,\"rate_mbps\":%.3f,\"tx_mbps\":%.3f,\"tx_pkts\":%llu,\"acks\":%llu,\"naks\":%llu,\"cnps\":%llu,\"cnps_invalid\":%llu,\"alpha\":%.4f",
+		event, rq->cfg->local_qpn, rq->rate.mbps, tx_mbps, (unsigned long long)rq->tx_pkts,
+		(unsigned long long)rq->acks, (unsigned long long)rq->naks,
+		(unsigned long long)rq->cnps, (unsigned long long)rq->cnps_invalid, rq->rate.alpha);
+}
+
+int emu_run_requester(struct emu_cfg *cfg)
+{
+	struct requester *rq = calloc(1, sizeof(*rq));
+	uint64_t start, end, next_send, next_log, log_bytes = 0;
+	uint8_t buf[9216];
+	int ret = 0;
+
+	rq->cfg = cfg;
+	rq->psn = cfg->start_psn;
+	rq->remote_qpn = cfg->remote_qpn;
+	if (cfg->use_cm && connect_cm(rq)) {
+		free(rq);
+		return 1;
+	}
+	if (!cfg->use_cm)
+		emu_log(cfg,
+			"\"event\":\"connected\",\"cm\":false,\"local_qpn\":%u,\"remote_qpn\":%u",
+			cfg->local_qpn, rq->remote_qpn);
+
+	start = emu_now_us();
+	end = start + (uint64_t)(cfg->duration_s * 1e6);
+	next_send = next_log = start;
+	emu_rate_init(&rq->rate, &cfg->rate, start);
+
+	while (!emu_stop) {
+		uint64_t now = emu_now_us();
+		ssize_t n;
+
+		if (now >= end)
+			break;
+		while ((n = emu_net_recv(&cfg->net, buf, sizeof(buf))) > 0)
+			handle_packet(rq, buf, (size_t)n);
+		emu_rate_tick(&rq->rate, &cfg->rate, now);
+
+		if (now >= next_log) {
+			double secs = cfg->log_ms / 1000.0;
+
+			log_stats(rq, "stats", (double)(rq->tx_bytes - log_bytes) * 8 / secs / 1e6);
+			log_bytes = rq->tx_bytes;
+			next_log += cfg->log_ms * 1000u;
+		}
+		if (now >= next_send) {
+			uint64_t before = rq->tx_bytes;
+
+			if (send_write(rq) && errno != ENOBUFS) {
+				ret = 1;
+				break;
+			}
+			/* Pace on the packet just sent, at the current rate. */
+			next_send +=
+				(uint64_t)((double)(rq->tx_bytes - before) * 8 / rq->rate.mbps);
+			if (next_send + 100000 < now)
+				next_send = now; /* do not burst after a stall */
+			continue;
+		}
+
+		struct pollfd pfd = { .fd = cfg->net.recv_fd, .events = POLLIN };
+		uint64_t wake = next_send < next_log ? next_send : next_log;
+		struct timespec ts = { 0, 0 };
+
+		if (wake > now) {
+			ts.tv_sec = (time_t)((wake - now) / 1000000u);
+			ts.tv_nsec = (long)((wake - now) % 1000000u) * 1000;
+		}
+		ppoll(&pfd, 1, &ts, NULL);
+	}
+	log_stats(rq, "summary", (double)rq->tx_bytes * 8 / ((emu_now_us() - start) / 1e6) / 1e6);
+	free(rq);
+	return ret;
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * roce-emu: software RoCEv2 endpoints (no RNIC or rxe here).  A
+ * requester connects to a responder (CM REQ/REP/RTU over RoCEv2, or QPNs
+ * given on both sides), streams RC RDMA WRITEs at a rate, and reacts to
+ * CNPs; the responder acknowledges and, like an RNIC, may answer
+ * CE-marked packets with CNPs.  Events go out as JSON lines.
+ */
+#ifndef ROCE_EMU_H
+#define ROCE_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emu_net.h"
+#include "emu_rate.h"
+
+struct emu_cfg {
+	bool requester;
+	struct emu_net net;
+	uint8_t remote[16];
+	bool use_cm;
+	uint32_t local_qpn;
+	uint32_t remote_qpn; /* without CM */
+	uint32_t start_psn;
+	uint16_t pkey;
+	uint8_t dscp;
+	uint8_t ecn; /* of data packets, ECT(0) by default */
+	unsigned int mtu;
+	unsigned int ack_every; /* request an ACK every N packets */
+	double duration_s;
+	unsigned int log_ms;
+	struct emu_rate_cfg rate;
+	/* responder */
+	bool cnp_on_ce;
+	unsigned int cnp_interval_us;
+	FILE *log;
+};
+
+uint64_t emu_now_us(void);
+void emu_log(const struct emu_cfg *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int emu_run_requester(struct emu_cfg *cfg);
+int emu_run_responder(struct emu_cfg *cfg);
+
+#endif /* ROCE_EMU_H */
