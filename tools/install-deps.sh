@@ -15,7 +15,7 @@ build-essential autoconf automake libtool make pkg-config bison flex perl
 gawk texinfo git xz-utils ca-certificates cmake dpkg-dev
 libjson-c-dev libreadline-dev libcap-dev libelf-dev libunwind-dev
 libpcre2-dev libpam0g-dev libc-ares-dev python3-dev
-clang llvm libbpf-dev libxdp-dev libmnl-dev linux-libc-dev
+clang llvm libbpf-dev libxdp-dev libmnl-dev linux-libc-dev bpftool
 libcmocka-dev
 python3 python3-pytest python3-pexpect python3-yaml python3-lxml python3-toml
 python3-scapy exabgp
