@@ -121,6 +121,185 @@ void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, 
 		yang_dnode_get_string(dnode, "via"));
 }
 
+/* The proxy's settings need the role: they must not enable it silently. */
+static bool proxy_enabled(struct vty *vty)
+{
+	if (yang_dnode_existsf(vty->candidate_config->dnode, "%s/proxy", VTY_CURR_XPATH))
+		return true;
+	vty_out(vty, "%% Enable the proxy role first (proxy)\n");
+	return false;
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/source-ipv4|source-ipv6
+ */
+DEFPY_YANG(cnpproxy_proxy_source, cnpproxy_proxy_source_cmd,
+	   "[no] proxy source-address <A.B.C.D$v4|X:X::X:X$v6>",
+	   NO_STR
+	   "Proxy role\n"
+	   "IP source address of the CNPs sent to senders\n"
+	   "IPv4 address (CNPs to IPv4 senders)\n"
+	   "IPv6 address (CNPs to IPv6 senders)\n")
+{
+	const char *leaf = v4_str ? "./proxy/source-ipv4" : "./proxy/source-ipv6";
+
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY,
+			      v4_str ? v4_str : v6_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/learn-interface
+ */
+DEFPY_YANG(cnpproxy_proxy_learn_if, cnpproxy_proxy_learn_if_cmd,
+	   "[no] proxy learn-interface IFNAME$ifname",
+	   NO_STR
+	   "Proxy role\n"
+	   "Learn RoCEv2 queue pairs from the traffic arriving on an interface (XDP)\n"
+	   "Interface name\n")
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (!no && !proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), "./proxy/learn-interface[.='%s']", ifname);
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/accept-prefix-list
+ */
+DEFPY_YANG(cnpproxy_proxy_accept, cnpproxy_proxy_accept_cmd,
+	   "proxy accept-from prefix-list PREFIXLIST_NAME$name",
+	   "Proxy role\n"
+	   "Sources whose congestion notifications are accepted\n"
+	   "Sources permitted by a prefix-list\n"
+	   "Name of the prefix-list (IPv4 and IPv6)\n")
+{
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./proxy/accept-prefix-list", NB_OP_MODIFY, name);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_accept, no_cnpproxy_proxy_accept_cmd,
+	   "no proxy accept-from [prefix-list PREFIXLIST_NAME]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Sources whose congestion notifications are accepted\n"
+	   "Sources permitted by a prefix-list\n"
+	   "Name of the prefix-list (IPv4 and IPv6)\n")
+{
+	nb_cli_enqueue_change(vty, "./proxy/accept-prefix-list", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/{cnp-min-interval,cnp-dscp,
+ * rate-limit-per-source,rate-limit-global}
+ */
+DEFPY_YANG(cnpproxy_proxy_cnp, cnpproxy_proxy_cnp_cmd,
+	   "[no] proxy cnp <min-interval (1-10000000)$iv|dscp (0-63)$dscp>",
+	   NO_STR
+	   "Proxy role\n"
+	   "CNPs sent to senders\n"
+	   "Minimum interval between CNPs to one sender QP (default 50)\n"
+	   "Microseconds\n"
+	   "DSCP of the CNPs (default 48)\n"
+	   "DSCP value\n")
+{
+	const char *leaf = iv_str ? "./proxy/cnp-min-interval" : "./proxy/cnp-dscp";
+
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	/* Modify without a value restores the default. */
+	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, no ? NULL : (iv_str ? iv_str : dscp_str));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_proxy_rate_limit, cnpproxy_proxy_rate_limit_cmd,
+	   "[no] proxy rate-limit <per-source|global>$which (1-10000000)$rate",
+	   NO_STR
+	   "Proxy role\n"
+	   "Notifications accepted per second\n"
+	   "From one source (default 10000)\n"
+	   "In total (default 100000)\n"
+	   "Notifications per second\n")
+{
+	char xpath[64];
+
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), "./proxy/rate-limit-%s", which);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, no ? NULL : rate_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dnode,
+				     bool show_defaults)
+{
+	const char *name = dnode->schema->name, *value = yang_dnode_get_string(dnode, NULL);
+
+	if (!strcmp(name, "source-ipv4") || !strcmp(name, "source-ipv6"))
+		vty_out(vty, " proxy source-address %s\n", value);
+	else if (!strcmp(name, "learn-interface"))
+		vty_out(vty, " proxy learn-interface %s\n", value);
+	else if (!strcmp(name, "accept-prefix-list"))
+		vty_out(vty, " proxy accept-from prefix-list %s\n", value);
+	else if (!strcmp(name, "cnp-min-interval"))
+		vty_out(vty, " proxy cnp min-interval %s\n", value);
+	else if (!strcmp(name, "cnp-dscp"))
+		vty_out(vty, " proxy cnp dscp %s\n", value);
+	else if (!strcmp(name, "rate-limit-per-source"))
+		vty_out(vty, " proxy rate-limit per-source %s\n", value);
+	else if (!strcmp(name, "rate-limit-global"))
+		vty_out(vty, " proxy rate-limit global %s\n", value);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/sender
+ */
+DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
+	   "[no] proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-cnp|scone-rate-advice>$fmt",
+	   NO_STR
+	   "Proxy role\n"
+	   "Senders in a prefix\n"
+	   "IPv4 sender prefix\n"
+	   "IPv6 sender prefix\n"
+	   "The message they understand\n"
+	   "Standard RoCEv2 CNP\n"
+	   "Long-haul CNP (not implemented in this version)\n"
+	   "SCONE rate advice (not implemented in this version)\n")
+{
+	char xpath[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
+	struct prefix p;
+
+	if (!no && !proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	prefix_copy(&p, prefix);
+	apply_mask(&p);
+	prefix2str(&p, pbuf, sizeof(pbuf));
+	snprintf(xpath, sizeof(xpath), "./proxy/sender[prefix='%s']", pbuf);
+	if (no) {
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	} else {
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+		snprintf(xpath, sizeof(xpath), "./proxy/sender[prefix='%s']/format", pbuf);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, fmt);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,
+				    bool show_defaults)
+{
+	vty_out(vty, " proxy sender %s format %s\n", yang_dnode_get_string(dnode, "prefix"),
+		yang_dnode_get_string(dnode, "format"));
+}
+
 #define PORT_HELP                                                                                 \
 	"UDP port of five-tuple congestion notifications (default 61791)\n"                       \
 	"UDP port of flow-label congestion notifications (default 61792)\n"
@@ -187,6 +366,13 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_congestion_point_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_for_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_source_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_accept_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_learn_if_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_rate_limit_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
 }

@@ -12,6 +12,47 @@ void cnp_config_init(struct cnp_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->notification_port = CNP_DEFAULT_NOTIFICATION_PORT;
 	cfg->flow_label_port = CNP_DEFAULT_FLOW_LABEL_PORT;
+	cnp_proxy_config_init(&cfg->proxy);
+}
+
+void cnp_proxy_config_init(struct cnp_proxy_config *pc)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->cnp_min_interval_us = CNP_DEFAULT_CNP_MIN_INTERVAL_US;
+	pc->cnp_dscp = CNP_DEFAULT_CNP_DSCP;
+	pc->rl_per_source = CNP_DEFAULT_RL_PER_SOURCE;
+	pc->rl_global = CNP_DEFAULT_RL_GLOBAL;
+}
+
+static const char *const format_names[CNP_FMT_MAX] = {
+	[CNP_FMT_ROCEV2_CNP] = "rocev2-cnp",
+	[CNP_FMT_LONG_HAUL_CNP] = "long-haul-cnp",
+	[CNP_FMT_SCONE_RATE_ADVICE] = "scone-rate-advice",
+};
+
+const char *cnp_sender_format_name(enum cnp_sender_format fmt)
+{
+	return fmt < CNP_FMT_MAX ? format_names[fmt] : "unknown";
+}
+
+bool cnp_sender_format_parse(const char *name, enum cnp_sender_format *fmt)
+{
+	for (int i = 0; i < CNP_FMT_MAX; i++) {
+		if (!strcmp(name, format_names[i])) {
+			*fmt = (enum cnp_sender_format)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool cnp_sender_format_supported(enum cnp_sender_format fmt, char *err, size_t errlen)
+{
+	if (fmt == CNP_FMT_ROCEV2_CNP)
+		return true;
+	snprintf(err, errlen, "sender format %s is not implemented in this version",
+		 cnp_sender_format_name(fmt));
+	return false;
 }
 
 static bool port_valid(const char *what, uint16_t port, char *err, size_t errlen)

@@ -30,6 +30,38 @@ enum cnp_role {
 	CNP_ROLE_MAX,
 };
 
+/* Sender-native message formats (YANG enumeration "format"). */
+enum cnp_sender_format {
+	CNP_FMT_ROCEV2_CNP = 0,
+	CNP_FMT_LONG_HAUL_CNP,
+	CNP_FMT_SCONE_RATE_ADVICE,
+	CNP_FMT_MAX,
+};
+
+#define CNP_DEFAULT_CNP_MIN_INTERVAL_US 50
+#define CNP_DEFAULT_CNP_DSCP		48
+#define CNP_DEFAULT_RL_PER_SOURCE	10000
+#define CNP_DEFAULT_RL_GLOBAL		100000
+#define CNP_PLIST_NAME_MAX		64
+#define CNP_LEARN_IF_MAX		16
+#define CNP_IFNAME_MAX			16 /* IFNAMSIZ */
+
+/* The proxy role's settings. */
+struct cnp_proxy_config {
+	bool src4_set, src6_set;
+	uint8_t src4[4];  /* IP source of CNPs to IPv4 senders */
+	uint8_t src6[16]; /* ... and to IPv6 senders */
+	/* Accepted notification sources; empty: accept nothing. */
+	char accept_plist[CNP_PLIST_NAME_MAX];
+	uint32_t cnp_min_interval_us;
+	uint8_t cnp_dscp;
+	uint32_t rl_per_source; /* notifications per second */
+	uint32_t rl_global;
+	/* Interfaces where queue pairs are learned. */
+	char learn_if[CNP_LEARN_IF_MAX][CNP_IFNAME_MAX];
+	unsigned int n_learn_if;
+};
+
 struct cnp_config {
 	/* "router cnpproxy" exists */
 	bool present;
@@ -37,6 +69,7 @@ struct cnp_config {
 	bool role[CNP_ROLE_MAX];
 	uint16_t notification_port;
 	uint16_t flow_label_port;
+	struct cnp_proxy_config proxy;
 };
 
 /* Reset to the defaults: nothing enabled, default ports. */
@@ -48,6 +81,18 @@ extern void cnp_config_init(struct cnp_config *cfg);
  */
 extern bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
 				   size_t errlen);
+
+/* Proxy settings at their defaults. */
+extern void cnp_proxy_config_init(struct cnp_proxy_config *pc);
+
+/* The YANG/CLI name of a format, and back (false if unknown). */
+extern const char *cnp_sender_format_name(enum cnp_sender_format fmt);
+extern bool cnp_sender_format_parse(const char *name, enum cnp_sender_format *fmt);
+/*
+ * Whether this version can send the format.  Others are refused in
+ * configuration, never accepted and silently dropped.
+ */
+extern bool cnp_sender_format_supported(enum cnp_sender_format fmt, char *err, size_t errlen);
 
 /* "proxy" / "congestion-point": the CLI keyword of a role. */
 extern const char *cnp_role_name(enum cnp_role role);

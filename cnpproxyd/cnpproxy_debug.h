@@ -9,6 +9,7 @@
 
 extern struct debug cnp_dbg_zebra;
 extern struct debug cnp_dbg_nb;
+extern struct debug cnp_dbg_proxy;
 
 extern void cnpproxy_debug_init(void);
 

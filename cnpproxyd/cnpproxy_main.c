@@ -16,6 +16,7 @@
 #include "lib/libfrr.h"
 #include "lib/log.h"
 #include "lib/memory.h"
+#include "lib/plist.h"
 #include "lib/privs.h"
 #include "lib/sigevent.h"
 #include "lib/version.h"
@@ -25,11 +26,13 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
+#include "cnpproxy_pn.h"
 #include "cnpproxy_proxies.h"
 #include "cnpproxy_vty.h"
 #include "cnpproxy_zebra.h"
 
 struct cnpproxy_globals cnp_g;
+DEFINE_MGROUP(CNPPROXYD, "cnpproxyd");
 
 /*
  * NET_RAW for the raw-socket CNP path, NET_ADMIN for tc/XDP attachment and
@@ -69,8 +72,11 @@ static void sighup(void)
 static void __attribute__((noreturn)) sigint(void)
 {
 	zlog_notice("Terminating on signal");
+	cnpproxy_pn_fini();
 	cnpproxy_zebra_fini();
 	cnpproxy_proxies_fini();
+	prefix_list_reset();
+	access_list_reset();
 	vrf_terminate();
 	frr_fini();
 	exit(0);
@@ -139,10 +145,12 @@ int main(int argc, char **argv, char **envp)
 	cnpproxy_proxies_init();
 	vrf_init(NULL, NULL, NULL, NULL);
 	access_list_init();
+	prefix_list_init();
 	cnpproxy_debug_init();
 	cnpproxy_cli_init();
 	cnpproxy_vty_init();
 	cnpproxy_zebra_init();
+	cnpproxy_pn_init();
 
 	frr_config_fork();
 	frr_run(master);

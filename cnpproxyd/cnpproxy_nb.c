@@ -19,6 +19,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 				.destroy = cnpproxy_destroy,
 				.cli_show = cli_show_cnpproxy,
 				.cli_show_end = cli_show_cnpproxy_end,
+				.apply_finish = cnpproxy_apply_finish,
 			},
 		},
 		{
@@ -27,6 +28,84 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 				.create = cnpproxy_proxy_create,
 				.destroy = cnpproxy_proxy_destroy,
 				.cli_show = cli_show_cnpproxy_proxy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/source-ipv4",
+			.cbs = {
+				.modify = cnpproxy_proxy_setting_modify,
+				.destroy = cnpproxy_proxy_setting_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/source-ipv6",
+			.cbs = {
+				.modify = cnpproxy_proxy_setting_modify,
+				.destroy = cnpproxy_proxy_setting_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/accept-prefix-list",
+			.cbs = {
+				.modify = cnpproxy_proxy_setting_modify,
+				.destroy = cnpproxy_proxy_setting_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/cnp-min-interval",
+			.cbs = {
+				.modify = cnpproxy_proxy_setting_modify,
+				.destroy = cnpproxy_proxy_setting_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/cnp-dscp",
+			.cbs = {
+				.modify = cnpproxy_proxy_setting_modify,
+				.destroy = cnpproxy_proxy_setting_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/rate-limit-per-source",
+			.cbs = {
+				.modify = cnpproxy_proxy_setting_modify,
+				.destroy = cnpproxy_proxy_setting_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/rate-limit-global",
+			.cbs = {
+				.modify = cnpproxy_proxy_setting_modify,
+				.destroy = cnpproxy_proxy_setting_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/learn-interface",
+			.cbs = {
+				.create = cnpproxy_proxy_learn_if_create,
+				.destroy = cnpproxy_proxy_learn_if_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/sender",
+			.cbs = {
+				.create = cnpproxy_proxy_sender_create,
+				.destroy = cnpproxy_proxy_sender_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_sender,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/sender/format",
+			.cbs = {
+				.modify = cnpproxy_proxy_sender_format_modify,
 			},
 		},
 		{

@@ -22,6 +22,14 @@ int cnpproxy_proxy_for_create(struct nb_cb_create_args *args);
 int cnpproxy_proxy_for_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
 int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args);
+void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args);
+int cnpproxy_proxy_setting_modify(struct nb_cb_modify_args *args);
+int cnpproxy_proxy_setting_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_proxy_learn_if_create(struct nb_cb_create_args *args);
+int cnpproxy_proxy_learn_if_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_proxy_sender_create(struct nb_cb_create_args *args);
+int cnpproxy_proxy_sender_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args);
 int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args);
 
 /* CLI display callbacks (cnpproxy_cli.c). */
@@ -32,6 +40,10 @@ void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *
 					bool show_defaults);
 void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dnode,
+				     bool show_defaults);
+void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,
+				    bool show_defaults);
 
 extern void cnpproxy_cli_init(void);
 

@@ -15,6 +15,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
+#include "cnpproxy_pn.h"
 #include "cnpproxy_proxies.h"
 
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy */
@@ -36,6 +37,7 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 	/* Removing the node removes everything under it. */
 	cnp_config_init(&cnp_g.cfg);
 	pt_flush(&cnp_proxies, PT_SOURCE_STATIC);
+	cnpproxy_pn_apply();
 	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
 	return NB_OK;
 }
@@ -57,8 +59,151 @@ int cnpproxy_proxy_create(struct nb_cb_create_args *args)
 
 int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args)
 {
-	if (args->event == NB_EV_APPLY)
+	if (args->event == NB_EV_APPLY) {
 		role_set(CNP_ROLE_PROXY, false);
+		cnp_proxy_config_init(&cnp_g.cfg.proxy);
+	}
+	return NB_OK;
+}
+
+/* After any change under router cnpproxy: sockets follow the config. */
+void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
+{
+	cnpproxy_pn_apply();
+}
+
+/*
+ * /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/<leaf>: every leaf re-reads the
+ * proxy container, defaults included, so one callback serves them all.
+ */
+static int learn_if_add(const struct lyd_node *dnode, void *arg)
+{
+	struct cnp_proxy_config *pc = arg;
+
+	if (pc->n_learn_if < CNP_LEARN_IF_MAX)
+		strlcpy(pc->learn_if[pc->n_learn_if++], yang_dnode_get_string(dnode, NULL),
+			CNP_IFNAME_MAX);
+	return YANG_ITER_CONTINUE;
+}
+
+static void proxy_settings_load(const struct lyd_node *proxy)
+{
+	struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	struct ipaddr a;
+
+	cnp_proxy_config_init(pc);
+	if (yang_dnode_exists(proxy, "source-ipv4")) {
+		yang_dnode_get_ip(&a, proxy, "source-ipv4");
+		memcpy(pc->src4, &a.ipaddr_v4, 4);
+		pc->src4_set = true;
+	}
+	if (yang_dnode_exists(proxy, "source-ipv6")) {
+		yang_dnode_get_ip(&a, proxy, "source-ipv6");
+		memcpy(pc->src6, &a.ipaddr_v6, 16);
+		pc->src6_set = true;
+	}
+	if (yang_dnode_exists(proxy, "accept-prefix-list"))
+		strlcpy(pc->accept_plist, yang_dnode_get_string(proxy, "accept-prefix-list"),
+			sizeof(pc->accept_plist));
+	pc->cnp_min_interval_us = yang_dnode_get_uint32(proxy, "cnp-min-interval");
+	pc->cnp_dscp = yang_dnode_get_uint8(proxy, "cnp-dscp");
+	pc->rl_per_source = yang_dnode_get_uint32(proxy, "rate-limit-per-source");
+	pc->rl_global = yang_dnode_get_uint32(proxy, "rate-limit-global");
+	yang_dnode_iterate(learn_if_add, pc, proxy, "learn-interface");
+	DEBUGD(&cnp_dbg_nb, "northbound: proxy settings reloaded");
+}
+
+int cnpproxy_proxy_setting_modify(struct nb_cb_modify_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		proxy_settings_load(lyd_parent(args->dnode));
+	return NB_OK;
+}
+
+int cnpproxy_proxy_setting_destroy(struct nb_cb_destroy_args *args)
+{
+	/* The leaf is still in the tree being destroyed: reset it alone. */
+	if (args->event == NB_EV_APPLY) {
+		const char *name = args->dnode->schema->name;
+		struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+
+		struct cnp_proxy_config def;
+
+		/* Leaves with a default go back to it. */
+		cnp_proxy_config_init(&def);
+		if (!strcmp(name, "source-ipv4"))
+			pc->src4_set = false;
+		else if (!strcmp(name, "source-ipv6"))
+			pc->src6_set = false;
+		else if (!strcmp(name, "accept-prefix-list"))
+			pc->accept_plist[0] = '\0';
+		else if (!strcmp(name, "cnp-min-interval"))
+			pc->cnp_min_interval_us = def.cnp_min_interval_us;
+		else if (!strcmp(name, "cnp-dscp"))
+			pc->cnp_dscp = def.cnp_dscp;
+		else if (!strcmp(name, "rate-limit-per-source"))
+			pc->rl_per_source = def.rl_per_source;
+		else if (!strcmp(name, "rate-limit-global"))
+			pc->rl_global = def.rl_global;
+	}
+	return NB_OK;
+}
+
+/*
+ * /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/learn-interface: the whole list
+ * is re-read from the new configuration after the transaction.
+ */
+int cnpproxy_proxy_learn_if_create(struct nb_cb_create_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		proxy_settings_load(lyd_parent(args->dnode));
+	return NB_OK;
+}
+
+int cnpproxy_proxy_learn_if_destroy(struct nb_cb_destroy_args *args)
+{
+	struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const char *name;
+	unsigned int i;
+
+	if (args->event != NB_EV_APPLY)
+		return NB_OK;
+	name = yang_dnode_get_string(args->dnode, NULL);
+	for (i = 0; i < pc->n_learn_if; i++) {
+		if (strcmp(pc->learn_if[i], name))
+			continue;
+		memmove(pc->learn_if[i], pc->learn_if[i + 1],
+			(pc->n_learn_if - i - 1) * sizeof(pc->learn_if[0]));
+		pc->n_learn_if--;
+		break;
+	}
+	return NB_OK;
+}
+
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/sender */
+int cnpproxy_proxy_sender_create(struct nb_cb_create_args *args)
+{
+	return NB_OK;
+}
+
+int cnpproxy_proxy_sender_destroy(struct nb_cb_destroy_args *args)
+{
+	return NB_OK;
+}
+
+/* Formats this version cannot send are refused, never dropped silently. */
+int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args)
+{
+	enum cnp_sender_format fmt;
+
+	if (args->event != NB_EV_VALIDATE)
+		return NB_OK;
+	if (!cnp_sender_format_parse(yang_dnode_get_string(args->dnode, NULL), &fmt)) {
+		snprintf(args->errmsg, args->errmsg_len, "unknown sender format");
+		return NB_ERR_VALIDATION;
+	}
+	if (!cnp_sender_format_supported(fmt, args->errmsg, args->errmsg_len))
+		return NB_ERR_VALIDATION;
 	return NB_OK;
 }
 

@@ -12,7 +12,10 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_learn.h"
+#include "cnpproxy_pn.h"
 #include "cnpproxy_proxies.h"
+#include "flow_table.h"
 #include "cnpproxy_version.h"
 #include "cnpproxy_vty.h"
 #include "cnpproxy_zebra.h"
@@ -22,10 +25,23 @@
 #define CNPPROXY_STR "Congestion notification proxy (cnpproxyd)\n"
 
 /*
- * Neither role's packet pipeline exists in this version; the status says
- * so instead of implying that an enabled role does anything.
+ * Whether an enabled role runs, and if not why; the status never implies
+ * that an enabled role does something it does not.
  */
-static const char *const role_not_operational = "packet path not implemented in this version";
+static const char *role_not_operational(enum cnp_role r)
+{
+	if (r == CNP_ROLE_PROXY)
+		return cnpproxy_pn_not_operational();
+	return "packet path not implemented in this version";
+}
+
+/* Something the operator should know about a running role. */
+static const char *role_note(enum cnp_role r)
+{
+	if (r == CNP_ROLE_PROXY && !cnp_g.cfg.proxy.accept_plist[0])
+		return "no accept-from prefix-list: every notification is dropped";
+	return NULL;
+}
 
 static void time_str(time_t t, char *buf, size_t len)
 {
@@ -72,13 +88,43 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		for (r = 0; r < CNP_ROLE_MAX; r++) {
 			json_object *jr = json_object_new_object();
 
+			const char *why = role_not_operational(r);
+
 			json_object_boolean_add(jr, "enabled", cfg->role[r]);
-			json_object_boolean_add(jr, "operational", false);
-			if (cfg->role[r])
-				json_object_string_add(jr, "reason", role_not_operational);
+			json_object_boolean_add(jr, "operational", cfg->role[r] && !why);
+			if (cfg->role[r] && why)
+				json_object_string_add(jr, "reason", why);
+			if (cfg->role[r] && !why && role_note(r))
+				json_object_string_add(jr, "note", role_note(r));
 			json_object_object_add(jroles, cnp_role_json_key(r), jr);
 		}
 		json_object_object_add(json, "roles", jroles);
+
+		if (cfg->role[CNP_ROLE_PROXY]) {
+			const struct cnp_proxy_config *pc = &cfg->proxy;
+			json_object *jp = json_object_new_object(), *jl = json_object_new_array();
+			char a[INET6_ADDRSTRLEN];
+
+			if (pc->src4_set)
+				json_object_string_add(jp, "sourceIpv4",
+						       inet_ntop(AF_INET, pc->src4, a, sizeof(a)));
+			if (pc->src6_set)
+				json_object_string_add(jp, "sourceIpv6",
+						       inet_ntop(AF_INET6, pc->src6, a, sizeof(a)));
+			if (pc->accept_plist[0])
+				json_object_string_add(jp, "acceptPrefixList", pc->accept_plist);
+			json_object_int_add(jp, "cnpMinIntervalUs", pc->cnp_min_interval_us);
+			json_object_int_add(jp, "cnpDscp", pc->cnp_dscp);
+			json_object_int_add(jp, "rateLimitPerSource", pc->rl_per_source);
+			json_object_int_add(jp, "rateLimitGlobal", pc->rl_global);
+			for (unsigned int i = 0; i < pc->n_learn_if; i++)
+				json_object_array_add(jl, json_object_new_string(pc->learn_if[i]));
+			json_object_object_add(jp, "learnInterfaces", jl);
+			json_object *jproxy = NULL;
+
+			json_object_object_get_ex(jroles, "proxy", &jproxy);
+			json_object_object_add(jproxy, "settings", jp);
+		}
 
 		json_object_int_add(jports, "notification", cfg->notification_port);
 		json_object_int_add(jports, "flowLabel", cfg->flow_label_port);
@@ -93,9 +139,14 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		zs->up ? "up" : "down", since, zs->connects, zs->disconnects);
 	vty_out(vty, "  configuration: %s\n", cfg->present ? "router cnpproxy" : "none");
 	for (r = 0; r < CNP_ROLE_MAX; r++) {
-		if (cfg->role[r])
+		const char *why = role_not_operational(r);
+
+		if (cfg->role[r] && why)
 			vty_out(vty, "  role %s: enabled, not operational (%s)\n",
-				cnp_role_name(r), role_not_operational);
+				cnp_role_name(r), why);
+		else if (cfg->role[r])
+			vty_out(vty, "  role %s: enabled, operational%s%s\n", cnp_role_name(r),
+				role_note(r) ? "; " : "", role_note(r) ? role_note(r) : "");
 		else
 			vty_out(vty, "  role %s: disabled\n", cnp_role_name(r));
 	}
@@ -223,20 +274,23 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
 }
 
 DEFPY(debug_cnpproxy, debug_cnpproxy_cmd,
-      "[no] debug cnpproxy [{zebra$zebra|northbound$nb}]",
+      "[no] debug cnpproxy [{zebra$zebra|northbound$nb|proxy$proxy}]",
       NO_STR
       DEBUG_STR
       CNPPROXY_STR
       "Zebra session events\n"
-      "Configuration changes\n")
+      "Configuration changes\n"
+      "Proxy role: refused notifications and CNPs sent (rate-limited)\n")
 {
 	uint32_t mode = DEBUG_NODE2MODE(vty->node);
-	bool all = !zebra && !nb;
+	bool all = !zebra && !nb && !proxy;
 
 	if (all || zebra)
 		DEBUG_MODE_SET(&cnp_dbg_zebra, mode, !no);
 	if (all || nb)
 		DEBUG_MODE_SET(&cnp_dbg_nb, mode, !no);
+	if (all || proxy)
+		DEBUG_MODE_SET(&cnp_dbg_proxy, mode, !no);
 	return CMD_SUCCESS;
 }
 
@@ -251,8 +305,117 @@ DEFUN_NOSH(show_debugging_cnpproxy, show_debugging_cnpproxy_cmd,
 	return CMD_SUCCESS;
 }
 
+DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
+      "show cnpproxy counters [json$uj]",
+      SHOW_STR
+      CNPPROXY_STR
+      "What happened to received congestion notifications\n"
+      JSON_STR)
+{
+	json_object *json = NULL, *jm = NULL;
+
+	if (uj) {
+		json = json_object_new_object();
+		jm = json_object_new_object();
+	} else {
+		vty_out(vty, "Proxy role:\n");
+	}
+	for (int c = 0; c < PN_COUNTER_MAX; c++) {
+		if (json)
+			json_object_int_add(json, pn_counter_name(c), pn_counters.c[c]);
+		else
+			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c), pn_counters.c[c]);
+	}
+	/* Malformed notifications by the codec's reason. */
+	for (int e = 1; e < PNC_CODEC_NERR; e++) {
+		if (!pn_counters.malformed[e])
+			continue;
+		if (json)
+			json_object_int_add(jm, pnc_codec_strerror(-e), pn_counters.malformed[e]);
+		else
+			vty_out(vty, "    malformed, %-20s %" PRIu64 "\n", pnc_codec_strerror(-e),
+				pn_counters.malformed[e]);
+	}
+	if (json)
+		json_object_object_add(json, "malformedByReason", jm);
+	cnpproxy_learn_show(vty, json);
+	if (json)
+		vty_json(vty, json);
+	return CMD_SUCCESS;
+}
+
+DEFPY(clear_cnpproxy_counters, clear_cnpproxy_counters_cmd,
+      "clear cnpproxy counters",
+      CLEAR_STR
+      CNPPROXY_STR
+      "Notification counters\n")
+{
+	cnpproxy_pn_counters_clear();
+	return CMD_SUCCESS;
+}
+
+struct flows_walk {
+	struct vty *vty;
+	json_object *jarr;
+};
+
+static void flow_show(const struct pnc_flow *f, void *arg)
+{
+	struct flows_walk *w = arg;
+	int family = f->ip_version == 4 ? AF_INET : AF_INET6;
+	char snd[INET6_ADDRSTRLEN], rcv[INET6_ADDRSTRLEN];
+	const char *how = f->source == PNC_FLOW_CM ? "cm" : "psn";
+
+	inet_ntop(family, f->sender, snd, sizeof(snd));
+	inet_ntop(family, f->receiver, rcv, sizeof(rcv));
+	if (w->jarr) {
+		json_object *j = json_object_new_object();
+
+		json_object_string_add(j, "sender", snd);
+		json_object_int_add(j, "senderQp", f->sender_qpn);
+		json_object_string_add(j, "receiver", rcv);
+		json_object_int_add(j, "receiverQp", f->receiver_qpn);
+		json_object_int_add(j, "pkey", f->pkey);
+		json_object_string_add(j, "learnedBy", how);
+		json_object_int_add(j, "packets", f->packets);
+		json_object_array_add(w->jarr, j);
+		return;
+	}
+	vty_out(w->vty, "%-39s 0x%06x  %-39s 0x%06x  0x%04x  %-3s %" PRIu64 "\n", snd,
+		f->sender_qpn, rcv, f->receiver_qpn, f->pkey, how, f->packets);
+}
+
+DEFPY(show_cnpproxy_flows, show_cnpproxy_flows_cmd,
+      "show cnpproxy flows [json$uj]",
+      SHOW_STR
+      CNPPROXY_STR
+      "RoCEv2 queue pairs learned from the senders' traffic\n"
+      JSON_STR)
+{
+	struct flows_walk w = { .vty = vty };
+
+	if (uj)
+		w.jarr = json_object_new_array();
+	else
+		vty_out(vty, "%-39s %-8s  %-39s %-8s  %-6s  %-3s %s\n", "Sender", "QP", "Receiver",
+			"QP", "P_Key", "By", "Packets");
+	if (pn_flows)
+		pnc_flow_table_walk(pn_flows, flow_show, &w);
+	if (uj) {
+		json_object *json = json_object_new_object();
+
+		json_object_object_add(json, "flows", w.jarr);
+		json_object_int_add(json, "count", pn_flows ? pnc_flow_table_count(pn_flows) : 0);
+		vty_json(vty, json);
+	}
+	return CMD_SUCCESS;
+}
+
 void cnpproxy_vty_init(void)
 {
+	install_element(VIEW_NODE, &show_cnpproxy_counters_cmd);
+	install_element(VIEW_NODE, &show_cnpproxy_flows_cmd);
+	install_element(ENABLE_NODE, &clear_cnpproxy_counters_cmd);
 	install_element(VIEW_NODE, &show_cnpproxy_status_cmd);
 	install_element(VIEW_NODE, &show_cnpproxy_proxies_cmd);
 	install_element(VIEW_NODE, &show_cnpproxy_lookup_cmd);

@@ -7,6 +7,7 @@
 
 #include "lib/privs.h"
 #include "lib/frrevent.h"
+#include "lib/memory.h"
 
 #include "cnpproxy_config.h"
 
@@ -14,6 +15,8 @@ struct cnpproxy_globals {
 	/* Configuration as applied by the northbound. */
 	struct cnp_config cfg;
 };
+
+DECLARE_MGROUP(CNPPROXYD);
 
 extern struct cnpproxy_globals cnp_g;
 extern struct zebra_privs_t cnpproxy_privs;

@@ -87,6 +87,49 @@ static void test_message_truncation(void **state)
 	assert_int_equal(strlen(err), sizeof(err) - 1);
 }
 
+static void test_proxy_defaults(void **state)
+{
+	struct cnp_config cfg;
+
+	(void)state;
+	cnp_config_init(&cfg);
+	/* Off by default: no CNP source, no accepted notification source. */
+	assert_false(cfg.proxy.src4_set);
+	assert_false(cfg.proxy.src6_set);
+	assert_string_equal(cfg.proxy.accept_plist, "");
+	assert_int_equal(cfg.proxy.cnp_dscp, 48);
+	assert_int_equal(cfg.proxy.cnp_min_interval_us, 50);
+	assert_int_equal(cfg.proxy.rl_per_source, 10000);
+	assert_int_equal(cfg.proxy.rl_global, 100000);
+}
+
+static void test_sender_formats(void **state)
+{
+	static const struct {
+		const char *name;
+		bool supported;
+	} table[] = {
+		{ "rocev2-cnp", true },
+		{ "long-haul-cnp", false },
+		{ "scone-rate-advice", false },
+	};
+	enum cnp_sender_format fmt;
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		err[0] = 0;
+		assert_true(cnp_sender_format_parse(table[i].name, &fmt));
+		assert_string_equal(cnp_sender_format_name(fmt), table[i].name);
+		assert_int_equal(cnp_sender_format_supported(fmt, err, sizeof(err)),
+				 table[i].supported);
+		/* A refusal always says why. */
+		if (!table[i].supported)
+			assert_non_null(strstr(err, "not implemented"));
+	}
+	assert_false(cnp_sender_format_parse("rocev2", &fmt));
+}
+
 static void test_role_names(void **state)
 {
 	(void)state;
@@ -99,9 +142,10 @@ static void test_role_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),   cmocka_unit_test(test_default_ports_valid),
-		cmocka_unit_test(test_port_table), cmocka_unit_test(test_message_truncation),
-		cmocka_unit_test(test_role_names),
+		cmocka_unit_test(test_defaults),       cmocka_unit_test(test_default_ports_valid),
+		cmocka_unit_test(test_port_table),     cmocka_unit_test(test_message_truncation),
+		cmocka_unit_test(test_role_names),     cmocka_unit_test(test_proxy_defaults),
+		cmocka_unit_test(test_sender_formats),
 	};
 
 	return cmocka_run_group_tests_name("cnpproxy_config", tests, NULL, NULL);

@@ -99,12 +99,14 @@ def test_status_json():
     assert r1["frrVersion"] == "10.7.1"
     assert r1["zebra"]["session"] == "up"
     assert r1["configured"] is True
-    # Enabled in config, and honestly reported as not operational yet.
-    assert r1["roles"]["proxy"] == {
-        "enabled": True,
-        "operational": False,
-        "reason": "packet path not implemented in this version",
-    }
+    # The proxy role runs, but says that without accept-from it accepts
+    # nothing; its settings are the defaults.
+    proxy = r1["roles"]["proxy"]
+    assert proxy["enabled"] and proxy["operational"], proxy
+    assert "every notification is dropped" in proxy["note"], proxy
+    assert proxy["settings"] == {
+        "cnpMinIntervalUs": 50, "cnpDscp": 48, "rateLimitPerSource": 10000,
+        "rateLimitGlobal": 100000, "learnInterfaces": []}, proxy
     assert r1["roles"]["congestionPoint"] == {"enabled": False, "operational": False}
     assert r1["ports"] == {"notification": 61791, "flowLabel": 61792}
 

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: queue-pair learning from the XDP program.
+ */
+#include <zebra.h>
+
+#include <net/if.h>
+
+#include "lib/frrevent.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/privs.h"
+#include "lib/vty.h"
+
+#include <linux/types.h>
+
+#include "codec/cm.h"
+#include "codec/roce.h"
+#include "io/learn_xdp.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_learn.h"
+#include "cnpproxy_pn.h"
+#include "flow_table.h"
+
+#define LEARN_RETRY_S 5
+
+struct learn_if {
+	char name[CNP_IFNAME_MAX];
+	int ifindex; /* attached to; 0 if not */
+	const char *error;
+};
+
+static struct {
+	struct pnc_learn_xdp *lx;
+	struct learn_if ifs[CNP_LEARN_IF_MAX];
+	unsigned int n_ifs;
+	struct event *t_read, *t_retry;
+	const char *error;
+	uint64_t cm_events, roce_events, cm_undecodable;
+	uint64_t results[8]; /* by enum pnc_flow_result */
+} learn;
+
+static void count_result(int r)
+{
+	if (r >= 0 && (size_t)r < array_size(learn.results))
+		learn.results[r]++;
+}
+
+/* A sampled RoCE packet as the flow table wants it. */
+static void roce_view(const struct pnc_learn_roce_ev *ev, struct pnc_roce_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->ip.version = ev->hdr.ip_version;
+	memcpy(v->ip.src, ev->src, 16);
+	memcpy(v->ip.dst, ev->dst, 16);
+	v->ip.tos = ev->tos;
+	v->ip.flow_label = ev->flow_label;
+	v->ip.sport = ev->sport;
+	v->ip.dport = PNC_ROCE_UDP_PORT;
+	v->bth.opcode = ev->opcode;
+	v->bth.pkey = ev->pkey;
+	v->bth.dest_qp = ev->dest_qp;
+	v->bth.psn = ev->psn;
+	v->bth.ack_req = ev->ack_req;
+}
+
+static void learn_event(void *arg, const struct pnc_learn_event *ev)
+{
+	uint64_t now = cnpproxy_now_us();
+
+	if (ev->cm) {
+		struct pnc_cm_packet cm;
+		int err;
+
+		learn.cm_events++;
+		err = pnc_cm_packet_decode(ev->cm->data, ev->cm->cap_len, &cm);
+		if (err) {
+			learn.cm_undecodable++;
+			return;
+		}
+		count_result(pnc_flow_learn_cm(pn_flows, &cm, now));
+	} else if (ev->roce) {
+		struct pnc_roce_view v;
+
+		learn.roce_events++;
+		roce_view(ev->roce, &v);
+		count_result(pnc_flow_learn_roce(pn_flows, &v, now));
+	}
+}
+
+static void learn_read(struct event *t)
+{
+	pnc_learn_xdp_poll(learn.lx, 0);
+	event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
+}
+
+static void learn_close(void)
+{
+	event_cancel(&learn.t_read);
+	event_cancel(&learn.t_retry);
+	if (learn.lx) {
+		frr_with_privs (&cnpproxy_privs) {
+			pnc_learn_xdp_close(learn.lx);
+		}
+	}
+	learn.lx = NULL;
+	memset(learn.ifs, 0, sizeof(learn.ifs));
+	learn.n_ifs = 0;
+}
+
+static void learn_retry(struct event *t)
+{
+	cnpproxy_learn_apply();
+}
+
+void cnpproxy_learn_apply(void)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	bool on = cnp_g.cfg.present && cnp_g.cfg.role[CNP_ROLE_PROXY] && pc->n_learn_if;
+	bool missing = false;
+	unsigned int i, j;
+
+	if (!on) {
+		learn_close();
+		learn.error = NULL;
+		return;
+	}
+	if (!learn.lx) {
+		frr_with_privs (&cnpproxy_privs) {
+			learn.lx = pnc_learn_xdp_open(NULL, learn_event, NULL);
+		}
+		if (!learn.lx) {
+			learn.error = "cannot load the XDP program";
+			zlog_warn("cnpproxyd: cannot load the XDP learning program: %s",
+				  safe_strerror(errno));
+			return;
+		}
+		learn.error = NULL;
+		event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
+	}
+
+	/* Detach from interfaces no longer configured. */
+	for (i = 0; i < learn.n_ifs;) {
+		bool keep = false;
+
+		for (j = 0; j < pc->n_learn_if; j++)
+			keep |= !strcmp(learn.ifs[i].name, pc->learn_if[j]);
+		if (keep) {
+			i++;
+			continue;
+		}
+		if (learn.ifs[i].ifindex) {
+			frr_with_privs (&cnpproxy_privs) {
+				pnc_learn_xdp_detach(learn.lx, learn.ifs[i].ifindex);
+			}
+		}
+		learn.ifs[i] = learn.ifs[--learn.n_ifs];
+	}
+
+	/* Attach to the configured ones; an interface may appear later. */
+	for (j = 0; j < pc->n_learn_if; j++) {
+		struct learn_if *li = NULL;
+		int ifindex, err = 0;
+
+		for (i = 0; i < learn.n_ifs; i++)
+			if (!strcmp(learn.ifs[i].name, pc->learn_if[j]))
+				li = &learn.ifs[i];
+		if (!li) {
+			li = &learn.ifs[learn.n_ifs++];
+			memset(li, 0, sizeof(*li));
+			strlcpy(li->name, pc->learn_if[j], sizeof(li->name));
+		}
+		if (li->ifindex)
+			continue;
+		ifindex = (int)if_nametoindex(li->name);
+		if (!ifindex) {
+			li->error = "no such interface";
+			missing = true;
+			continue;
+		}
+		frr_with_privs (&cnpproxy_privs) {
+			err = pnc_learn_xdp_attach(learn.lx, ifindex, PNC_LEARN_XDP_AUTO, NULL);
+		}
+		if (err) {
+			li->error = "cannot attach XDP (another program there?)";
+			zlog_warn("cnpproxyd: cannot attach XDP learning to %s: %s", li->name,
+				  safe_strerror(-err));
+			missing = true;
+			continue;
+		}
+		li->ifindex = ifindex;
+		li->error = NULL;
+		DEBUGD(&cnp_dbg_proxy, "proxy: learning queue pairs on %s", li->name);
+	}
+	if (missing && !learn.t_retry)
+		event_add_timer(master, learn_retry, NULL, LEARN_RETRY_S, &learn.t_retry);
+}
+
+void cnpproxy_learn_fini(void)
+{
+	learn_close();
+}
+
+void cnpproxy_learn_counters_clear(void)
+{
+	learn.cm_events = learn.roce_events = learn.cm_undecodable = 0;
+	memset(learn.results, 0, sizeof(learn.results));
+}
+
+void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
+{
+	struct pnc_learn_counters xc = {};
+	json_object *jl = NULL, *ji = NULL;
+	unsigned int i;
+
+	if (learn.lx)
+		pnc_learn_xdp_counters(learn.lx, &xc);
+	if (json) {
+		jl = json_object_new_object();
+		ji = json_object_new_object();
+		json_object_object_add(json, "learning", jl);
+		json_object_object_add(jl, "interfaces", ji);
+		json_object_boolean_add(jl, "loaded", learn.lx != NULL);
+		if (learn.error)
+			json_object_string_add(jl, "error", learn.error);
+		json_object_int_add(jl, "cmEvents", learn.cm_events);
+		json_object_int_add(jl, "cmUndecodable", learn.cm_undecodable);
+		json_object_int_add(jl, "roceEvents", learn.roce_events);
+		json_object_int_add(jl, "flows", pnc_flow_table_count(pn_flows));
+	} else {
+		vty_out(vty, "Queue-pair learning (XDP): %s\n",
+			learn.lx ? "loaded" : (learn.error ? learn.error : "not configured"));
+		vty_out(vty, "  %-28s %" PRIu64 "\n", "cmEvents", learn.cm_events);
+		vty_out(vty, "  %-28s %" PRIu64 "\n", "cmUndecodable", learn.cm_undecodable);
+		vty_out(vty, "  %-28s %" PRIu64 "\n", "roceEvents", learn.roce_events);
+		vty_out(vty, "  %-28s %zu\n", "flows", pnc_flow_table_count(pn_flows));
+	}
+	for (i = 0; i < array_size(learn.results); i++) {
+		const char *name = pnc_flow_result_str((int)i);
+
+		if (!learn.results[i] || !name)
+			continue;
+		if (jl)
+			json_object_int_add(jl, name, learn.results[i]);
+		else
+			vty_out(vty, "  %-28s %" PRIu64 "\n", name, learn.results[i]);
+	}
+	for (i = 0; i < PNC_LEARN_C_MAX; i++) {
+		if (jl)
+			json_object_int_add(jl, pnc_learn_counter_name(i), xc.v[i]);
+		else
+			vty_out(vty, "  xdp %-24s %" PRIu64 "\n", pnc_learn_counter_name(i),
+				xc.v[i]);
+	}
+	for (i = 0; i < learn.n_ifs; i++) {
+		if (ji)
+			json_object_string_add(ji, learn.ifs[i].name,
+					       learn.ifs[i].ifindex ? "attached"
+								    : learn.ifs[i].error);
+		else
+			vty_out(vty, "  interface %s: %s\n", learn.ifs[i].name,
+				learn.ifs[i].ifindex ? "attached" : learn.ifs[i].error);
+	}
+}

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: the receive and translate pipeline.
+ *
+ * A notification from a congestion point names a sender and the packet
+ * that met congestion; the flow table, learned from the senders'
+ * traffic, gives the sender's QP and P_Key; the proxy sends the sender a
+ * standard RoCEv2 CNP from its configured address.  Every way a
+ * notification can end is counted.  Runs on the FRR event loop; CNPs
+ * of one read burst leave in one sendmmsg() per family.
+ */
+#include <zebra.h>
+
+#include <netinet/ip.h>
+
+#include "lib/frrevent.h"
+#include "lib/hash.h"
+#include "lib/jhash.h"
+#include "lib/log.h"
+#include "lib/memory.h"
+#include "lib/plist.h"
+#include "lib/privs.h"
+#include "lib/sockunion.h"
+
+#include "codec/notif.h"
+#include "codec/roce.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_learn.h"
+#include "cnpproxy_pn.h"
+#include "flow_table.h"
+#include "ratelimit.h"
+
+DEFINE_MTYPE_STATIC(CNPPROXYD, PN_SOURCE, "cnpproxyd notification source");
+DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
+
+#define PN_BATCH	  32
+#define PN_MAX_SOURCES	  4096	/* per-source buckets kept */
+#define PN_MAX_QPS	  65536 /* per-QP interval states kept */
+#define PN_FLOWS	  65536
+#define PN_FLOW_IDLE_US	  (300ull * 1000000u)
+#define PN_AGE_INTERVAL_S 10
+#define PN_DEBUG_PER_S	  50 /* a flood of bad notifications must not flood the log */
+
+static bool pn_debug_allowed(void);
+
+#define PN_DEBUG(fmt, ...)                                                                        \
+	do {                                                                                      \
+		if (DEBUG_MODE_CHECK(&cnp_dbg_proxy, DEBUG_MODE_ALL) && pn_debug_allowed())       \
+			zlog_debug("proxy: " fmt, ##__VA_ARGS__);                                 \
+	} while (0)
+
+struct pn_counters pn_counters;
+struct pnc_flow_table *pn_flows;
+
+static const char *const counter_names[PN_COUNTER_MAX] = {
+	[PN_RX] = "received",
+	[PN_RX_FCN] = "receivedFlowLabel",
+	[PN_NO_ACCEPT_LIST] = "droppedNoAcceptList",
+	[PN_SOURCE_DENIED] = "droppedSourceDenied",
+	[PN_RL_SOURCE] = "droppedRateLimitSource",
+	[PN_RL_GLOBAL] = "droppedRateLimitGlobal",
+	[PN_MALFORMED] = "droppedMalformed",
+	[PN_NO_INVOKING] = "droppedNoInvokingPacket",
+	[PN_UNKNOWN_FLOW] = "droppedUnknownFlow",
+	[PN_FCN_UNRESOLVED] = "droppedFlowLabelUnresolved",
+	[PN_NO_CNP_SOURCE] = "droppedNoCnpSource",
+	[PN_MIN_INTERVAL] = "suppressedMinInterval",
+	[PN_CNP_SENT] = "cnpSent",
+	[PN_SEND_ERROR] = "cnpSendError",
+};
+
+const char *pn_counter_name(enum pn_counter c)
+{
+	return c < PN_COUNTER_MAX ? counter_names[c] : "unknown";
+}
+
+/* A rate-limited source, or a sender QP's last CNP time. */
+struct pn_key {
+	uint8_t version;
+	uint8_t addr[16];
+	uint32_t qpn; /* 0 for sources */
+};
+
+struct pn_source {
+	struct pn_key key;
+	struct cnp_bucket bucket;
+};
+
+struct pn_qp {
+	struct pn_key key;
+	uint64_t last_cnp_us;
+};
+
+static unsigned int pn_key_hash(const void *p)
+{
+	const struct pn_key *k = p;
+
+	return jhash(k->addr, sizeof(k->addr), jhash_2words(k->version, k->qpn, 0x70c0ffee));
+}
+
+static bool pn_key_cmp(const void *a, const void *b)
+{
+	return !memcmp(a, b, sizeof(struct pn_key));
+}
+
+static struct {
+	int notif_fd[2]; /* IPv4, IPv6 */
+	int fcn_fd[2];
+	int raw_fd[2];
+	uint16_t notif_port, fcn_port;
+	struct event *t_notif[2], *t_fcn[2], *t_age;
+	struct hash *sources;
+	struct hash *qps;
+	struct cnp_bucket global;
+	struct cnp_bucket debug;
+	uint16_t ip_id;
+	const char *not_operational;
+} pn = {
+	.notif_fd = { -1, -1 },
+	.fcn_fd = { -1, -1 },
+	.raw_fd = { -1, -1 },
+};
+
+uint64_t cnpproxy_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static uint64_t now_us(void)
+{
+	return cnpproxy_now_us();
+}
+
+static bool pn_debug_allowed(void)
+{
+	return cnp_bucket_take(&pn.debug, now_us());
+}
+
+static void pn_source_free(void *item)
+{
+	XFREE(MTYPE_PN_SOURCE, item);
+}
+
+static void pn_qp_free(void *item)
+{
+	XFREE(MTYPE_PN_QP, item);
+}
+
+/* ---- sockets ---------------------------------------------------------- */
+
+static int udp_socket(int family, uint16_t port)
+{
+	union sockunion su = {};
+	int fd, on = 1;
+
+	fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+	su.sa.sa_family = family;
+	if (family == AF_INET)
+		su.sin.sin_port = htons(port);
+	else
+		su.sin6.sin6_port = htons(port);
+	if (bind(fd, &su.sa, sockunion_sizeof(&su)) < 0) {
+		zlog_warn("cnpproxyd: cannot bind UDP port %u (%s): %s", port,
+			  family == AF_INET ? "IPv4" : "IPv6", safe_strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void pn_read(struct event *t);
+
+static void pn_close(void)
+{
+	for (int i = 0; i < 2; i++) {
+		event_cancel(&pn.t_notif[i]);
+		event_cancel(&pn.t_fcn[i]);
+		close_fd(&pn.notif_fd[i]);
+		close_fd(&pn.fcn_fd[i]);
+		close_fd(&pn.raw_fd[i]);
+	}
+	event_cancel(&pn.t_age);
+}
+
+static void pn_age(struct event *t)
+{
+	pnc_flow_table_age(pn_flows, now_us());
+	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
+}
+
+static void pn_arm(int i)
+{
+	if (pn.notif_fd[i] >= 0)
+		event_add_read(master, pn_read, &pn.notif_fd[i], pn.notif_fd[i], &pn.t_notif[i]);
+	if (pn.fcn_fd[i] >= 0)
+		event_add_read(master, pn_read, &pn.fcn_fd[i], pn.fcn_fd[i], &pn.t_fcn[i]);
+}
+
+void cnpproxy_pn_apply(void)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY];
+	static const int families[2] = { AF_INET, AF_INET6 };
+
+	cnp_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
+	/* New limits apply to sources from scratch. */
+	hash_clean(pn.sources, pn_source_free);
+
+	cnpproxy_learn_apply();
+	if (!on) {
+		pn_close();
+		pn.not_operational = "role not enabled";
+		return;
+	}
+	if (pn.notif_fd[0] >= 0 && pn.notif_port == cfg->notification_port &&
+	    pn.fcn_port == cfg->flow_label_port)
+		return;
+
+	pn_close();
+	pn.notif_port = cfg->notification_port;
+	pn.fcn_port = cfg->flow_label_port;
+	for (int i = 0; i < 2; i++) {
+		pn.notif_fd[i] = udp_socket(families[i], pn.notif_port);
+		pn.fcn_fd[i] = udp_socket(families[i], pn.fcn_port);
+		frr_with_privs (&cnpproxy_privs) {
+			pn.raw_fd[i] = socket(families[i], SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+		}
+		pn_arm(i);
+	}
+	if (pn.notif_fd[0] < 0 || pn.notif_fd[1] < 0 || pn.fcn_fd[0] < 0 || pn.fcn_fd[1] < 0)
+		pn.not_operational = "cannot bind the notification ports";
+	else if (pn.raw_fd[0] < 0 || pn.raw_fd[1] < 0)
+		pn.not_operational = "cannot open raw sockets (CAP_NET_RAW)";
+	else
+		pn.not_operational = NULL;
+	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
+}
+
+const char *cnpproxy_pn_not_operational(void)
+{
+	return pn.not_operational;
+}
+
+/* ---- the pipeline ------------------------------------------------------ */
+
+struct pn_out {
+	uint8_t pkt[PNC_CNP_LEN6];
+	size_t len;
+	union sockunion dst;
+};
+
+static struct {
+	struct pn_out out[2][PN_BATCH];
+	unsigned int n[2];
+} batch;
+
+static bool source_allowed(const union sockunion *from)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	struct prefix_list *plist;
+	struct prefix p;
+
+	if (!pc->accept_plist[0]) {
+		pn_counters.c[PN_NO_ACCEPT_LIST]++;
+		return false;
+	}
+	sockunion2hostprefix(from, &p);
+	plist = prefix_list_lookup(family2afi(p.family), pc->accept_plist);
+	if (!plist || prefix_list_apply(plist, &p) != PREFIX_PERMIT) {
+		pn_counters.c[PN_SOURCE_DENIED]++;
+		PN_DEBUG("notification from %pSU refused by prefix-list %s", from,
+			 pc->accept_plist);
+		return false;
+	}
+	return true;
+}
+
+static void key_of(struct pn_key *k, int family, const void *addr, uint32_t qpn)
+{
+	memset(k, 0, sizeof(*k));
+	k->version = family == AF_INET ? 4 : 6;
+	memcpy(k->addr, addr, family == AF_INET ? 4 : 16);
+	k->qpn = qpn;
+}
+
+static bool within_rate(const union sockunion *from, uint64_t now)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	struct pn_source lookup, *src;
+
+	key_of(&lookup.key, sockunion_family(from),
+	       sockunion_family(from) == AF_INET ? (void *)&from->sin.sin_addr
+						 : (void *)&from->sin6.sin6_addr,
+	       0);
+	src = hash_lookup(pn.sources, &lookup);
+	if (!src) {
+		/* Bounded: forget everyone rather than grow without end. */
+		if (pn.sources->count >= PN_MAX_SOURCES)
+			hash_clean(pn.sources, pn_source_free);
+		src = XCALLOC(MTYPE_PN_SOURCE, sizeof(*src));
+		src->key = lookup.key;
+		cnp_bucket_init(&src->bucket, pc->rl_per_source, pc->rl_per_source, now);
+		(void)hash_get(pn.sources, src, hash_alloc_intern);
+	}
+	if (!cnp_bucket_take(&src->bucket, now)) {
+		pn_counters.c[PN_RL_SOURCE]++;
+		return false;
+	}
+	if (!cnp_bucket_take(&pn.global, now)) {
+		pn_counters.c[PN_RL_GLOBAL]++;
+		return false;
+	}
+	return true;
+}
+
+/* Per sender QP minimum interval between CNPs. */
+static bool interval_ok(const struct pnc_flow *f, uint64_t now)
+{
+	struct pn_qp lookup, *qp;
+
+	key_of(&lookup.key, f->ip_version == 4 ? AF_INET : AF_INET6, f->sender, f->sender_qpn);
+	qp = hash_lookup(pn.qps, &lookup);
+	if (!qp) {
+		if (pn.qps->count >= PN_MAX_QPS)
+			hash_clean(pn.qps, pn_qp_free);
+		qp = XCALLOC(MTYPE_PN_QP, sizeof(*qp));
+		qp->key = lookup.key;
+		(void)hash_get(pn.qps, qp, hash_alloc_intern);
+	} else if (now - qp->last_cnp_us < cnp_g.cfg.proxy.cnp_min_interval_us) {
+		pn_counters.c[PN_MIN_INTERVAL]++;
+		return false;
+	}
+	qp->last_cnp_us = now;
+	return true;
+}
+
+static void queue_cnp(const struct pnc_flow *f, uint8_t cl)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	int i = f->ip_version == 4 ? 0 : 1;
+	struct pn_out *o;
+	struct pnc_cnp c;
+
+	if (i == 0 ? !pc->src4_set : !pc->src6_set) {
+		pn_counters.c[PN_NO_CNP_SOURCE]++;
+		return;
+	}
+	if (batch.n[i] == PN_BATCH)
+		return; /* flushed by the caller after every datagram batch */
+	o = &batch.out[i][batch.n[i]];
+
+	memset(&c, 0, sizeof(c));
+	pnc_ip_udp_init(&c.ip, f->ip_version);
+	memcpy(c.ip.src, i == 0 ? pc->src4 : pc->src6, i == 0 ? 4 : 16);
+	memcpy(c.ip.dst, f->sender, 16);
+	c.ip.tos = (uint8_t)(pc->cnp_dscp << 2); /* Not-ECT */
+	/* Never 0: the kernel would rewrite it, and the ICRC covers it. */
+	c.ip.ip_id = ++pn.ip_id ? pn.ip_id : ++pn.ip_id;
+	c.ip.sport = f->udp_sport ? f->udp_sport : 0xc000;
+	c.pkey = f->pkey;
+	c.dest_qp = f->sender_qpn;
+	if (pnc_cnp_encode(&c, o->pkt, sizeof(o->pkt), &o->len)) {
+		pn_counters.c[PN_SEND_ERROR]++;
+		return;
+	}
+	memset(&o->dst, 0, sizeof(o->dst));
+	o->dst.sa.sa_family = i == 0 ? AF_INET : AF_INET6;
+	if (i == 0)
+		memcpy(&o->dst.sin.sin_addr, f->sender, 4);
+	else
+		memcpy(&o->dst.sin6.sin6_addr, f->sender, 16);
+	batch.n[i]++;
+	PN_DEBUG("CNP to %pSU QP 0x%06x (CL %u)", &o->dst, f->sender_qpn, cl);
+}
+
+static void flush_cnps(void)
+{
+	for (int i = 0; i < 2; i++) {
+		struct mmsghdr msgs[PN_BATCH] = {};
+		struct iovec iov[PN_BATCH];
+		unsigned int n = batch.n[i];
+		int sent;
+
+		if (!n)
+			continue;
+		for (unsigned int k = 0; k < n; k++) {
+			iov[k].iov_base = batch.out[i][k].pkt;
+			iov[k].iov_len = batch.out[i][k].len;
+			msgs[k].msg_hdr.msg_iov = &iov[k];
+			msgs[k].msg_hdr.msg_iovlen = 1;
+			msgs[k].msg_hdr.msg_name = &batch.out[i][k].dst;
+			msgs[k].msg_hdr.msg_namelen = sockunion_sizeof(&batch.out[i][k].dst);
+		}
+		sent = pn.raw_fd[i] >= 0 ? sendmmsg(pn.raw_fd[i], msgs, n, 0) : -1;
+		if (sent < 0)
+			sent = 0;
+		pn_counters.c[PN_CNP_SENT] += (unsigned int)sent;
+		pn_counters.c[PN_SEND_ERROR] += n - (unsigned int)sent;
+		batch.n[i] = 0;
+	}
+}
+
+static void malformed(int err, const union sockunion *from)
+{
+	pn_counters.c[PN_MALFORMED]++;
+	if (err < 0 && -err < PNC_CODEC_NERR)
+		pn_counters.malformed[-err]++;
+	PN_DEBUG("malformed notification from %pSU: %s", from, pnc_codec_strerror(err));
+}
+
+static void handle_notification(const uint8_t *buf, size_t len, const union sockunion *from,
+				uint64_t now)
+{
+	const struct pnc_flow *f;
+	struct pnc_roce_view v;
+	struct pnc_notif n;
+	size_t ip_off;
+	int err;
+
+	pn_counters.c[PN_RX]++;
+	if (!source_allowed(from) || !within_rate(from, now))
+		return;
+	err = pnc_notif_decode(buf, len, &n);
+	if (err) {
+		malformed(err, from);
+		return;
+	}
+	/* The BTH of the invoking packet names the receiver's QP. */
+	err = pnc_notif_invoking_roce(&n, &ip_off, &v);
+	if (err) {
+		pn_counters.c[PN_NO_INVOKING]++;
+		PN_DEBUG("notification from %pSU without usable packet: %s", from,
+			 pnc_codec_strerror(err));
+		return;
+	}
+	f = pnc_flow_lookup(pn_flows, v.ip.version, v.ip.src, v.ip.dst, v.bth.dest_qp, now);
+	if (!f) {
+		pn_counters.c[PN_UNKNOWN_FLOW]++;
+		PN_DEBUG("notification from %pSU for an unknown flow (QP 0x%06x)", from,
+			 v.bth.dest_qp);
+		return;
+	}
+	if (interval_ok(f, now))
+		queue_cnp(f, n.cl);
+}
+
+static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *from)
+{
+	struct pnc_fcn fcn;
+	int err;
+
+	pn_counters.c[PN_RX_FCN]++;
+	if (!source_allowed(from) || !within_rate(from, now_us()))
+		return;
+	err = pnc_fcn_decode(buf, len, &fcn);
+	if (err) {
+		malformed(err, from);
+		return;
+	}
+	/* Tunnel flow labels are not learned in this version. */
+	pn_counters.c[PN_FCN_UNRESOLVED]++;
+}
+
+static void pn_read(struct event *t)
+{
+	int *fdp = EVENT_ARG(t);
+	int fd = *fdp, i = (fdp == &pn.notif_fd[0] || fdp == &pn.fcn_fd[0]) ? 0 : 1;
+	bool fcn = (fdp == &pn.fcn_fd[0] || fdp == &pn.fcn_fd[1]);
+	uint8_t buf[2048];
+
+	for (int k = 0; k < PN_BATCH; k++) {
+		union sockunion from;
+		socklen_t flen = sizeof(from);
+		ssize_t len;
+
+		len = recvfrom(fd, buf, sizeof(buf), 0, &from.sa, &flen);
+		if (len < 0)
+			break;
+		if (fcn)
+			handle_fcn(buf, (size_t)len, &from);
+		else
+			handle_notification(buf, (size_t)len, &from, now_us());
+	}
+	flush_cnps();
+	pn_arm(i);
+}
+
+void cnpproxy_pn_counters_clear(void)
+{
+	memset(&pn_counters, 0, sizeof(pn_counters));
+	cnpproxy_learn_counters_clear();
+}
+
+void cnpproxy_pn_init(void)
+{
+	pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
+	pn.sources = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd notification sources");
+	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
+	pn.not_operational = "role not enabled";
+	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
+}
+
+void cnpproxy_pn_fini(void)
+{
+	cnpproxy_learn_fini();
+	pn_close();
+	hash_clean_and_free(&pn.sources, pn_source_free);
+	hash_clean_and_free(&pn.qps, pn_qp_free);
+	pnc_flow_table_free(pn_flows);
+	pn_flows = NULL;
+}

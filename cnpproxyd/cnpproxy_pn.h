@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role (PN): receive congestion notifications, resolve
+ * the sender's queue pair from the flow table, send it a RoCEv2 CNP.
+ */
+#ifndef _CNPPROXY_PN_H
+#define _CNPPROXY_PN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codec/errors.h"
+
+/* Every outcome of a received notification has a counter. */
+enum pn_counter {
+	PN_RX = 0,	   /* five-tuple notifications received */
+	PN_RX_FCN,	   /* flow-label notifications received */
+	PN_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
+	PN_SOURCE_DENIED,  /* dropped: source not permitted */
+	PN_RL_SOURCE,	   /* dropped: per-source rate limit */
+	PN_RL_GLOBAL,	   /* dropped: global rate limit */
+	PN_MALFORMED,	   /* dropped: did not decode (reasons below) */
+	PN_NO_INVOKING,	   /* dropped: no RoCEv2 invoking packet to resolve */
+	PN_UNKNOWN_FLOW,   /* dropped: no learned flow for it */
+	PN_FCN_UNRESOLVED, /* dropped: flow-label resolution not available */
+	PN_NO_CNP_SOURCE,  /* dropped: no CNP source address of the family */
+	PN_MIN_INTERVAL,   /* suppressed: CNP to that QP too recently */
+	PN_CNP_SENT,	   /* CNPs sent */
+	PN_SEND_ERROR,	   /* CNPs the kernel refused */
+	PN_COUNTER_MAX,
+};
+
+struct pn_counters {
+	uint64_t c[PN_COUNTER_MAX];
+	uint64_t malformed[PNC_CODEC_NERR]; /* indexed by -reason */
+};
+
+extern struct pn_counters pn_counters;
+
+/* The counter's JSON key / text label. */
+extern const char *pn_counter_name(enum pn_counter c);
+
+/* CLOCK_MONOTONIC in microseconds: the time base of the pipeline. */
+extern uint64_t cnpproxy_now_us(void);
+
+/* (Re)open or close sockets after a configuration change. */
+extern void cnpproxy_pn_apply(void);
+extern void cnpproxy_pn_init(void);
+extern void cnpproxy_pn_fini(void);
+/* Why the role does not run, or NULL if it does. */
+extern const char *cnpproxy_pn_not_operational(void);
+extern void cnpproxy_pn_counters_clear(void);
+
+struct pnc_flow_table;
+extern struct pnc_flow_table *pn_flows;
+
+#endif /* _CNPPROXY_PN_H */
