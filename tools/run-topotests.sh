@@ -49,7 +49,7 @@ echo "topotests: gets private /etc/frr /var/run/frr /var/lib/frr /var/log mounts
 echo "topotests: logs in /tmp/topotests"
 cd "$stage"
 set +e
-PATH="$root/bin:$PATH" PNC_FRRDIR="$root/lib/frr" PYTHONPATH="$stage" \
+PATH="$root/bin:$PATH" PNC_FRRDIR="$root/lib/frr" PNC_BUILDDIR="$build" PYTHONPATH="$stage" \
 	"$python" -m pytest -v $tests
 rc=$?
 set -e

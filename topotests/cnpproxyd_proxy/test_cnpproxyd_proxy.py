@@ -1,0 +1,316 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_cnpproxyd_proxy.py
+#
+#   sender ---- pe1 ---------- p ---------- receiver
+#   roce-emu    cnpproxyd      congestion   roce-emu
+#   requester   (proxy role)   point        responder
+#
+# roce-emu runs an RC connection from sender to receiver, with CM over
+# IPv4 and without CM over IPv6; pe1's XDP program learns the queue
+# pairs.  p sends congestion notifications built with pnc-pkt to pe1.
+# Checks that the sender receives CNPs for the right QP with a valid
+# ICRC (roce-emu validates them; pnc-pkt decodes a capture), from pe1's
+# configured address with DSCP 48, at most one per minimum interval, and
+# cuts its rate; the proxy role's configuration (refusals included);
+# that notifications from untrusted sources, malformed ones,
+# rate-limited ones and ones for unknown flows give no CNP and the
+# right counter; and that cnpproxyd stays up.
+
+import json
+import os
+import sys
+import time
+
+import pytest
+
+CWD = os.path.dirname(os.path.realpath(__file__))
+sys.path.append(os.path.join(CWD, "../"))
+
+# pylint: disable=C0413
+from lib import topotest
+from lib.topogen import Topogen, get_topogen
+from pnc_topo import run_rc, vtysh_rc
+
+pytestmark = [pytest.mark.cnpproxyd]
+
+BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../build"))
+PNC_PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
+ROCE_EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
+NOTIF_PORT = 61791
+FCN_PORT = 61792
+
+
+def setup_module(mod):
+    topodef = {
+        "s1": ("sender", "pe1"),
+        "s2": ("pe1", "p"),
+        "s3": ("p", "receiver"),
+    }
+    tgen = Topogen(topodef, mod.__name__)
+    tgen.start_topology()
+    for rname, router in tgen.routers().items():
+        router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)))
+    tgen.start_router()
+
+
+def teardown_module(_mod):
+    get_topogen().stop_topology()
+
+
+def gear(name):
+    router = get_topogen().gears[name]
+    assert router.check_router_running() == "", "a daemon died on " + name
+    return router
+
+
+def counters():
+    return gear("pe1").vtysh_cmd("show cnpproxy counters json", isjson=True)
+
+
+def pkt(*args):
+    """pnc-pkt build ... -> hex string."""
+    rc, out = run_rc(gear("pe1"), " ".join([PNC_PKT, "build"] + list(args)))
+    assert rc == 0, out
+    return out.strip()
+
+
+def notification(cl=5, sender="10.0.1.1", receiver="10.0.23.3", rqpn="0x22"):
+    """UDP payload of a seed 002 notification about sender -> receiver."""
+    return pkt("notif", "cl={}".format(cl), "invoking=rc-write", "inv.src=" + sender,
+               "inv.dst=" + receiver, "inv.dqpn=" + rqpn, "bare=1")
+
+
+SEND = ("import socket,sys; "
+        "fam = socket.AF_INET6 if ':' in sys.argv[1] else socket.AF_INET; "
+        "s = socket.socket(fam, socket.SOCK_DGRAM); "
+        "src = sys.argv[4] if len(sys.argv) > 4 else None; "
+        "src and s.bind((src, 0)); "
+        "[s.sendto(bytes.fromhex(sys.argv[3]), (sys.argv[1], int(sys.argv[2]))) "
+        "for _ in range(int(sys.argv[5]) if len(sys.argv) > 5 else 1)]")
+
+
+def send_from(router, dst, port, payload_hex, count=1, src=""):
+    rc, out = run_rc(gear(router), "/usr/bin/python3 -c \"{}\" {} {} {} '{}' {}".format(
+        SEND, dst, port, payload_hex, src, count))
+    assert rc == 0, out
+
+
+def expect_counters(want, count=20):
+    def check():
+        got = counters()
+        return {k: got.get(k) for k in want}
+
+    _, got = topotest.run_and_expect(check, want, count=count, wait=0.5)
+    assert got == want, "counters: {}".format(counters())
+
+
+def test_proxy_role_operational():
+    "The configured proxy role runs: ports bound, raw sockets open."
+    status = gear("pe1").vtysh_cmd("show cnpproxy status json", isjson=True)
+    proxy = status["roles"]["proxy"]
+    assert proxy["enabled"] and proxy["operational"], status
+    assert "note" not in proxy, status
+    assert proxy["settings"] == {
+        "sourceIpv4": "10.0.1.254", "sourceIpv6": "2001:db8:1::fe",
+        "acceptPrefixList": "CPS", "cnpMinIntervalUs": 50, "cnpDscp": 48,
+        "rateLimitPerSource": 10000, "rateLimitGlobal": 100000,
+        "learnInterfaces": ["pe1-eth0", "pe1-eth1"]}, proxy
+
+
+def test_config_refusals():
+    "Formats not implemented and proxy settings without the role are refused."
+    pe1 = gear("pe1")
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy sender 10.0.1.0/24 format long-haul-cnp")
+    assert rc != 0 and "not implemented" in out, out
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy sender 10.0.1.0/24 format rocev2-cnp")
+    assert rc == 0, out
+    run = pe1.vtysh_cmd("show running-config")
+    assert "proxy sender 10.0.1.0/24 format rocev2-cnp" in run, run
+    assert "long-haul" not in run, run
+
+    # the congestion-point role has none of these settings
+    rc, out = vtysh_rc(gear("p"), "configure terminal", "router cnpproxy",
+                       "proxy source-address 10.0.12.2")
+    assert rc != 0 and "Enable the proxy role first" in out, out
+
+
+def test_untrusted_source_dropped():
+    "A notification from a source outside the accept-list gives nothing."
+    pe1 = gear("pe1")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    # the sender's side is not a congestion point
+    send_from("sender", "10.0.1.254", NOTIF_PORT, notification())
+    expect_counters({"received": 1, "droppedSourceDenied": 1, "cnpSent": 0})
+    # debug cnpproxy proxy (in frr.conf) says why
+    log = os.path.join(get_topogen().logdir, "pe1", "cnpproxyd.log")
+    rc, out = run_rc(pe1, "grep -c 'from 10.0.1.1 refused by prefix-list CPS' " + log)
+    assert rc == 0 and int(out) >= 1, out
+
+
+def test_malformed_dropped_with_reason():
+    "Malformed notifications are counted by reason."
+    pe1 = gear("pe1")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    good = notification()
+    send_from("p", "10.0.12.1", NOTIF_PORT, "21" + good[2:])  # version 2
+    send_from("p", "10.0.12.1", NOTIF_PORT, good[:20])  # truncated header
+    send_from("p", "10.0.12.1", FCN_PORT, "00000000")  # flow label 0
+    expect_counters({"received": 2, "receivedFlowLabel": 1, "droppedMalformed": 3})
+    reasons = counters()["malformedByReason"]
+    assert reasons == {"notif-bad-version": 1, "notif-truncated": 1, "fcn-zero-label": 1}, \
+        reasons
+
+
+def test_unknown_flow_and_fcn_unresolved():
+    "Valid notifications without a learned flow are counted, not answered."
+    pe1 = gear("pe1")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(rqpn="0x777"))
+    send_from("p", "2001:db8:12::1", NOTIF_PORT,
+              notification(sender="2001:db8:1::1", receiver="2001:db8:23::3"))
+    send_from("p", "10.0.12.1", FCN_PORT, pkt("fcn", "bare=1"))
+    expect_counters({"received": 2, "droppedUnknownFlow": 2, "receivedFlowLabel": 1,
+                     "droppedFlowLabelUnresolved": 1, "cnpSent": 0})
+
+
+def test_rate_limit_per_source():
+    "Above the per-source rate, notifications are dropped and counted."
+    pe1 = gear("pe1")
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy rate-limit per-source 5\n")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(rqpn="0x777"), count=50)
+    expect_counters({"received": 50})
+    got = counters()
+    # a bucket of 5, refilled at 5/s while 50 arrive within well under a second
+    assert 5 <= got["droppedUnknownFlow"] <= 10, got
+    assert got["droppedRateLimitSource"] == 50 - got["droppedUnknownFlow"], got
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy rate-limit per-source 5\n")
+
+
+def test_no_accept_list_accepts_nothing():
+    "Without accept-from, every notification is dropped, and the status says so."
+    pe1 = gear("pe1")
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy accept-from\n")
+    status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert "every notification is dropped" in status["roles"]["proxy"].get("note", ""), status
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification())
+    expect_counters({"received": 1, "droppedNoAcceptList": 1})
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy accept-from prefix-list CPS\n")
+    assert "note" not in pe1.vtysh_cmd("show cnpproxy status json",
+                                       isjson=True)["roles"]["proxy"]
+
+
+def logfile(name):
+    return os.path.join(get_topogen().logdir, name)
+
+
+def start_pair(tag, sender, receiver, extra_req=(), extra_resp=(), duration=8):
+    """roce-emu responder on receiver, requester on sender; returns them."""
+    resp = gear("receiver").popen([ROCE_EMU, "responder", "--local", receiver,
+                                   "--duration", str(duration + 2), "--log",
+                                   logfile(tag + "-resp.json")] + list(extra_resp))
+    time.sleep(0.5)
+    req = gear("sender").popen([ROCE_EMU, "requester", "--local", sender, "--remote", receiver,
+                                "--rate", "20", "--recovery-us", "0", "--duration",
+                                str(duration), "--log", logfile(tag + "-req.json")]
+                               + list(extra_req))
+    return req, resp
+
+
+def events(tag, side):
+    with open(logfile("{}-{}.json".format(tag, side))) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def flows():
+    return gear("pe1").vtysh_cmd("show cnpproxy flows json", isjson=True)["flows"]
+
+
+def expect_flow(sender, sqp, rqp, how):
+    want = {"sender": sender, "senderQp": sqp, "receiverQp": rqp, "learnedBy": how}
+
+    def check():
+        for f in flows():
+            if f["sender"] == sender and f["receiverQp"] == rqp:
+                return {k: f[k] for k in want}
+        return None
+
+    _, got = topotest.run_and_expect(check, want, count=30, wait=0.5)
+    assert got == want, "flows: {}".format(flows())
+
+
+def wait_done(proc, timeout=30):
+    proc.wait(timeout=timeout)
+    assert proc.returncode == 0, proc.returncode
+
+
+def test_cm_learned_cnp_to_sender_ipv4():
+    "CM-learned flow: a burst of notifications gives one CNP within the interval."
+    pe1, sender = gear("pe1"), gear("sender")
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy cnp min-interval 2000000\n")
+    pcap = logfile("cnp-ipv4.pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
+                        "udp dst port 4791 and src host 10.0.1.254"])
+    req, resp = start_pair("cm4", "10.0.1.1", "10.0.23.3")
+    expect_flow("10.0.1.1", 0x11, 0x22, "cm")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(), count=10)
+    expect_counters({"received": 10, "cnpSent": 1, "suppressedMinInterval": 9})
+    wait_done(req)
+    wait_done(resp)
+    cap.wait(timeout=10)
+
+    rq = [e for e in events("cm4", "req") if e["event"] == "summary"][0]
+    cnps = [e for e in events("cm4", "req") if e["event"] == "cnp"]
+    assert rq["cnps"] == 1 and rq["cnps_invalid"] == 0, rq
+    assert cnps[0]["qpn"] == 0x11 and cnps[0]["rate_mbps"] == 10.0, cnps
+    rs = [e for e in events("cm4", "resp") if e["event"] == "summary"][0]
+    assert rs["rx_pkts"] == rq["tx_pkts"] and rs["psn_gaps"] == 0, (rq, rs)
+
+    # the CNP on the wire, decoded by pnc-pkt
+    rc, out = run_rc(sender, "{} decode --input pcap {}".format(PNC_PKT, pcap))
+    assert rc == 0, out
+    cnp = json.loads(out.strip().splitlines()[0])
+    assert cnp["kind"] == "cnp" and cnp["icrc_ok"], cnp
+    assert cnp["ip"]["src"] == "10.0.1.254" and cnp["ip"]["dst"] == "10.0.1.1", cnp
+    assert cnp["ip"]["dscp"] == 48 and cnp["ip"]["ecn"] == 0 and cnp["ip"]["ttl"] == 64, cnp
+    assert cnp["udp"]["checksum"] == 0 and cnp["udp"]["dport"] == 4791, cnp
+    assert cnp["bth"]["dqpn"] == 0x11 and cnp["bth"]["pkey"] == 0xFFFF, cnp
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy cnp min-interval 2000000\n")
+    settings = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert settings["settings"]["cnpMinIntervalUs"] == 50, settings
+
+
+def test_psn_learned_cnp_to_sender_ipv6():
+    "Without CM the flow is learned from ACK PSNs; IPv6 CNPs reach the sender."
+    pe1 = gear("pe1")
+    req, resp = start_pair("psn6", "2001:db8:1::1", "2001:db8:23::3",
+                           extra_req=["--no-cm", "--peer-qpn", "0x22"],
+                           extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+    expect_flow("2001:db8:1::1", 0x11, 0x22, "psn")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    for _ in range(3):
+        send_from("p", "2001:db8:12::1", NOTIF_PORT,
+                  notification(sender="2001:db8:1::1", receiver="2001:db8:23::3"))
+        time.sleep(0.2)
+    expect_counters({"received": 3, "cnpSent": 3})
+    wait_done(req)
+    wait_done(resp)
+    rq = [e for e in events("psn6", "req") if e["event"] == "summary"][0]
+    assert rq["cnps"] == 3 and rq["cnps_invalid"] == 0, rq
+    assert rq["rate_mbps"] == 2.5, rq
+
+
+def test_cnpproxyd_still_up():
+    "After all of it, every daemon on pe1 still runs."
+    gear("pe1")
+
+
+if __name__ == "__main__":
+    args = ["-s"] + sys.argv[1:]
+    sys.exit(pytest.main(args))
