@@ -70,6 +70,8 @@ static void learn_event(void *arg, const struct pnc_learn_event *ev)
 {
 	uint64_t now = cnpproxy_now_us();
 
+	if (!pn_flows)
+		return;
 	if (ev->cm) {
 		struct pnc_cm_packet cm;
 		int err;
@@ -228,14 +230,15 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 		json_object_int_add(jl, "cmEvents", learn.cm_events);
 		json_object_int_add(jl, "cmUndecodable", learn.cm_undecodable);
 		json_object_int_add(jl, "roceEvents", learn.roce_events);
-		json_object_int_add(jl, "flows", pnc_flow_table_count(pn_flows));
+		json_object_int_add(jl, "flows", pn_flows ? pnc_flow_table_count(pn_flows) : 0);
 	} else {
 		vty_out(vty, "Queue-pair learning (XDP): %s\n",
 			learn.lx ? "loaded" : (learn.error ? learn.error : "not configured"));
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "cmEvents", learn.cm_events);
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "cmUndecodable", learn.cm_undecodable);
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "roceEvents", learn.roce_events);
-		vty_out(vty, "  %-28s %zu\n", "flows", pnc_flow_table_count(pn_flows));
+		vty_out(vty, "  %-28s %zu\n", "flows",
+			pn_flows ? pnc_flow_table_count(pn_flows) : 0);
 	}
 	for (i = 0; i < array_size(learn.results); i++) {
 		const char *name = pnc_flow_result_str((int)i);

@@ -201,7 +201,8 @@ static void pn_close(void)
 
 static void pn_age(struct event *t)
 {
-	pnc_flow_table_age(pn_flows, now_us());
+	if (pn_flows)
+		pnc_flow_table_age(pn_flows, now_us());
 	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
 }
 
@@ -223,9 +224,15 @@ void cnpproxy_pn_apply(void)
 	/* New limits apply to sources from scratch. */
 	hash_clean(pn.sources, pn_source_free);
 
+	/* The flow table's pools are large: only the enabled role has one. */
+	if (on && !pn_flows)
+		pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
 	cnpproxy_learn_apply();
 	if (!on) {
 		pn_close();
+		pnc_flow_table_free(pn_flows);
+		pn_flows = NULL;
+		hash_clean(pn.qps, pn_qp_free);
 		pn.not_operational = "role not enabled";
 		return;
 	}
@@ -450,7 +457,9 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 			 pnc_codec_strerror(err));
 		return;
 	}
-	f = pnc_flow_lookup(pn_flows, v.ip.version, v.ip.src, v.ip.dst, v.bth.dest_qp, now);
+	f = pn_flows ? pnc_flow_lookup(pn_flows, v.ip.version, v.ip.src, v.ip.dst, v.bth.dest_qp,
+				       now)
+		     : NULL;
 	if (!f) {
 		pn_counters.c[PN_UNKNOWN_FLOW]++;
 		PN_DEBUG("notification from %pSU for an unknown flow (QP 0x%06x)", from,
@@ -510,7 +519,6 @@ void cnpproxy_pn_counters_clear(void)
 
 void cnpproxy_pn_init(void)
 {
-	pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
 	pn.sources = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd notification sources");
 	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
 	pn.not_operational = "role not enabled";

@@ -306,6 +306,18 @@ def test_psn_learned_cnp_to_sender_ipv6():
     assert rq["rate_mbps"] == 2.5, rq
 
 
+def test_disabling_role_forgets_flows():
+    "no proxy: sockets closed, flows forgotten, settings gone with the role."
+    pe1 = gear("pe1")
+    assert flows(), "no flows learned before"
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy\n")
+    out = pe1.vtysh_cmd("show cnpproxy flows json", isjson=True)
+    assert out == {"flows": [], "count": 0}, out
+    status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert status["roles"]["proxy"] == {"enabled": False, "operational": False}, status
+    assert "proxy source-address" not in pe1.vtysh_cmd("show running-config")
+
+
 def test_cnpproxyd_still_up():
     "After all of it, every daemon on pe1 still runs."
     gear("pe1")
