@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "icrc.h"
+#include "ipudp.h"
 #include "roce.h"
 #include "wire.h"
 
-#define IPPROTO_UDP_NUM 17
 
 void pnc_ip_udp_init(struct pnc_ip_udp *ip, uint8_t version)
 {
@@ -201,24 +201,6 @@ int pnc_deth_decode(const uint8_t *buf, size_t len, struct pnc_deth *out)
 
 /* ---- Generic packet: build ------------------------------------------- */
 
-static size_t ip_hlen(uint8_t version)
-{
-	return version == 4 ? PNC_IPV4_HLEN : PNC_IPV6_HLEN;
-}
-
-/* UDP checksum over the pseudo header and the UDP segment at udp. */
-static uint32_t udp_csum_sum(const uint8_t *ip, uint8_t version, const uint8_t *udp, size_t udp_len)
-{
-	uint32_t sum;
-
-	if (version == 4)
-		sum = csum_add(0, ip + 12, 8);
-	else
-		sum = csum_add(0, ip + 8, 32);
-	sum += IPPROTO_UDP_NUM + (uint32_t)udp_len;
-	return csum_add(sum, udp, udp_len);
-}
-
 /*
  * Write IP, UDP and BTH for a packet carrying body_len octets after the
  * BTH, and zero the pad octets.  The caller fills the body and then
@@ -228,79 +210,37 @@ static int roce_begin(const struct pnc_ip_udp *ip, const struct pnc_bth *bth, si
 		      uint8_t *buf, size_t buflen, size_t *body_off, size_t *total)
 {
 	struct pnc_bth b = *bth;
-	size_t hlen, pad, udp_len, tot;
-	uint8_t *udp;
+	size_t pad, hdr_len;
 	int ret;
 
-	if (ip->version != 4 && ip->version != 6)
-		return PNC_E_INVALID_ARG;
-	if (ip->version == 6 && ip->flow_label > 0xfffff)
-		return PNC_E_INVALID_ARG;
-	hlen = ip_hlen(ip->version);
-	/* IBTA: payload plus pad is a multiple of 4 octets */
-	pad = (4 - (body_len & 3)) & 3;
 	if (body_len > 0xffff)
 		return PNC_E_INVALID_ARG;
-	udp_len = PNC_UDP_HLEN + PNC_BTH_LEN + body_len + pad + PNC_ICRC_LEN;
-	tot = hlen + udp_len;
-	if (udp_len > 0xffff || (ip->version == 4 && tot > 0xffff))
-		return PNC_E_INVALID_ARG;
-	if (buflen < tot)
-		return PNC_E_BUF_TOO_SMALL;
-
-	b.pad = (uint8_t)pad;
-	ret = pnc_bth_encode(&b, buf + hlen + PNC_UDP_HLEN, PNC_BTH_LEN, NULL);
+	/* IBTA: payload plus pad is a multiple of 4 octets */
+	pad = (4 - (body_len & 3)) & 3;
+	ret = pnc_ipudp_write(ip, PNC_BTH_LEN + body_len + pad + PNC_ICRC_LEN, buf, buflen,
+			      &hdr_len, total);
 	if (ret)
 		return ret;
 
-	if (ip->version == 4) {
-		buf[0] = 0x45;
-		buf[1] = ip->tos;
-		put_be16(buf + 2, (uint16_t)tot);
-		put_be16(buf + 4, ip->ip_id);
-		put_be16(buf + 6, ip->df ? 0x4000 : 0);
-		buf[8] = ip->ttl;
-		buf[9] = IPPROTO_UDP_NUM;
-		put_be16(buf + 10, 0);
-		memcpy(buf + 12, ip->src, 4);
-		memcpy(buf + 16, ip->dst, 4);
-	} else {
-		put_be32(buf, 6u << 28 | (uint32_t)ip->tos << 20 | ip->flow_label);
-		put_be16(buf + 4, (uint16_t)udp_len);
-		buf[6] = IPPROTO_UDP_NUM;
-		buf[7] = ip->ttl;
-		memcpy(buf + 8, ip->src, 16);
-		memcpy(buf + 24, ip->dst, 16);
-	}
-	udp = buf + hlen;
-	put_be16(udp, ip->sport);
-	put_be16(udp + 2, ip->dport);
-	put_be16(udp + 4, (uint16_t)udp_len);
-	put_be16(udp + 6, 0);
+	b.pad = (uint8_t)pad;
+	ret = pnc_bth_encode(&b, buf + hdr_len, PNC_BTH_LEN, NULL);
+	if (ret)
+		return ret;
 
-	*body_off = hlen + PNC_UDP_HLEN + PNC_BTH_LEN;
+	*body_off = hdr_len + PNC_BTH_LEN;
 	memset(buf + *body_off + body_len, 0, pad);
-	*total = tot;
 	return PNC_OK;
 }
 
-/* ICRC first: it masks both checksums, which are then computed over it. */
+/* ICRC first: it masks the checksums that the finish computes. */
 static int roce_finish(const struct pnc_ip_udp *ip, uint8_t *buf, size_t total)
 {
-	size_t hlen = ip_hlen(ip->version);
 	int ret;
 
 	ret = pnc_icrc_write(buf, total);
 	if (ret)
 		return ret;
-	if (ip->version == 4)
-		put_be16(buf + 10, csum_fold(csum_add(0, buf, PNC_IPV4_HLEN)));
-	if (ip->udp_csum) {
-		uint16_t c = csum_fold(udp_csum_sum(buf, ip->version, buf + hlen, total - hlen));
-
-		/* 0 means "no checksum"; a computed 0 is sent as 0xFFFF */
-		put_be16(buf + hlen + 6, c ? c : 0xffff);
-	}
+	pnc_ipudp_finish(ip, buf, total);
 	return PNC_OK;
 }
 
@@ -325,61 +265,6 @@ int pnc_roce_encode(const struct pnc_ip_udp *ip, const struct pnc_bth *bth, cons
 
 /* ---- Generic packet: parse ------------------------------------------- */
 
-static int parse_ip(const uint8_t *pkt, size_t len, struct pnc_roce_view *v)
-{
-	struct pnc_ip_udp *ip = &v->ip;
-	uint16_t frag;
-
-	if (len < 1)
-		return PNC_E_IP_TRUNCATED;
-	switch (pkt[0] >> 4) {
-	case 4:
-		if (len < PNC_IPV4_HLEN)
-			return PNC_E_IP_TRUNCATED;
-		if ((pkt[0] & 0x0f) < 5)
-			return PNC_E_IP_HDR_LEN;
-		/* RoCEv2 stacks and the ICRC assume a 20-octet header */
-		if ((pkt[0] & 0x0f) > 5)
-			return PNC_E_IP_OPTIONS;
-		if (csum_fold(csum_add(0, pkt, PNC_IPV4_HLEN)) != 0)
-			return PNC_E_IP_CHECKSUM;
-		v->pkt_len = get_be16(pkt + 2);
-		if (v->pkt_len < PNC_IPV4_HLEN)
-			return PNC_E_IP_TOTAL_LEN;
-		frag = get_be16(pkt + 6);
-		/* MF or a fragment offset: the RoCE headers may not be here */
-		if (frag & 0x3fff)
-			return PNC_E_IP_FRAGMENT;
-		if (pkt[9] != IPPROTO_UDP_NUM)
-			return PNC_E_IP_NOT_UDP;
-		ip->version = 4;
-		ip->tos = pkt[1];
-		ip->ip_id = get_be16(pkt + 4);
-		ip->df = frag & 0x4000;
-		ip->ttl = pkt[8];
-		memcpy(ip->src, pkt + 12, 4);
-		memcpy(ip->dst, pkt + 16, 4);
-		v->ip_hlen = PNC_IPV4_HLEN;
-		return PNC_OK;
-	case 6:
-		if (len < PNC_IPV6_HLEN)
-			return PNC_E_IP_TRUNCATED;
-		/* extension headers are outside what RoCEv2 handles (3.2) */
-		if (pkt[6] != IPPROTO_UDP_NUM)
-			return PNC_E_IP_NOT_UDP;
-		ip->version = 6;
-		ip->tos = (uint8_t)(get_be32(pkt) >> 20);
-		ip->flow_label = get_be32(pkt) & 0xfffff;
-		ip->ttl = pkt[7];
-		memcpy(ip->src, pkt + 8, 16);
-		memcpy(ip->dst, pkt + 24, 16);
-		v->ip_hlen = PNC_IPV6_HLEN;
-		v->pkt_len = PNC_IPV6_HLEN + get_be16(pkt + 4);
-		return PNC_OK;
-	}
-	return PNC_E_IP_VERSION;
-}
-
 int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct pnc_roce_view *v)
 {
 	size_t avail, udp_len, body, ext;
@@ -388,7 +273,7 @@ int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct pn
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	ret = parse_ip(pkt, len, v);
+	ret = pnc_ipudp_parse_ip(pkt, len, &v->ip, &v->ip_hlen, &v->pkt_len);
 	if (ret)
 		return ret;
 
@@ -439,7 +324,7 @@ int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct pn
 		return PNC_OK;
 	}
 	if (get_be16(udp + 6)) {
-		if (csum_fold(udp_csum_sum(pkt, v->ip.version, udp, udp_len)) != 0)
+		if (pnc_ipudp_csum(pkt, v->ip.version, v->ip_hlen, udp_len) != 0)
 			return PNC_E_UDP_CHECKSUM;
 		v->ip.udp_csum = true;
 	}
