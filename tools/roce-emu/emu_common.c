@@ -5,6 +5,10 @@
 #include <stdarg.h>
 #include <time.h>
 
+#include <string.h>
+
+#include "codec/roce.h"
+
 #include "roce_emu.h"
 
 uint64_t emu_now_us(void)
@@ -29,4 +33,15 @@ void emu_log(const struct emu_cfg *cfg, const char *fmt, ...)
 	va_end(ap);
 	fputs("}\n", cfg->log);
 	fflush(cfg->log);
+}
+
+void emu_ip_fill(struct emu_cfg *cfg, struct pnc_ip_udp *ip, uint8_t tos)
+{
+	pnc_ip_udp_init(ip, (uint8_t)cfg->net.version);
+	memcpy(ip->src, cfg->net.local, 16);
+	memcpy(ip->dst, cfg->remote, 16);
+	ip->tos = tos;
+	/* The ICRC covers the IPv4 ID, so the kernel must not pick one. */
+	ip->ip_id = ++cfg->ip_id ? cfg->ip_id : ++cfg->ip_id;
+	ip->sport = (uint16_t)(0xc000 | (cfg->local_qpn & 0x3fff));
 }

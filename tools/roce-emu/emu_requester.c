@@ -22,25 +22,11 @@ struct requester {
 	struct emu_cfg *cfg;
 	uint32_t remote_qpn;
 	uint32_t psn;
-	uint16_t ip_id;
 	uint64_t va;
 	uint64_t tx_pkts, tx_bytes, acks, naks, cnps, cnps_invalid;
 	struct emu_rate rate;
 	uint8_t pkt[9216];
 };
-
-static void ip_fill(struct requester *rq, struct pnc_ip_udp *ip, uint8_t tos)
-{
-	struct emu_cfg *cfg = rq->cfg;
-
-	pnc_ip_udp_init(ip, (uint8_t)cfg->net.version);
-	memcpy(ip->src, cfg->net.local, 16);
-	memcpy(ip->dst, cfg->remote, 16);
-	ip->tos = tos;
-	/* The kernel would replace an IPv4 ID of 0, and the ICRC covers it. */
-	ip->ip_id = ++rq->ip_id ? rq->ip_id : ++rq->ip_id;
-	ip->sport = (uint16_t)(0xc000 | (cfg->local_qpn & 0x3fff));
-}
 
 static void gid_of(int version, const uint8_t addr[16], uint8_t gid[16])
 {
@@ -58,7 +44,7 @@ static int send_cm(struct requester *rq, struct pnc_cm_packet *p)
 	size_t len;
 	int rv;
 
-	ip_fill(rq, &p->ip, 0);
+	emu_ip_fill(rq->cfg, &p->ip, 0);
 	rv = pnc_cm_packet_encode(p, rq->pkt, sizeof(rq->pkt), &len);
 	if (rv)
 		return rv;
@@ -137,7 +123,7 @@ static int send_write(struct requester *rq)
 	struct pnc_rc_data d = {};
 	size_t len;
 
-	ip_fill(rq, &d.ip, (uint8_t)(cfg->dscp << 2 | cfg->ecn));
+	emu_ip_fill(rq->cfg, &d.ip, (uint8_t)(cfg->dscp << 2 | cfg->ecn));
 	d.bth.opcode = PNC_OP_RC_WRITE_ONLY;
 	d.bth.pkey = cfg->pkey;
 	d.bth.dest_qp = rq->remote_qpn;

@@ -23,23 +23,10 @@ struct responder {
 	uint32_t remote_qpn;
 	uint32_t epsn, msn;
 	uint32_t comm_id;
-	uint16_t ip_id;
 	uint64_t last_cnp_us;
 	uint64_t rx_pkts, rx_bytes, ce_pkts, acks_sent, psn_gaps, cnps_sent;
 	uint8_t pkt[2048];
 };
-
-static void ip_fill(struct responder *rs, struct pnc_ip_udp *ip, uint8_t tos)
-{
-	struct emu_cfg *cfg = rs->cfg;
-
-	pnc_ip_udp_init(ip, (uint8_t)cfg->net.version);
-	memcpy(ip->src, cfg->net.local, 16);
-	memcpy(ip->dst, cfg->remote, 16);
-	ip->tos = tos;
-	ip->ip_id = ++rs->ip_id ? rs->ip_id : ++rs->ip_id;
-	ip->sport = (uint16_t)(0xc000 | (cfg->local_qpn & 0x3fff));
-}
 
 static void handle_cm(struct responder *rs, const struct pnc_roce_view *v, const uint8_t *pkt,
 		      size_t len)
@@ -68,7 +55,7 @@ static void handle_cm(struct responder *rs, const struct pnc_roce_view *v, const
 		rs->comm_id = (uint32_t)random() | 1;
 
 	pnc_cm_packet_init(&rep, (uint8_t)cfg->net.version, PNC_CM_ATTR_REP);
-	ip_fill(rs, &rep.ip, 0);
+	emu_ip_fill(rs->cfg, &rep.ip, 0);
 	rep.msg.mad.tid = in.msg.mad.tid;
 	rep.msg.u.rep.local_comm_id = rs->comm_id;
 	rep.msg.u.rep.remote_comm_id = in.msg.u.req.local_comm_id;
@@ -86,7 +73,7 @@ static void send_ack(struct responder *rs, uint32_t psn)
 	struct pnc_rc_ack a = {};
 	size_t len;
 
-	ip_fill(rs, &a.ip, (uint8_t)(rs->cfg->dscp << 2));
+	emu_ip_fill(rs->cfg, &a.ip, (uint8_t)(rs->cfg->dscp << 2));
 	a.bth.opcode = PNC_OP_RC_ACK;
 	a.bth.pkey = rs->cfg->pkey;
 	a.bth.dest_qp = rs->remote_qpn;
@@ -105,7 +92,7 @@ static void send_cnp(struct responder *rs, uint64_t now)
 
 	if (now - rs->last_cnp_us < rs->cfg->cnp_interval_us && rs->last_cnp_us)
 		return;
-	ip_fill(rs, &c.ip, 48 << 2);
+	emu_ip_fill(rs->cfg, &c.ip, 48 << 2);
 	c.pkey = rs->cfg->pkey;
 	c.dest_qp = rs->remote_qpn;
 	if (!pnc_cnp_encode(&c, rs->pkt, sizeof(rs->pkt), &len) &&

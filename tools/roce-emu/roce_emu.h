@@ -36,9 +36,15 @@ struct emu_cfg {
 	bool cnp_on_ce;
 	unsigned int cnp_interval_us;
 	FILE *log;
+	/* Last IPv4 ID sent: never 0, which the kernel would rewrite. */
+	uint16_t ip_id;
 };
 
+struct pnc_ip_udp;
+
 uint64_t emu_now_us(void);
+/* IP/UDP fields of a packet from us to the peer; UDP source port from our QPN. */
+void emu_ip_fill(struct emu_cfg *cfg, struct pnc_ip_udp *ip, uint8_t tos);
 void emu_log(const struct emu_cfg *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int emu_run_requester(struct emu_cfg *cfg);
