@@ -14,3 +14,41 @@ def run_rc(router, command):
 def vtysh_rc(router, *commands):
     """Run vtysh commands; unlike vtysh_cmd(), keep errors and the exit code."""
     return run_rc(router, "vtysh " + " ".join("-c " + shlex.quote(c) for c in commands))
+
+
+def gear(name):
+    """A router of the running topology, after checking that no daemon died."""
+    # Imported here: the topotest library is on the path only inside pytest.
+    from lib.topogen import get_topogen
+
+    router = get_topogen().gears[name]
+    assert router.check_router_running() == "", "a daemon died on " + name
+    return router
+
+
+def reach_entries(node, in_ipv6=False):
+    """(prefix, entry) for every IP/IPv6 reachability entry of
+    'show isis database detail json'.
+
+    TLV 135 entries carry their prefix as "ipReach"; TLV 236 entries are
+    the elements of an "ipv6Reach" list and carry it as "prefix".
+    """
+    if isinstance(node, dict):
+        prefix = node.get("ipReach") if not in_ipv6 else node.get("prefix")
+        if isinstance(prefix, str):
+            yield prefix, node
+        for key, value in node.items():
+            yield from reach_entries(value, key == "ipv6Reach")
+    elif isinstance(node, list):
+        for value in node:
+            yield from reach_entries(value, in_ipv6)
+
+
+def isis_route_pnc(router, prefix):
+    """The PNC field of the selected IS-IS route to prefix ("none" if absent)."""
+    family = "ipv6" if ":" in prefix else "ip"
+    out = router.vtysh_cmd("show {} route {} json".format(family, prefix), isjson=True)
+    for entry in out.get(prefix, []):
+        if entry.get("protocol") == "isis" and entry.get("selected"):
+            return entry.get("pnc", "none")
+    return "no isis route"

@@ -31,7 +31,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
-from pnc_topo import run_rc, vtysh_rc
+from pnc_topo import gear, run_rc, vtysh_rc
 
 pytestmark = [pytest.mark.cnpproxyd]
 
@@ -57,12 +57,6 @@ def setup_module(mod):
 
 def teardown_module(_mod):
     get_topogen().stop_topology()
-
-
-def gear(name):
-    router = get_topogen().gears[name]
-    assert router.check_router_running() == "", "a daemon died on " + name
-    return router
 
 
 def counters():

@@ -30,6 +30,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
+from pnc_topo import gear, isis_route_pnc, reach_entries
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -72,29 +73,6 @@ def setup_module(mod):
 
 def teardown_module(_mod):
     get_topogen().stop_topology()
-
-
-def gear(name):
-    router = get_topogen().gears[name]
-    assert router.check_router_running() == "", "a daemon died on " + name
-    return router
-
-
-def reach_entries(node, in_ipv6=False):
-    """Every IP/IPv6 reachability entry in 'show isis database detail json'.
-
-    TLV 135 entries carry their prefix as "ipReach"; TLV 236 entries are
-    the elements of an "ipv6Reach" list and carry it as "prefix".
-    """
-    if isinstance(node, dict):
-        prefix = node.get("ipReach") if not in_ipv6 else node.get("prefix")
-        if isinstance(prefix, str):
-            yield prefix, node
-        for key, value in node.items():
-            yield from reach_entries(value, key == "ipv6Reach")
-    elif isinstance(node, list):
-        for value in node:
-            yield from reach_entries(value, in_ipv6)
 
 
 def attr_flags(router):
@@ -169,19 +147,6 @@ def test_tshark_decodes_the_flag_octet():
     last_lsp = out.strip().splitlines()[-1].split(",")
     # 2 x N+P (IPv4 and IPv6 loopback), 2 x P (sender subnets)
     assert sorted(int(v, 16) for v in last_lsp) == [0x01, 0x01, 0x21, 0x21], out
-
-
-def route_json(router, prefix):
-    family = "ipv6" if ":" in prefix else "ip"
-    return router.vtysh_cmd("show {} route {} json".format(family, prefix), isjson=True)
-
-
-def isis_route_pnc(router, prefix):
-    """The PNC field of the selected IS-IS route to prefix ("none" if absent)."""
-    for entry in route_json(router, prefix).get(prefix, []):
-        if entry.get("protocol") == "isis" and entry.get("selected"):
-            return entry.get("pnc", "none")
-    return "no isis route"
 
 
 def test_pnc_in_rib():

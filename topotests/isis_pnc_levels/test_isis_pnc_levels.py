@@ -29,6 +29,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
+from pnc_topo import gear, isis_route_pnc, reach_entries
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -60,25 +61,6 @@ def setup_module(mod):
 
 def teardown_module(_mod):
     get_topogen().stop_topology()
-
-
-def gear(name):
-    router = get_topogen().gears[name]
-    assert router.check_router_running() == "", "a daemon died on " + name
-    return router
-
-
-def reach_entries(node, in_ipv6=False):
-    """(prefix, entry) for every IP/IPv6 reachability entry of the JSON."""
-    if isinstance(node, dict):
-        prefix = node.get("ipReach") if not in_ipv6 else node.get("prefix")
-        if isinstance(prefix, str):
-            yield prefix, node
-        for key, value in node.items():
-            yield from reach_entries(value, key == "ipv6Reach")
-    elif isinstance(node, list):
-        for value in node:
-            yield from reach_entries(value, in_ipv6)
 
 
 def lsp_entry_list(router, lsp_id):
@@ -120,15 +102,6 @@ def test_level1_prefixes_reach_level2_with_p_and_r():
     # r2 advertises the r1-r2 link subnet itself: it is not added again
     link = [e for p, e in lsp_entry_list(gear("r3"), "r2.00-00") if p == "10.0.12.0/24"]
     assert len(link) == 1 and flags_octet(link[0]) is None, link
-
-
-def isis_route_pnc(router, prefix):
-    family = "ipv6" if ":" in prefix else "ip"
-    out = router.vtysh_cmd("show {} route {} json".format(family, prefix), isjson=True)
-    for entry in out.get(prefix, []):
-        if entry.get("protocol") == "isis" and entry.get("selected"):
-            return entry.get("pnc", "none")
-    return "no isis route"
 
 
 def test_level2_router_installs_the_proxy():
