@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-flow notification interval (see cp_gate.h).
+ */
+#include <string.h>
+
+#include "cp_gate.h"
+
+/* FNV-1a; never 0, which marks an empty slot. */
+static uint64_t key_hash(const void *key, size_t len)
+{
+	const uint8_t *p = key;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h ? h : 1;
+}
+
+void cp_gate_init(struct cp_gate *g, struct cp_gate_slot *slots, size_t n)
+{
+	g->slots = slots;
+	g->mask = n - 1;
+	cp_gate_clear(g);
+}
+
+void cp_gate_clear(struct cp_gate *g)
+{
+	memset(g->slots, 0, (g->mask + 1) * sizeof(*g->slots));
+}
+
+bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint64_t now_us,
+		  uint32_t interval_us)
+{
+	uint64_t h = key_hash(key, keylen);
+	struct cp_gate_slot *s = &g->slots[(h ^ (h >> 32)) & g->mask];
+
+	if (s->hash == h && now_us - s->last_us < interval_us)
+		return false;
+	s->hash = h;
+	s->last_us = now_us;
+	return true;
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-flow minimum interval between notifications, in bounded memory.
+ *
+ * A direct-mapped cache of (key hash, last time): a flow whose slot was
+ * taken over by another flow may be notified early, never late, which
+ * is the safe side for a rate limit that only spares the proxy work.
+ * Pure: the caller passes the time.
+ */
+#ifndef _CNPPROXY_CP_GATE_H
+#define _CNPPROXY_CP_GATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cp_gate_slot {
+	uint64_t hash; /* 0: empty */
+	uint64_t last_us;
+};
+
+struct cp_gate {
+	struct cp_gate_slot *slots;
+	size_t mask; /* slots - 1; a power of two */
+};
+
+/* slots: storage for n entries, n a power of two. */
+extern void cp_gate_init(struct cp_gate *g, struct cp_gate_slot *slots, size_t n);
+extern void cp_gate_clear(struct cp_gate *g);
+
+/*
+ * Whether the flow named by key may be notified at now_us; if so, its
+ * time is recorded.  interval_us 0 lets everything through.
+ */
+extern bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint64_t now_us,
+			 uint32_t interval_us);
+
+#endif /* _CNPPROXY_CP_GATE_H */

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Congestion point trigger policy: thresholds, the per-interface state
+ * machine, ECN marking probabilities and congestion levels.
+ *
+ * Pure C, no I/O, no FRR dependency: the congestion point pipeline feeds
+ * it queue observations and the unit tests exercise the same code.
+ *
+ * Facts from wire-formats.md:
+ *  - section 7.2 (seed 000): first level (ECN marking) when the queue is
+ *    above K_min; second level (notify) when it is above K_max, or the
+ *    ECN marking rate is above V_ecn, or the queue grows faster than
+ *    V_growth; K_max = max(K_base, alpha * R * RTT / 8), K_min = K_max / 2
+ *    by default; resume after the queue stayed below K_min for RTT.
+ *  - section 6.4 (seed 003): the same two thresholds serve as T1/T2;
+ *    ECT(1) with rising probability between them, CE above T2.
+ *  - section 8: light congestion maps to level 2, severe to 6.
+ */
+#ifndef _CNPPROXY_CP_POLICY_H
+#define _CNPPROXY_CP_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Probabilities handed to the marking program: 0 never .. 65536 always. */
+#define CP_PROB_ONE 65536u
+
+enum cp_threshold_mode {
+	CP_THR_BDP = 0, /* K_max = max(K_base, alpha * R * RTT / 8) */
+	CP_THR_STATIC,	/* K_min / K_max as configured */
+};
+
+enum cp_marking {
+	CP_MARK_NONE = 0,      /* never touch ECN */
+	CP_MARK_CE,	       /* CE on ECN-capable packets above K_min */
+	CP_MARK_TWO_THRESHOLD, /* seed 003: ECT(1) ramp T1..T2, CE above T2 */
+	CP_MARK_MAX,
+};
+
+struct cp_policy_config {
+	enum cp_threshold_mode mode;
+	uint64_t k_min;	       /* bytes; static mode, 0 = k_min_percent of K_max */
+	uint64_t k_max;	       /* bytes; static mode */
+	uint64_t k_base;       /* bytes; floor of K_max in BDP mode */
+	uint32_t alpha_milli;  /* alpha * 1000 (1000 = 1.0) */
+	uint64_t rate_bps;     /* R; 0 = from the qdisc, else the link */
+	uint32_t rtt_us;       /* RTT_est */
+	uint8_t k_min_percent; /* K_min as a share of K_max (default 50) */
+	uint32_t ecn_permille; /* V_ecn, marked/ECN-capable; 0 = off */
+	uint64_t growth_bps;   /* V_growth, queue growth in bytes/s; 0 = off */
+	enum cp_marking marking;
+};
+
+#define CP_DEFAULT_ALPHA_MILLI	 1000
+#define CP_DEFAULT_RTT_US	 10000
+#define CP_DEFAULT_K_MIN_PERCENT 50
+
+/* Where the rate R of the BDP came from. */
+enum cp_rate_source {
+	CP_RATE_NONE = 0, /* unknown: K_max = K_base */
+	CP_RATE_CONFIG,
+	CP_RATE_QDISC,
+	CP_RATE_LINK,
+};
+
+struct cp_thresholds {
+	uint64_t k_min, k_max; /* bytes */
+	uint64_t bdp;	       /* alpha * R * RTT / 8, 0 in static mode */
+	uint64_t rate_bps;     /* the R used */
+	enum cp_rate_source rate_source;
+	bool from_base; /* BDP mode, K_base was the larger */
+};
+
+extern void cp_policy_config_init(struct cp_policy_config *pc);
+
+/*
+ * Check a configuration; false with a reason for the operator (static
+ * mode without K_max, K_min not below K_max, ...).
+ */
+extern bool cp_policy_config_valid(const struct cp_policy_config *pc, char *err, size_t errlen);
+
+/*
+ * Thresholds in force.  qdisc_bps / link_bps: the shaping rate the qdisc
+ * reports and the interface speed, 0 when unknown; the configured rate
+ * wins, then the qdisc's (it is the real bottleneck), then the link's.
+ */
+extern void cp_thresholds_compute(const struct cp_policy_config *pc, uint64_t qdisc_bps,
+				  uint64_t link_bps, struct cp_thresholds *out);
+
+enum cp_state {
+	CP_ST_IDLE = 0,	 /* queue below K_min */
+	CP_ST_MARKING,	 /* first level: above K_min */
+	CP_ST_CONGESTED, /* second level: notifications go out */
+	CP_ST_MAX,
+};
+
+/* Why the interface is (or last became) congested. */
+enum cp_trigger {
+	CP_TRIG_NONE = 0,
+	CP_TRIG_QUEUE,	/* backlog above K_max */
+	CP_TRIG_ECN,	/* marking rate above V_ecn */
+	CP_TRIG_GROWTH, /* growth above V_growth */
+};
+
+/* One look at the queue. */
+struct cp_observation {
+	uint64_t now_us;
+	uint64_t backlog;      /* bytes */
+	int64_t growth_bps;    /* bytes/s, negative when draining */
+	uint32_t ecn_permille; /* of ECN-capable packets, marked since last look */
+	bool have_growth, have_ecn;
+};
+
+struct cp_machine {
+	enum cp_state state;
+	enum cp_trigger trigger;
+	uint64_t since_us;    /* when the state was entered */
+	uint64_t below_since; /* queue under K_min since then; 0 = not under */
+};
+
+/* What a step did. */
+enum cp_event {
+	CP_EV_NONE = 0,
+	CP_EV_ONSET,	 /* IDLE -> MARKING or straight to CONGESTED */
+	CP_EV_CONGESTED, /* MARKING -> CONGESTED */
+	CP_EV_RESUME,	 /* back to IDLE after RTT_est under K_min */
+};
+
+extern void cp_machine_init(struct cp_machine *m, uint64_t now_us);
+/*
+ * Feed one observation.  Second-level triggers move the machine to
+ * CONGESTED from any state; it stays there (and in MARKING) until the
+ * queue has been below K_min for RTT_est, so that a queue oscillating
+ * around a threshold does not flap.
+ */
+extern enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_policy_config *pc,
+				     const struct cp_thresholds *thr,
+				     const struct cp_observation *obs);
+
+/* Marking probabilities for the egress program at this backlog. */
+struct cp_marks {
+	uint32_t ect1_prob; /* ECT(0)/ECT(1) -> ECT(1) */
+	uint32_t ce_prob;   /* ECN-capable -> CE */
+};
+
+extern void cp_marks_compute(enum cp_marking marking, const struct cp_thresholds *thr,
+			     uint64_t backlog, struct cp_marks *out);
+
+/*
+ * Whether offending packets are sampled for notifications: in the
+ * second level, and in seed 003 mode from T1 on (light congestion is
+ * notified too).
+ */
+extern bool cp_should_notify(enum cp_marking marking, const struct cp_machine *m,
+			     const struct cp_thresholds *thr, uint64_t backlog);
+
+/*
+ * Congestion level 0-7 (seed 002 scale) for a notification.  Seed 003
+ * mode: light (T1..T2) 2, severe (above T2) 6.  Otherwise 4 at K_max,
+ * rising linearly to 7 at 2 * K_max; 4 as well when an ECN or growth
+ * trigger fired below K_max.
+ */
+extern uint8_t cp_level(enum cp_marking marking, const struct cp_thresholds *thr, uint64_t backlog);
+
+/* Seed 001 carries 1-7 (0 means "not given"). */
+static inline uint8_t cp_level_fcn(uint8_t level)
+{
+	return level ? level : 1;
+}
+
+extern const char *cp_state_name(enum cp_state s);
+extern const char *cp_trigger_name(enum cp_trigger t);
+extern const char *cp_marking_name(enum cp_marking m);
+extern bool cp_marking_parse(const char *name, enum cp_marking *out);
+extern const char *cp_rate_source_name(enum cp_rate_source s);
+
+#endif /* _CNPPROXY_CP_POLICY_H */

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loader of the congestion point's tc egress program: libbpf skeleton,
+ * a clsact egress filter per interface, the state map, ring buffer
+ * consumer, per-CPU counters.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "io/mark_tc.h"
+#include "mark.skel.h"
+
+struct mark_if {
+	int ifindex;
+	__u32 prog_id;	 /* what our filter runs: detach checks it still does */
+	bool own_clsact; /* attach created the qdisc, so detach removes it */
+};
+
+struct pnc_mark_tc {
+	struct pnc_mark *skel;
+	struct ring_buffer *rb;
+	pnc_mark_tc_cb cb;
+	void *arg;
+	uint64_t bad_records;
+	struct mark_if *ifs;
+	size_t nifs;
+};
+
+static int on_record(void *ctx, void *data, size_t len)
+{
+	struct pnc_mark_tc *mt = ctx;
+	const struct pnc_mark_sample *s = data;
+
+	if (len < sizeof(*s) || s->hdr.type != PNC_MARK_EV_SAMPLE ||
+	    (s->hdr.ip_version != 4 && s->hdr.ip_version != 6) || s->cap_len > PNC_MARK_DATA_MAX ||
+	    s->cap_len > s->pkt_len) {
+		mt->bad_records++;
+		return 0;
+	}
+	mt->cb(mt->arg, s);
+	return 0;
+}
+
+struct pnc_mark_tc *pnc_mark_tc_open(pnc_mark_tc_cb cb, void *arg)
+{
+	struct pnc_mark_tc *mt;
+	int err;
+
+	mt = calloc(1, sizeof(*mt));
+	if (!mt)
+		return NULL;
+	mt->cb = cb;
+	mt->arg = arg;
+	mt->skel = pnc_mark__open_and_load();
+	if (!mt->skel) {
+		err = -errno;
+		goto fail;
+	}
+	mt->rb = ring_buffer__new(bpf_map__fd(mt->skel->maps.events), on_record, mt, NULL);
+	if (!mt->rb) {
+		err = -errno;
+		goto fail;
+	}
+	return mt;
+
+fail:
+	pnc_mark_tc_close(mt);
+	errno = err < 0 ? -err : EINVAL;
+	return NULL;
+}
+
+void pnc_mark_tc_close(struct pnc_mark_tc *mt)
+{
+	if (!mt)
+		return;
+	while (mt->nifs)
+		pnc_mark_tc_detach(mt, mt->ifs[mt->nifs - 1].ifindex);
+	free(mt->ifs);
+	ring_buffer__free(mt->rb);
+	pnc_mark__destroy(mt->skel);
+	free(mt);
+}
+
+static struct mark_if *find_if(struct pnc_mark_tc *mt, int ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < mt->nifs; i++)
+		if (mt->ifs[i].ifindex == ifindex)
+			return &mt->ifs[i];
+	return NULL;
+}
+
+/* Create clsact unless the interface has it; *created says which. */
+static int clsact_get(struct bpf_tc_hook *hook, bool *created)
+{
+	int err = bpf_tc_hook_create(hook);
+
+	*created = err == 0;
+	return err == -EEXIST ? 0 : err;
+}
+
+static void clsact_put(struct bpf_tc_hook *hook)
+{
+	/* Both attach points: the whole qdisc, not only the egress filters. */
+	hook->attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+	bpf_tc_hook_destroy(hook);
+	hook->attach_point = BPF_TC_EGRESS;
+}
+
+/* Zero (create) the interface's per-CPU counters, all CPUs at once. */
+static int if_counters_reset(struct pnc_mark_tc *mt, int ifindex)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct pnc_mark_if_counters *vals;
+	__u32 key = (__u32)ifindex;
+	int err = 0;
+
+	if (ncpus <= 0)
+		return ncpus < 0 ? ncpus : -EINVAL;
+	vals = calloc((size_t)ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	if (bpf_map_update_elem(bpf_map__fd(mt->skel->maps.if_counters), &key, vals, BPF_ANY))
+		err = -errno;
+	free(vals);
+	return err;
+}
+
+static void if_counters_del(struct pnc_mark_tc *mt, int ifindex)
+{
+	__u32 key = (__u32)ifindex;
+
+	bpf_map_delete_elem(bpf_map__fd(mt->skel->maps.if_counters), &key);
+}
+
+int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_MARK_TC_HANDLE,
+			    .priority = PNC_MARK_TC_PRIORITY,
+			    .prog_fd = bpf_program__fd(mt->skel->progs.pnc_mark),
+			    /* A filter left by a process that died goes. */
+			    .flags = BPF_TC_F_REPLACE);
+	struct mark_if *ifs;
+	bool created;
+	int err;
+
+	if (ifindex <= 0)
+		return -EINVAL;
+	if (find_if(mt, ifindex))
+		return -EEXIST;
+	ifs = realloc(mt->ifs, (mt->nifs + 1) * sizeof(*ifs));
+	if (!ifs)
+		return -ENOMEM;
+	mt->ifs = ifs;
+
+	err = if_counters_reset(mt, ifindex);
+	if (err)
+		return err;
+	err = clsact_get(&hook, &created);
+	if (!err) {
+		err = bpf_tc_attach(&hook, &opts);
+		if (err && created)
+			clsact_put(&hook);
+	}
+	if (err) {
+		if_counters_del(mt, ifindex);
+		return err;
+	}
+	ifs[mt->nifs].ifindex = ifindex;
+	ifs[mt->nifs].prog_id = opts.prog_id;
+	ifs[mt->nifs].own_clsact = created;
+	mt->nifs++;
+	return 0;
+}
+
+/* Remove our filter if it is still ours; -ENOENT if it is not there. */
+static int filter_del(struct bpf_tc_hook *hook, __u32 prog_id)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_MARK_TC_HANDLE,
+			    .priority = PNC_MARK_TC_PRIORITY);
+	int err;
+
+	err = bpf_tc_query(hook, &opts);
+	if (err)
+		return err == -ENODEV || err == -EINVAL ? -ENOENT : err;
+	if (opts.prog_id != prog_id)
+		return -EBUSY; /* replaced by another process: theirs now */
+	opts.prog_id = 0;
+	return bpf_tc_detach(hook, &opts);
+}
+
+int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
+	struct mark_if *mi = find_if(mt, ifindex);
+	int err;
+
+	if (!mi)
+		return -ENOENT;
+	err = filter_del(&hook, mi->prog_id);
+	/* Someone else's filter keeps their clsact alive. */
+	if (mi->own_clsact && err != -EBUSY)
+		clsact_put(&hook);
+	pnc_mark_tc_clear_state(mt, ifindex);
+	if_counters_del(mt, ifindex);
+	*mi = mt->ifs[--mt->nifs];
+	/* Gone with the interface or the qdisc: detached all the same. */
+	return err == -ENOENT ? 0 : err;
+}
+
+int pnc_mark_tc_set_state(struct pnc_mark_tc *mt, int ifindex, const struct pnc_mark_state *st)
+{
+	__u32 key = (__u32)ifindex;
+	struct pnc_mark_state v = *st;
+
+	/* The program does not check the ranges; clamp here. */
+	if (v.ect1_prob > PNC_MARK_PROB_ONE)
+		v.ect1_prob = PNC_MARK_PROB_ONE;
+	if (v.ce_prob > PNC_MARK_PROB_ONE)
+		v.ce_prob = PNC_MARK_PROB_ONE;
+	memset(v.pad, 0, sizeof(v.pad));
+	if (bpf_map_update_elem(bpf_map__fd(mt->skel->maps.states), &key, &v, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int pnc_mark_tc_clear_state(struct pnc_mark_tc *mt, int ifindex)
+{
+	__u32 key = (__u32)ifindex;
+
+	if (bpf_map_delete_elem(bpf_map__fd(mt->skel->maps.states), &key))
+		return -errno;
+	return 0;
+}
+
+int pnc_mark_tc_poll(struct pnc_mark_tc *mt, int timeout_ms)
+{
+	return ring_buffer__poll(mt->rb, timeout_ms);
+}
+
+int pnc_mark_tc_fd(const struct pnc_mark_tc *mt)
+{
+	return ring_buffer__epoll_fd(mt->rb);
+}
+
+uint64_t pnc_mark_tc_bad_records(const struct pnc_mark_tc *mt)
+{
+	return mt->bad_records;
+}
+
+int pnc_mark_tc_counters(const struct pnc_mark_tc *mt, struct pnc_mark_counters *out)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	int fd = bpf_map__fd(mt->skel->maps.counters);
+	uint64_t *vals;
+	__u32 key;
+	int cpu;
+
+	if (ncpus <= 0)
+		return ncpus < 0 ? ncpus : -EINVAL;
+	vals = calloc((size_t)ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	memset(out, 0, sizeof(*out));
+	for (key = 0; key < PNC_MARK_C_MAX; key++) {
+		if (bpf_map_lookup_elem(fd, &key, vals)) {
+			int err = -errno;
+
+			free(vals);
+			return err;
+		}
+		for (cpu = 0; cpu < ncpus; cpu++)
+			out->v[key] += vals[cpu];
+	}
+	free(vals);
+	return 0;
+}
+
+int pnc_mark_tc_if_counters(const struct pnc_mark_tc *mt, int ifindex,
+			    struct pnc_mark_if_counters *out)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct pnc_mark_if_counters *vals;
+	__u32 key = (__u32)ifindex;
+	int cpu;
+
+	if (ncpus <= 0)
+		return ncpus < 0 ? ncpus : -EINVAL;
+	vals = calloc((size_t)ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(mt->skel->maps.if_counters), &key, vals)) {
+		int err = -errno;
+
+		free(vals);
+		return err;
+	}
+	memset(out, 0, sizeof(*out));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		out->ecn_capable += vals[cpu].ecn_capable;
+		out->marked_ect1 += vals[cpu].marked_ect1;
+		out->marked_ce += vals[cpu].marked_ce;
+		out->roce += vals[cpu].roce;
+		out->sampled += vals[cpu].sampled;
+	}
+	free(vals);
+	return 0;
+}
+
+const char *pnc_mark_counter_name(enum pnc_mark_counter c)
+{
+	static const char *const names[PNC_MARK_C_MAX] = {
+		[PNC_MARK_C_SEEN] = "seen",
+		[PNC_MARK_C_NO_STATE] = "no_state",
+		[PNC_MARK_C_NOT_IP] = "not_ip",
+		[PNC_MARK_C_PARSE_ERROR] = "parse_error",
+		[PNC_MARK_C_NOT_ECT] = "not_ect",
+		[PNC_MARK_C_ECN_CAPABLE] = "ecn_capable",
+		[PNC_MARK_C_MARKED_ECT1] = "marked_ect1",
+		[PNC_MARK_C_MARKED_CE] = "marked_ce",
+		[PNC_MARK_C_MARK_ERROR] = "mark_error",
+		[PNC_MARK_C_ROCE] = "roce",
+		[PNC_MARK_C_TUNNELLED] = "tunnelled",
+		[PNC_MARK_C_TRUNCATED] = "truncated",
+		[PNC_MARK_C_SAMPLED] = "sampled",
+		[PNC_MARK_C_SAMPLE_SUPPRESSED] = "sample_suppressed",
+		[PNC_MARK_C_RINGBUF_FULL] = "ringbuf_full",
+		[PNC_MARK_C_SAMPLE_ERROR] = "sample_error",
+	};
+
+	return (unsigned int)c < PNC_MARK_C_MAX ? names[c] : "?";
+}

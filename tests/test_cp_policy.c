@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The congestion point's trigger policy: thresholds, state machine,
+ * marking probabilities and congestion levels.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cp_policy.h"
+
+#define MB 1000000ull
+
+static void bdp_config(struct cp_policy_config *pc, uint64_t rate, uint32_t rtt_us)
+{
+	cp_policy_config_init(pc);
+	pc->rate_bps = rate;
+	pc->rtt_us = rtt_us;
+}
+
+/* Seed 000 section 7: 100 Gb/s and 10 ms give K_max = 125 MB. */
+static void test_bdp_seed_example(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+
+	(void)state;
+	bdp_config(&pc, 100000000000ull, 10000);
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_int_equal(t.k_max, 125 * MB);
+	assert_int_equal(t.k_min, 125 * MB / 2);
+	assert_int_equal(t.bdp, 125 * MB);
+	assert_int_equal(t.rate_source, CP_RATE_CONFIG);
+	assert_false(t.from_base);
+}
+
+static void test_bdp_alpha_and_percent(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+
+	(void)state;
+	/* 10 Mb/s, 10 ms: 12500 B; alpha 2.5 and K_min at 20 %. */
+	bdp_config(&pc, 10000000, 10000);
+	pc.alpha_milli = 2500;
+	pc.k_min_percent = 20;
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_int_equal(t.k_max, 31250);
+	assert_int_equal(t.k_min, 6250);
+	/* Large products do not overflow: 1.6 Tb/s, 1 s, alpha 100. */
+	bdp_config(&pc, 1600000000000ull, 1000000);
+	pc.alpha_milli = 100000;
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_int_equal(t.k_max, 20000000000000ull);
+}
+
+static void test_bdp_rate_sources_and_base(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+
+	(void)state;
+	bdp_config(&pc, 0, 10000);
+	pc.k_base = 50000;
+	/* The qdisc's shaping rate beats the link speed. */
+	cp_thresholds_compute(&pc, 80000000, 1000000000, &t);
+	assert_int_equal(t.rate_source, CP_RATE_QDISC);
+	assert_int_equal(t.k_max, 100000);
+	cp_thresholds_compute(&pc, 0, 1000000000, &t);
+	assert_int_equal(t.rate_source, CP_RATE_LINK);
+	assert_int_equal(t.k_max, 1250000);
+	/* Small BDP: K_base is the floor. */
+	cp_thresholds_compute(&pc, 8000000, 0, &t);
+	assert_int_equal(t.bdp, 10000);
+	assert_int_equal(t.k_max, 50000);
+	assert_true(t.from_base);
+	/* Nothing known: K_base alone. */
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_int_equal(t.rate_source, CP_RATE_NONE);
+	assert_int_equal(t.k_max, 50000);
+	assert_int_equal(t.k_min, 25000);
+	/* A configured rate wins over both. */
+	pc.rate_bps = 16000000;
+	cp_thresholds_compute(&pc, 80000000, 1000000000, &t);
+	assert_int_equal(t.rate_source, CP_RATE_CONFIG);
+	assert_int_equal(t.k_max, 50000);
+	assert_int_equal(t.bdp, 20000);
+}
+
+static void test_static_and_validation(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	char err[128];
+
+	(void)state;
+	cp_policy_config_init(&pc);
+	assert_true(cp_policy_config_valid(&pc, err, sizeof(err)));
+	pc.mode = CP_THR_STATIC;
+	assert_false(cp_policy_config_valid(&pc, err, sizeof(err)));
+	assert_string_equal(err, "static thresholds need k-max");
+	pc.k_max = 40000;
+	assert_true(cp_policy_config_valid(&pc, err, sizeof(err)));
+	cp_thresholds_compute(&pc, 999, 999, &t);
+	assert_int_equal(t.k_max, 40000);
+	assert_int_equal(t.k_min, 20000);
+	assert_int_equal(t.bdp, 0);
+	pc.k_min = 30000;
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_int_equal(t.k_min, 30000);
+	pc.k_min = 40000;
+	assert_false(cp_policy_config_valid(&pc, err, sizeof(err)));
+	assert_string_equal(err, "k-min (40000) must be below k-max (40000)");
+	pc.k_min = 0;
+	pc.k_min_percent = 100;
+	assert_false(cp_policy_config_valid(&pc, err, sizeof(err)));
+	pc.k_min_percent = 50;
+	pc.rtt_us = 0;
+	assert_false(cp_policy_config_valid(&pc, err, sizeof(err)));
+}
+
+/* K_min 10000, K_max 20000, RTT 1000 us. */
+static void machine_setup(struct cp_policy_config *pc, struct cp_thresholds *t)
+{
+	cp_policy_config_init(pc);
+	pc->mode = CP_THR_STATIC;
+	pc->k_max = 20000;
+	pc->rtt_us = 1000;
+	cp_thresholds_compute(pc, 0, 0, t);
+}
+
+static enum cp_event feed(struct cp_machine *m, const struct cp_policy_config *pc,
+			  const struct cp_thresholds *t, uint64_t now, uint64_t backlog)
+{
+	struct cp_observation o = { .now_us = now, .backlog = backlog };
+
+	return cp_machine_step(m, pc, t, &o);
+}
+
+static void test_machine_levels_and_resume(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	struct cp_machine m;
+
+	(void)state;
+	machine_setup(&pc, &t);
+	cp_machine_init(&m, 0);
+	assert_int_equal(feed(&m, &pc, &t, 100, 10000), CP_EV_NONE); /* == K_min */
+	assert_int_equal(m.state, CP_ST_IDLE);
+	assert_int_equal(feed(&m, &pc, &t, 200, 10001), CP_EV_ONSET);
+	assert_int_equal(m.state, CP_ST_MARKING);
+	assert_int_equal(m.since_us, 200);
+	assert_int_equal(feed(&m, &pc, &t, 300, 15000), CP_EV_NONE);
+	assert_int_equal(feed(&m, &pc, &t, 400, 20001), CP_EV_CONGESTED);
+	assert_int_equal(m.state, CP_ST_CONGESTED);
+	assert_int_equal(m.trigger, CP_TRIG_QUEUE);
+	/* Back between the thresholds: still congested (hysteresis). */
+	assert_int_equal(feed(&m, &pc, &t, 500, 12000), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_CONGESTED);
+	/* Under K_min, but not for a whole RTT; a bump restarts the wait. */
+	assert_int_equal(feed(&m, &pc, &t, 600, 5000), CP_EV_NONE);
+	assert_int_equal(feed(&m, &pc, &t, 1500, 5000), CP_EV_NONE);
+	assert_int_equal(feed(&m, &pc, &t, 1550, 11000), CP_EV_NONE);
+	assert_int_equal(feed(&m, &pc, &t, 1600, 0), CP_EV_NONE);
+	assert_int_equal(feed(&m, &pc, &t, 2599, 0), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_CONGESTED);
+	assert_int_equal(feed(&m, &pc, &t, 2600, 0), CP_EV_RESUME);
+	assert_int_equal(m.state, CP_ST_IDLE);
+	assert_int_equal(m.since_us, 2600);
+	/* Straight from idle to congested is one onset. */
+	assert_int_equal(feed(&m, &pc, &t, 3000, 50000), CP_EV_ONSET);
+	assert_int_equal(m.state, CP_ST_CONGESTED);
+	/* Marking also resumes only after RTT under K_min. */
+	cp_machine_init(&m, 0);
+	feed(&m, &pc, &t, 0, 15000);
+	assert_int_equal(feed(&m, &pc, &t, 10, 0), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_MARKING);
+	assert_int_equal(feed(&m, &pc, &t, 1010, 0), CP_EV_RESUME);
+}
+
+static void test_machine_second_level_triggers(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	struct cp_machine m;
+	struct cp_observation o = { .now_us = 10, .backlog = 15000 };
+
+	(void)state;
+	machine_setup(&pc, &t);
+	pc.ecn_permille = 300;
+	pc.growth_bps = 1000000;
+	cp_machine_init(&m, 0);
+	/* Not above V_ecn / V_growth: first level only. */
+	o.have_ecn = true;
+	o.ecn_permille = 300;
+	o.have_growth = true;
+	o.growth_bps = 1000000;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_ONSET);
+	assert_int_equal(m.state, CP_ST_MARKING);
+	o.ecn_permille = 301;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_CONGESTED);
+	assert_int_equal(m.trigger, CP_TRIG_ECN);
+
+	cp_machine_init(&m, 0);
+	o.ecn_permille = 0;
+	o.growth_bps = 1000001;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_ONSET);
+	assert_int_equal(m.state, CP_ST_CONGESTED);
+	assert_int_equal(m.trigger, CP_TRIG_GROWTH);
+
+	/* No standing queue: marks and growth alone do not trigger. */
+	cp_machine_init(&m, 0);
+	o.backlog = 10000;
+	o.ecn_permille = 1000;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_IDLE);
+	/* Triggers switched off in config are ignored. */
+	pc.ecn_permille = 0;
+	pc.growth_bps = 0;
+	o.backlog = 15000;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_ONSET);
+	assert_int_equal(m.state, CP_ST_MARKING);
+	/* Stale rates (have_* false) are ignored too. */
+	pc.ecn_permille = 1;
+	o.have_ecn = o.have_growth = false;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_MARKING);
+}
+
+static void test_marks(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	struct cp_marks mk;
+
+	(void)state;
+	machine_setup(&pc, &t);
+	cp_marks_compute(CP_MARK_NONE, &t, 1000000, &mk);
+	assert_int_equal(mk.ce_prob + mk.ect1_prob, 0);
+
+	cp_marks_compute(CP_MARK_CE, &t, 10000, &mk);
+	assert_int_equal(mk.ce_prob, 0);
+	cp_marks_compute(CP_MARK_CE, &t, 10001, &mk);
+	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
+	assert_int_equal(mk.ect1_prob, 0);
+
+	/* Seed 003: linear ECT(1) ramp from T1 to T2, then CE. */
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 10000, &mk);
+	assert_int_equal(mk.ect1_prob + mk.ce_prob, 0);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 12500, &mk);
+	assert_int_equal(mk.ect1_prob, CP_PROB_ONE / 4);
+	assert_int_equal(mk.ce_prob, 0);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 15000, &mk);
+	assert_int_equal(mk.ect1_prob, CP_PROB_ONE / 2);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 19999, &mk);
+	assert_true(mk.ect1_prob < CP_PROB_ONE);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 20000, &mk);
+	assert_int_equal(mk.ect1_prob, 0);
+	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
+}
+
+static void test_levels_and_notify(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	struct cp_machine m;
+
+	(void)state;
+	machine_setup(&pc, &t);
+	/* Seed 003 light / severe (wire-formats section 8). */
+	assert_int_equal(cp_level(CP_MARK_TWO_THRESHOLD, &t, 15000), 2);
+	assert_int_equal(cp_level(CP_MARK_TWO_THRESHOLD, &t, 20000), 6);
+	/* Seed 000 triggers: 4 up to K_max, 7 from 2 * K_max. */
+	assert_int_equal(cp_level(CP_MARK_CE, &t, 12000), 4);
+	assert_int_equal(cp_level(CP_MARK_CE, &t, 20000), 4);
+	assert_int_equal(cp_level(CP_MARK_CE, &t, 26667), 5);
+	assert_int_equal(cp_level(CP_MARK_NONE, &t, 33334), 6);
+	assert_int_equal(cp_level(CP_MARK_CE, &t, 39999), 6);
+	assert_int_equal(cp_level(CP_MARK_CE, &t, 40000), 7);
+	assert_int_equal(cp_level(CP_MARK_CE, &t, 1000000), 7);
+	/* Seed 001 has no level 0. */
+	assert_int_equal(cp_level_fcn(0), 1);
+	assert_int_equal(cp_level_fcn(6), 6);
+
+	cp_machine_init(&m, 0);
+	assert_false(cp_should_notify(CP_MARK_CE, &m, &t, 15000));
+	/* Seed 003 notifies light congestion from T1 on. */
+	assert_true(cp_should_notify(CP_MARK_TWO_THRESHOLD, &m, &t, 15000));
+	assert_false(cp_should_notify(CP_MARK_TWO_THRESHOLD, &m, &t, 10000));
+	m.state = CP_ST_MARKING;
+	assert_false(cp_should_notify(CP_MARK_CE, &m, &t, 15000));
+	m.state = CP_ST_CONGESTED;
+	assert_true(cp_should_notify(CP_MARK_CE, &m, &t, 5000));
+	assert_true(cp_should_notify(CP_MARK_NONE, &m, &t, 5000));
+}
+
+static void test_names(void **state)
+{
+	enum cp_marking mk;
+
+	(void)state;
+	for (int i = 0; i < CP_MARK_MAX; i++) {
+		assert_true(cp_marking_parse(cp_marking_name(i), &mk));
+		assert_int_equal(mk, i);
+	}
+	assert_false(cp_marking_parse("red", &mk));
+	assert_string_equal(cp_state_name(CP_ST_CONGESTED), "congested");
+	assert_string_equal(cp_trigger_name(CP_TRIG_GROWTH), "growth-rate");
+	assert_string_equal(cp_rate_source_name(CP_RATE_QDISC), "qdisc");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bdp_seed_example),
+		cmocka_unit_test(test_bdp_alpha_and_percent),
+		cmocka_unit_test(test_bdp_rate_sources_and_base),
+		cmocka_unit_test(test_static_and_validation),
+		cmocka_unit_test(test_machine_levels_and_resume),
+		cmocka_unit_test(test_machine_second_level_triggers),
+		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_levels_and_notify),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
