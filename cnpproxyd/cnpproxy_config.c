@@ -13,6 +13,21 @@ void cnp_config_init(struct cnp_config *cfg)
 	cfg->notification_port = CNP_DEFAULT_NOTIFICATION_PORT;
 	cfg->flow_label_port = CNP_DEFAULT_FLOW_LABEL_PORT;
 	cnp_proxy_config_init(&cfg->proxy);
+	cnp_cp_config_init(&cfg->cp);
+}
+
+void cnp_cp_config_init(struct cnp_cp_config *cc)
+{
+	memset(cc, 0, sizeof(*cc));
+}
+
+void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name)
+{
+	memset(ic, 0, sizeof(*ic));
+	snprintf(ic->name, sizeof(ic->name), "%s", name);
+	ic->poll_ms = CNP_DEFAULT_CP_POLL_MS;
+	cp_policy_config_init(&ic->policy);
+	ic->notify_rate = CNP_DEFAULT_CP_NOTIFY_RATE;
 }
 
 void cnp_proxy_config_init(struct cnp_proxy_config *pc)

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cp_policy.h"
+
 /* RoCEv2 data traffic; a notification port must never shadow it. */
 #define CNP_ROCEV2_UDP_PORT 4791
 
@@ -62,6 +64,31 @@ struct cnp_proxy_config {
 	unsigned int n_learn_if;
 };
 
+#define CNP_CP_IF_MAX		   16
+#define CNP_DEFAULT_CP_POLL_MS	   10
+#define CNP_DEFAULT_CP_NOTIFY_RATE 1000
+
+/* A watched egress interface of the congestion point role. */
+struct cnp_cp_if_config {
+	char name[CNP_IFNAME_MAX];
+	uint16_t poll_ms;
+	struct cp_policy_config policy;
+	uint32_t notify_min_interval_us; /* 0: the policy's RTT_est */
+	uint32_t notify_rate;		 /* per second, all flows */
+};
+
+/* The congestion point role's settings. */
+struct cnp_cp_config {
+	bool src4_set, src6_set;
+	uint8_t src4[4];
+	uint8_t src6[16];
+	/* Proxy for senders the proxy table does not know; family 0: none. */
+	uint8_t fallback_family; /* 4 or 6 */
+	uint8_t fallback[16];
+	struct cnp_cp_if_config ifs[CNP_CP_IF_MAX];
+	unsigned int n_if;
+};
+
 struct cnp_config {
 	/* "router cnpproxy" exists */
 	bool present;
@@ -70,6 +97,7 @@ struct cnp_config {
 	uint16_t notification_port;
 	uint16_t flow_label_port;
 	struct cnp_proxy_config proxy;
+	struct cnp_cp_config cp;
 };
 
 /* Reset to the defaults: nothing enabled, default ports. */
@@ -84,6 +112,10 @@ extern bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_lab
 
 /* Proxy settings at their defaults. */
 extern void cnp_proxy_config_init(struct cnp_proxy_config *pc);
+
+/* Congestion point settings and one interface's, at their defaults. */
+extern void cnp_cp_config_init(struct cnp_cp_config *cc);
+extern void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name);
 
 /* The YANG/CLI name of a format, and back (false if unknown). */
 extern const char *cnp_sender_format_name(enum cnp_sender_format fmt);

@@ -11,6 +11,7 @@
 struct debug cnp_dbg_zebra = {0, "debug cnpproxy zebra", "cnpproxyd zebra session events"};
 struct debug cnp_dbg_nb = {0, "debug cnpproxy northbound", "cnpproxyd configuration changes"};
 struct debug cnp_dbg_proxy = {0, "debug cnpproxy proxy", "cnpproxyd proxy role: notifications and CNPs"};
+struct debug cnp_dbg_cp = {0, "debug cnpproxy congestion", "cnpproxyd congestion point: queue states and notifications"};
 /* clang-format on */
 
 void cnpproxy_debug_init(void)
@@ -18,4 +19,5 @@ void cnpproxy_debug_init(void)
 	debug_install(&cnp_dbg_zebra);
 	debug_install(&cnp_dbg_nb);
 	debug_install(&cnp_dbg_proxy);
+	debug_install(&cnp_dbg_cp);
 }

@@ -10,6 +10,7 @@
 extern struct debug cnp_dbg_zebra;
 extern struct debug cnp_dbg_nb;
 extern struct debug cnp_dbg_proxy;
+extern struct debug cnp_dbg_cp;
 
 extern void cnpproxy_debug_init(void);
 

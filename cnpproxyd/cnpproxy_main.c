@@ -24,6 +24,7 @@
 #include "lib/vty.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
 #include "cnpproxy_pn.h"
@@ -72,6 +73,7 @@ static void sighup(void)
 static void __attribute__((noreturn)) sigint(void)
 {
 	zlog_notice("Terminating on signal");
+	cnpproxy_cp_fini();
 	cnpproxy_pn_fini();
 	cnpproxy_zebra_fini();
 	cnpproxy_proxies_fini();
@@ -148,9 +150,12 @@ int main(int argc, char **argv, char **envp)
 	prefix_list_init();
 	cnpproxy_debug_init();
 	cnpproxy_cli_init();
+	cnpproxy_cp_cli_init();
 	cnpproxy_vty_init();
+	cnpproxy_cp_vty_init();
 	cnpproxy_zebra_init();
 	cnpproxy_pn_init();
+	cnpproxy_cp_init();
 
 	frr_config_fork();
 	frr_run(master);

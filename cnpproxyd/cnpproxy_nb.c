@@ -117,6 +117,136 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/source-ipv4",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/source-ipv6",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/fallback-proxy",
+			.cbs = {
+				.modify = cnpproxy_cp_fallback_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface",
+			.cbs = {
+				.create = cnpproxy_cp_if_create,
+				.destroy = cnpproxy_cp_if_destroy,
+				.cli_show = cli_show_cnpproxy_cp_if,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/poll-interval",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/threshold-mode",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/k-min",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/k-max",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/k-base",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/alpha",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/rate",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/rtt",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/k-min-percent",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/ecn-rate-threshold",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/growth-rate-threshold",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/marking",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/notify-min-interval",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/notify-rate-limit",
+			.cbs = {
+				.modify = cnpproxy_cp_leaf_modify,
+				.destroy = cnpproxy_cp_leaf_destroy,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy-for",
 			.cbs = {
 				.create = cnpproxy_proxy_for_create,

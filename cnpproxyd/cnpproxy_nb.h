@@ -32,6 +32,15 @@ int cnpproxy_proxy_sender_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args);
 int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args);
 
+/* Congestion point role (cnpproxy_nb_cp.c). */
+int cnpproxy_cp_leaf_modify(struct nb_cb_modify_args *args);
+int cnpproxy_cp_leaf_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args);
+int cnpproxy_cp_if_create(struct nb_cb_create_args *args);
+int cnpproxy_cp_if_destroy(struct nb_cb_destroy_args *args);
+/* The role's settings from the committed cnpproxy node (NULL: none). */
+void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy);
+
 /* CLI display callbacks (cnpproxy_cli.c). */
 void cli_show_cnpproxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_end(struct vty *vty, const struct lyd_node *dnode);
@@ -45,6 +54,11 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,
 				    bool show_defaults);
 
+void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode,
+				  bool show_defaults);
+void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+
 extern void cnpproxy_cli_init(void);
+extern void cnpproxy_cp_cli_init(void);
 
 #endif /* _CNPPROXY_NB_H */

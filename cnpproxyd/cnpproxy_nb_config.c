@@ -13,6 +13,7 @@
 #include "lib/yang.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
 #include "cnpproxy_pn.h"
@@ -38,6 +39,7 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 	cnp_config_init(&cnp_g.cfg);
 	pt_flush(&cnp_proxies, PT_SOURCE_STATIC);
 	cnpproxy_pn_apply();
+	cnpproxy_cp_apply();
 	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
 	return NB_OK;
 }
@@ -70,6 +72,8 @@ int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args)
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 {
 	cnpproxy_pn_apply();
+	cnpproxy_cp_config_load(args->dnode);
+	cnpproxy_cp_apply();
 }
 
 /*

@@ -11,6 +11,7 @@
 #include "lib/version.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_pn.h"
@@ -32,7 +33,7 @@ static const char *role_not_operational(enum cnp_role r)
 {
 	if (r == CNP_ROLE_PROXY)
 		return cnpproxy_pn_not_operational();
-	return "packet path not implemented in this version";
+	return cnpproxy_cp_not_operational();
 }
 
 /* Something the operator should know about a running role. */
@@ -274,16 +275,17 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
 }
 
 DEFPY(debug_cnpproxy, debug_cnpproxy_cmd,
-      "[no] debug cnpproxy [{zebra$zebra|northbound$nb|proxy$proxy}]",
+      "[no] debug cnpproxy [{zebra$zebra|northbound$nb|proxy$proxy|congestion$cong}]",
       NO_STR
       DEBUG_STR
       CNPPROXY_STR
       "Zebra session events\n"
       "Configuration changes\n"
-      "Proxy role: refused notifications and CNPs sent (rate-limited)\n")
+      "Proxy role: refused notifications and CNPs sent (rate-limited)\n"
+      "Congestion point: queue states and notifications sent (rate-limited)\n")
 {
 	uint32_t mode = DEBUG_NODE2MODE(vty->node);
-	bool all = !zebra && !nb && !proxy;
+	bool all = !zebra && !nb && !proxy && !cong;
 
 	if (all || zebra)
 		DEBUG_MODE_SET(&cnp_dbg_zebra, mode, !no);
@@ -291,6 +293,8 @@ DEFPY(debug_cnpproxy, debug_cnpproxy_cmd,
 		DEBUG_MODE_SET(&cnp_dbg_nb, mode, !no);
 	if (all || proxy)
 		DEBUG_MODE_SET(&cnp_dbg_proxy, mode, !no);
+	if (all || cong)
+		DEBUG_MODE_SET(&cnp_dbg_cp, mode, !no);
 	return CMD_SUCCESS;
 }
 
@@ -351,6 +355,7 @@ DEFPY(clear_cnpproxy_counters, clear_cnpproxy_counters_cmd,
       "Notification counters\n")
 {
 	cnpproxy_pn_counters_clear();
+	cnpproxy_cp_counters_clear();
 	return CMD_SUCCESS;
 }
 

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd congestion point role.
+ *
+ * Per watched interface, a timer reads the root qdisc over netlink and
+ * feeds the trigger policy (cp_policy.c); the resulting marking and
+ * sampling state goes to the tc egress program (bpf/mark.bpf.c).  The
+ * program samples ECN-capable RoCEv2 packets while the interface is
+ * congested; each sample becomes a notification:
+ *  - a tunnelled packet whose outer source is itself a proxy (a
+ *    P-flagged host prefix) gets a flow-label FCN to that address
+ *    (wire-formats.md 6.3);
+ *  - otherwise the sender's proxy comes from the proxy table (PNC in
+ *    zebra's RIB, or proxy-for) and gets the five-tuple notification
+ *    (6.2); without one, the configured fallback, else nothing (counted).
+ * Runs on the FRR event loop: a poll costs one netlink dump.
+ */
+#include <zebra.h>
+
+#include <net/if.h>
+
+#include "lib/frrevent.h"
+#include "lib/log.h"
+#include "lib/sockunion.h"
+
+#include "codec/notif.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_cp.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_pn.h"
+#include "cnpproxy_proxies.h"
+#include "cp_gate.h"
+#include "cp_sample.h"
+#include "ratelimit.h"
+
+#define CP_GATE_SLOTS  16384
+#define CP_RETRY_S     1
+#define CP_DEBUG_PER_S 50
+
+#define CP_DEBUG(fmt, ...)                                                                        \
+	do {                                                                                      \
+		if (DEBUG_MODE_CHECK(&cnp_dbg_cp, DEBUG_MODE_ALL) && cp_debug_allowed())          \
+			zlog_debug("congestion: " fmt, ##__VA_ARGS__);                            \
+	} while (0)
+
+struct cp_if {
+	struct cnp_cp_if_config cfg;
+	int ifindex;
+	bool attached;
+	const char *not_operational;
+	struct event *t_poll;
+
+	struct pnc_qmon_sample cur;
+	bool have_cur;
+	struct pnc_qmon_rates rates;
+	uint64_t link_bps;
+	struct cp_thresholds thr;
+	struct cp_machine m;
+	struct pnc_mark_state pushed;
+	bool pushed_valid;
+	uint8_t level;
+	uint64_t peak_backlog;
+
+	struct pnc_mark_if_counters ecn_prev;
+	uint32_t ecn_permille;
+	bool have_ecn;
+
+	struct cnp_bucket bucket;
+	uint64_t last_onset_us, last_resume_us, last_notify_us;
+	uint64_t c[CP_C_MAX];
+};
+
+static struct {
+	struct cp_if ifs[CNP_CP_IF_MAX];
+	unsigned int n_if;
+	struct pnc_qmon *qm;
+	struct pnc_mark_tc *mt;
+	const char *not_operational;
+	struct event *t_samples, *t_retry;
+	int fd[2]; /* UDP, IPv4 and IPv6 */
+	struct cp_gate gate;
+	struct cp_gate_slot slots[CP_GATE_SLOTS];
+	struct cnp_bucket debug;
+} cp = {
+	.fd = { -1, -1 },
+};
+
+static const char *const counter_names[CP_C_MAX] = {
+	[CP_C_POLLS] = "polls",
+	[CP_C_POLL_ERRORS] = "pollErrors",
+	[CP_C_ONSETS] = "onsets",
+	[CP_C_CONGESTED] = "congested",
+	[CP_C_RESUMES] = "resumes",
+	[CP_C_SAMPLES] = "samples",
+	[CP_C_SAMPLE_MALFORMED] = "samplesMalformed",
+	[CP_C_NOTIF_SENT] = "notificationsSent",
+	[CP_C_FCN_SENT] = "flowLabelSent",
+	[CP_C_FALLBACK_SENT] = "fallbackSent",
+	[CP_C_NO_PROXY] = "noProxy",
+	[CP_C_FLOW_INTERVAL] = "suppressedFlowInterval",
+	[CP_C_RATE_LIMITED] = "suppressedRateLimit",
+	[CP_C_SEND_ERROR] = "sendErrors",
+};
+
+const char *cp_counter_name(enum cp_counter c)
+{
+	return c < CP_C_MAX ? counter_names[c] : "unknown";
+}
+
+static bool cp_debug_allowed(void)
+{
+	return cnp_bucket_take(&cp.debug, cnpproxy_now_us());
+}
+
+static bool role_on(void)
+{
+	return cnp_g.cfg.present && cnp_g.cfg.role[CNP_ROLE_CONGESTION_POINT];
+}
+
+static struct cp_if *if_by_index(int ifindex)
+{
+	for (unsigned int i = 0; i < cp.n_if; i++)
+		if (cp.ifs[i].attached && cp.ifs[i].ifindex == ifindex)
+			return &cp.ifs[i];
+	return NULL;
+}
+
+/* Interface speed in bit/s from sysfs; 0 when the driver has none. */
+static uint64_t link_speed(const char *ifname)
+{
+	char path[64];
+	long mbps = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", ifname);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld", &mbps) != 1 || mbps <= 0)
+		mbps = 0;
+	fclose(f);
+	return (uint64_t)mbps * 1000000u;
+}
+
+/* ---- notifications ----------------------------------------------------- */
+
+static void sockets_close(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (cp.fd[i] >= 0)
+			close(cp.fd[i]);
+		cp.fd[i] = -1;
+	}
+}
+
+static int socket_open(int family, bool bind_src, const uint8_t *src)
+{
+	union sockunion su = {};
+	int fd;
+
+	fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || !bind_src)
+		return fd;
+	su.sa.sa_family = family;
+	if (family == AF_INET)
+		memcpy(&su.sin.sin_addr, src, 4);
+	else
+		memcpy(&su.sin6.sin6_addr, src, 16);
+	if (bind(fd, &su.sa, sockunion_sizeof(&su)) < 0) {
+		zlog_warn("cnpproxyd: cannot bind notification source %pSU: %s", &su,
+			  safe_strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void sockets_open(void)
+{
+	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
+
+	sockets_close();
+	cp.fd[0] = socket_open(AF_INET, cc->src4_set, cc->src4);
+	cp.fd[1] = socket_open(AF_INET6, cc->src6_set, cc->src6);
+}
+
+static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, const uint8_t *msg,
+		    size_t len, enum cp_counter ok)
+{
+	union sockunion su = {};
+	int i = to->family == PT_AF_INET ? 0 : 1;
+
+	su.sa.sa_family = i == 0 ? AF_INET : AF_INET6;
+	if (i == 0) {
+		memcpy(&su.sin.sin_addr, to->bytes, 4);
+		su.sin.sin_port = htons(port);
+	} else {
+		memcpy(&su.sin6.sin6_addr, to->bytes, 16);
+		su.sin6.sin6_port = htons(port);
+	}
+	if (cp.fd[i] < 0 ||
+	    sendto(cp.fd[i], msg, len, 0, &su.sa, sockunion_sizeof(&su)) != (ssize_t)len) {
+		ci->c[CP_C_SEND_ERROR]++;
+		CP_DEBUG("%s: cannot send to %pSU: %s", ci->cfg.name, &su, safe_strerror(errno));
+		return;
+	}
+	ci->c[ok]++;
+	ci->last_notify_us = cnpproxy_now_us();
+	CP_DEBUG("%s: %s to %pSU (%zu octets, CL %u)", ci->cfg.name,
+		 ok == CP_C_FCN_SENT ? "flow-label FCN" : "notification", &su, len, ci->level);
+}
+
+static void pt_addr_of(struct pt_addr *a, uint8_t version, const uint8_t *bytes)
+{
+	memset(a, 0, sizeof(*a));
+	a->family = version == 4 ? PT_AF_INET : PT_AF_INET6;
+	memcpy(a->bytes, bytes, version == 4 ? 4 : 16);
+}
+
+/*
+ * The outer source of a tunnelled packet is a proxy node itself when
+ * the proxy table says that address is proxied by itself (a P-flagged
+ * host prefix, design R1).
+ */
+static bool outer_source_is_proxy(const struct cp_sample_view *v, struct pt_addr *src)
+{
+	const struct pt_entry *e;
+
+	if (!v->tunnelled || !v->flow_label)
+		return false;
+	pt_addr_of(src, 6, v->outer_src);
+	e = pt_lookup(&cnp_proxies, src);
+	return e && !memcmp(&e->proxy, src, sizeof(*src));
+}
+
+static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const struct pt_addr *to)
+{
+	struct pnc_fcn fcn = { .flow_label = v->flow_label, .cl = cp_level_fcn(ci->level) };
+	uint8_t msg[PNC_FCN_LEN];
+	size_t len;
+
+	if (pnc_fcn_encode(&fcn, msg, sizeof(msg), &len)) {
+		ci->c[CP_C_SEND_ERROR]++;
+		return;
+	}
+	send_to(ci, to, cnp_g.cfg.flow_label_port, msg, len, CP_C_FCN_SENT);
+}
+
+static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
+{
+	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
+	const struct pt_entry *e;
+	struct pt_addr sender, to;
+	uint8_t msg[PNC_NOTIF_MAX_LEN6];
+	bool fallback = false;
+	size_t len;
+
+	pt_addr_of(&sender, v->roce.ip.version, v->roce.ip.src);
+	e = pt_lookup(&cnp_proxies, &sender);
+	if (e) {
+		to = e->proxy;
+	} else if (cc->fallback_family) {
+		pt_addr_of(&to, cc->fallback_family, cc->fallback);
+		fallback = true;
+	} else {
+		ci->c[CP_C_NO_PROXY]++;
+		CP_DEBUG("%s: no proxy for sender of QP 0x%06x", ci->cfg.name, v->roce.bth.dest_qp);
+		return;
+	}
+	if (cp_notification_build(v, ci->level, to.family == PT_AF_INET ? 4 : 6, msg, sizeof(msg),
+				  &len)) {
+		ci->c[CP_C_SEND_ERROR]++;
+		return;
+	}
+	send_to(ci, &to, cnp_g.cfg.notification_port, msg, len, CP_C_NOTIF_SENT);
+	if (fallback)
+		ci->c[CP_C_FALLBACK_SENT]++;
+}
+
+/* Names the flow for the per-flow interval: the PE's label, or the QP. */
+struct cp_flow_key {
+	uint8_t kind; /* 1: tunnel source + label, 2: sender, receiver, QP */
+	uint8_t a[16], b[16];
+	uint32_t n;
+};
+
+static void flow_key(struct cp_flow_key *k, const struct cp_sample_view *v)
+{
+	memset(k, 0, sizeof(*k));
+	if (v->tunnelled && v->flow_label) {
+		k->kind = 1;
+		memcpy(k->a, v->outer_src, 16);
+		k->n = v->flow_label;
+	} else {
+		k->kind = 2;
+		memcpy(k->a, v->roce.ip.src, 16);
+		memcpy(k->b, v->roce.ip.dst, 16);
+		k->n = v->roce.bth.dest_qp;
+	}
+}
+
+static uint32_t notify_interval(const struct cp_if *ci)
+{
+	return ci->cfg.notify_min_interval_us ? ci->cfg.notify_min_interval_us
+					      : ci->cfg.policy.rtt_us;
+}
+
+static void sample_cb(void *arg, const struct pnc_mark_sample *s)
+{
+	struct cp_if *ci = if_by_index((int)s->hdr.ifindex);
+	struct cp_sample_view v;
+	struct cp_flow_key k;
+	struct pt_addr tunnel_src;
+	uint64_t now = cnpproxy_now_us();
+	int err;
+
+	if (!ci)
+		return;
+	ci->c[CP_C_SAMPLES]++;
+	err = cp_sample_parse(s->data, s->cap_len, s->inner_off, &v);
+	if (err) {
+		ci->c[CP_C_SAMPLE_MALFORMED]++;
+		CP_DEBUG("%s: sample dropped: %s", ci->cfg.name, pnc_codec_strerror(err));
+		return;
+	}
+	flow_key(&k, &v);
+	if (!cp_gate_pass(&cp.gate, &k, sizeof(k), now, notify_interval(ci))) {
+		ci->c[CP_C_FLOW_INTERVAL]++;
+		return;
+	}
+	if (!cnp_bucket_take(&ci->bucket, now)) {
+		ci->c[CP_C_RATE_LIMITED]++;
+		return;
+	}
+	if (outer_source_is_proxy(&v, &tunnel_src))
+		notify_fcn(ci, &v, &tunnel_src);
+	else
+		notify_proxy(ci, &v);
+}
+
+static void samples_read(struct event *t)
+{
+	pnc_mark_tc_poll(cp.mt, 0);
+	event_add_read(master, samples_read, NULL, pnc_mark_tc_fd(cp.mt), &cp.t_samples);
+}
+
+/* ---- queue monitoring --------------------------------------------------- */
+
+/* Share of ECN-capable packets the program marked since the last poll. */
+static void ecn_rate_update(struct cp_if *ci)
+{
+	struct pnc_mark_if_counters now;
+	uint64_t capable, marked;
+
+	ci->have_ecn = false;
+	if (pnc_mark_tc_if_counters(cp.mt, ci->ifindex, &now))
+		return;
+	capable = now.ecn_capable - ci->ecn_prev.ecn_capable;
+	marked = (now.marked_ce - ci->ecn_prev.marked_ce) +
+		 (now.marked_ect1 - ci->ecn_prev.marked_ect1);
+	ci->ecn_prev = now;
+	if (!capable)
+		return;
+	ci->ecn_permille = (uint32_t)(marked * 1000 / capable);
+	ci->have_ecn = true;
+}
+
+static void push_state(struct cp_if *ci, bool sampling)
+{
+	struct pnc_mark_state st = {};
+	struct cp_marks mk;
+
+	cp_marks_compute(ci->cfg.policy.marking, &ci->thr, ci->cur.backlog_bytes, &mk);
+	st.ect1_prob = mk.ect1_prob;
+	st.ce_prob = mk.ce_prob;
+	st.sample = sampling;
+	st.sample_interval_ns = (uint64_t)notify_interval(ci) * 1000u;
+	if (ci->pushed_valid && !memcmp(&st, &ci->pushed, sizeof(st)))
+		return;
+	if (pnc_mark_tc_set_state(cp.mt, ci->ifindex, &st) == 0) {
+		ci->pushed = st;
+		ci->pushed_valid = true;
+	}
+}
+
+static void machine_event(struct cp_if *ci, enum cp_event ev, uint64_t now)
+{
+	switch (ev) {
+	case CP_EV_NONE:
+		return;
+	case CP_EV_ONSET:
+		ci->c[CP_C_ONSETS]++;
+		ci->last_onset_us = now;
+		if (ci->m.state == CP_ST_CONGESTED)
+			ci->c[CP_C_CONGESTED]++;
+		break;
+	case CP_EV_CONGESTED:
+		ci->c[CP_C_CONGESTED]++;
+		break;
+	case CP_EV_RESUME:
+		ci->c[CP_C_RESUMES]++;
+		ci->last_resume_us = now;
+		break;
+	}
+	/* State changes are few and worth seeing, debug limits or not. */
+	if (DEBUG_MODE_CHECK(&cnp_dbg_cp, DEBUG_MODE_ALL))
+		zlog_debug("congestion: %s: %s (backlog %u octets, K_min %" PRIu64
+			   ", K_max %" PRIu64 ", trigger %s)",
+			   ci->cfg.name, cp_state_name(ci->m.state), ci->cur.backlog_bytes,
+			   ci->thr.k_min, ci->thr.k_max, cp_trigger_name(ci->m.trigger));
+}
+
+static void if_poll(struct event *t);
+
+static void poll_arm(struct cp_if *ci)
+{
+	event_add_timer_msec(master, if_poll, ci, ci->cfg.poll_ms, &ci->t_poll);
+}
+
+static void if_poll(struct event *t)
+{
+	struct cp_if *ci = EVENT_ARG(t);
+	struct pnc_qmon_sample s;
+	struct cp_observation obs = {};
+	enum cp_event ev;
+	int err;
+
+	ci->c[CP_C_POLLS]++;
+	err = pnc_qmon_read(cp.qm, ci->ifindex, &s);
+	if (err) {
+		ci->c[CP_C_POLL_ERRORS]++;
+		ci->not_operational = "cannot read the interface's qdisc";
+		CP_DEBUG("%s: qdisc: %s", ci->cfg.name, pnc_qmon_strerror(err));
+		poll_arm(ci);
+		return;
+	}
+	ci->not_operational = NULL;
+	if (ci->have_cur)
+		pnc_qmon_derive(&ci->cur, &s, &ci->rates);
+	ci->cur = s;
+	ci->have_cur = true;
+	ecn_rate_update(ci);
+	cp_thresholds_compute(&ci->cfg.policy, s.rate_bps, ci->link_bps, &ci->thr);
+
+	obs.now_us = s.ts_us;
+	obs.backlog = s.backlog_bytes;
+	obs.growth_bps = ci->rates.growth_Bps;
+	obs.have_growth = ci->rates.valid;
+	obs.ecn_permille = ci->ecn_permille;
+	obs.have_ecn = ci->have_ecn;
+	ev = cp_machine_step(&ci->m, &ci->cfg.policy, &ci->thr, &obs);
+	machine_event(ci, ev, s.ts_us);
+
+	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, s.backlog_bytes);
+	if (s.backlog_bytes > ci->peak_backlog)
+		ci->peak_backlog = s.backlog_bytes;
+	push_state(ci, cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, s.backlog_bytes));
+	poll_arm(ci);
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+static void if_stop(struct cp_if *ci)
+{
+	event_cancel(&ci->t_poll);
+	if (ci->attached && cp.mt) {
+		frr_with_privs (&cnpproxy_privs) {
+			pnc_mark_tc_detach(cp.mt, ci->ifindex);
+		}
+	}
+	ci->attached = false;
+	ci->pushed_valid = false;
+	ci->have_cur = false;
+}
+
+/* Attach to the interface if it exists now; false to retry later. */
+static bool if_start(struct cp_if *ci)
+{
+	char err[128];
+	int ret = 0;
+
+	if (ci->attached)
+		return true;
+	if (!cp_policy_config_valid(&ci->cfg.policy, err, sizeof(err))) {
+		ci->not_operational = "invalid thresholds";
+		return true;
+	}
+	ci->ifindex = (int)if_nametoindex(ci->cfg.name);
+	if (!ci->ifindex) {
+		ci->not_operational = "no such interface";
+		return false;
+	}
+	frr_with_privs (&cnpproxy_privs) {
+		ret = pnc_mark_tc_attach(cp.mt, ci->ifindex);
+	}
+	if (ret && ret != -EEXIST) {
+		ci->not_operational = "cannot attach the egress program";
+		zlog_warn("cnpproxyd: cannot attach the egress program to %s: %s", ci->cfg.name,
+			  safe_strerror(-ret));
+		return false;
+	}
+	ci->attached = true;
+	ci->not_operational = "waiting for the first reading";
+	ci->link_bps = link_speed(ci->cfg.name);
+	cp_machine_init(&ci->m, cnpproxy_now_us());
+	event_add_timer_msec(master, if_poll, ci, 0, &ci->t_poll);
+	return true;
+}
+
+static void retry(struct event *t)
+{
+	bool pending = false;
+
+	for (unsigned int i = 0; i < cp.n_if; i++)
+		pending |= !if_start(&cp.ifs[i]);
+	if (pending)
+		event_add_timer(master, retry, NULL, CP_RETRY_S, &cp.t_retry);
+}
+
+static void cp_stop(void)
+{
+	for (unsigned int i = 0; i < cp.n_if; i++)
+		if_stop(&cp.ifs[i]);
+	cp.n_if = 0;
+	event_cancel(&cp.t_retry);
+	event_cancel(&cp.t_samples);
+	frr_with_privs (&cnpproxy_privs) {
+		pnc_mark_tc_close(cp.mt);
+	}
+	cp.mt = NULL;
+	pnc_qmon_close(cp.qm);
+	cp.qm = NULL;
+	sockets_close();
+}
+
+static bool cp_start(void)
+{
+	frr_with_privs (&cnpproxy_privs) {
+		if (!cp.qm)
+			cp.qm = pnc_qmon_open();
+		if (!cp.mt)
+			cp.mt = pnc_mark_tc_open(sample_cb, NULL);
+	}
+	if (!cp.qm) {
+		cp.not_operational = "cannot open a netlink socket";
+		return false;
+	}
+	if (!cp.mt) {
+		cp.not_operational = "cannot load the egress program (CAP_BPF, BTF?)";
+		return false;
+	}
+	if (!cp.t_samples)
+		event_add_read(master, samples_read, NULL, pnc_mark_tc_fd(cp.mt), &cp.t_samples);
+	cp.not_operational = NULL;
+	return true;
+}
+
+/* The running interface of that name, with its state, or NULL. */
+static struct cp_if *if_find(struct cp_if *ifs, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(ifs[i].cfg.name, name))
+			return &ifs[i];
+	return NULL;
+}
+
+static bool configured(const struct cnp_cp_config *cc, const char *name)
+{
+	for (unsigned int k = 0; k < cc->n_if; k++)
+		if (!strcmp(cc->ifs[k].name, name))
+			return true;
+	return false;
+}
+
+void cnpproxy_cp_apply(void)
+{
+	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
+	static struct cp_if old[CNP_CP_IF_MAX];
+	unsigned int n_old = cp.n_if;
+
+	if (!role_on()) {
+		cp_stop();
+		cp.not_operational = "role not enabled";
+		return;
+	}
+	if (!cp_start()) {
+		cp_stop();
+		return;
+	}
+	sockets_open();
+
+	/* Keep the state of interfaces still configured; stop the others. */
+	for (unsigned int i = 0; i < n_old; i++)
+		event_cancel(&cp.ifs[i].t_poll);
+	memcpy(old, cp.ifs, sizeof(old));
+	for (unsigned int i = 0; i < n_old; i++) {
+		if (!old[i].attached || configured(cc, old[i].cfg.name))
+			continue;
+		frr_with_privs (&cnpproxy_privs) {
+			pnc_mark_tc_detach(cp.mt, old[i].ifindex);
+		}
+	}
+	memset(cp.ifs, 0, sizeof(cp.ifs));
+	for (unsigned int k = 0; k < cc->n_if; k++) {
+		struct cp_if *ci = &cp.ifs[k], *was = if_find(old, n_old, cc->ifs[k].name);
+
+		if (was)
+			*ci = *was;
+		ci->t_poll = NULL;
+		ci->cfg = cc->ifs[k];
+		ci->pushed_valid = false;
+		cnp_bucket_init(&ci->bucket, ci->cfg.notify_rate, ci->cfg.notify_rate,
+				cnpproxy_now_us());
+		if (ci->attached)
+			poll_arm(ci);
+	}
+	cp.n_if = cc->n_if;
+	event_cancel(&cp.t_retry);
+	retry(NULL);
+}
+
+const char *cnpproxy_cp_not_operational(void)
+{
+	if (cp.not_operational)
+		return cp.not_operational;
+	if (!cp.n_if)
+		return "no interface configured";
+	return NULL;
+}
+
+/* ---- state for the show commands ---------------------------------------- */
+
+unsigned int cnpproxy_cp_if_count(void)
+{
+	return cp.n_if;
+}
+
+bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out)
+{
+	const struct cp_if *ci;
+
+	if (i >= cp.n_if)
+		return false;
+	ci = &cp.ifs[i];
+	memset(out, 0, sizeof(*out));
+	out->cfg = &ci->cfg;
+	out->ifindex = ci->ifindex;
+	out->not_operational = ci->not_operational;
+	out->qdisc = ci->have_cur ? &ci->cur : NULL;
+	out->rates = &ci->rates;
+	out->link_bps = ci->link_bps;
+	out->thr = &ci->thr;
+	out->machine = &ci->m;
+	out->ect1_prob = ci->pushed.ect1_prob;
+	out->ce_prob = ci->pushed.ce_prob;
+	out->sampling = ci->pushed.sample;
+	out->level = ci->level;
+	out->ecn_permille = ci->have_ecn ? ci->ecn_permille : 0;
+	out->peak_backlog = ci->peak_backlog;
+	out->last_onset_us = ci->last_onset_us;
+	out->last_resume_us = ci->last_resume_us;
+	out->last_notify_us = ci->last_notify_us;
+	out->counters = ci->c;
+	return true;
+}
+
+void cnpproxy_cp_counters_clear(void)
+{
+	for (unsigned int i = 0; i < cp.n_if; i++) {
+		memset(cp.ifs[i].c, 0, sizeof(cp.ifs[i].c));
+		cp.ifs[i].peak_backlog = 0;
+	}
+}
+
+bool cnpproxy_cp_prog_counters(struct pnc_mark_counters *out)
+{
+	return cp.mt && pnc_mark_tc_counters(cp.mt, out) == 0;
+}
+
+void cnpproxy_cp_init(void)
+{
+	cp_gate_init(&cp.gate, cp.slots, CP_GATE_SLOTS);
+	cnp_bucket_init(&cp.debug, CP_DEBUG_PER_S, CP_DEBUG_PER_S, cnpproxy_now_us());
+	cp.not_operational = "role not enabled";
+}
+
+void cnpproxy_cp_fini(void)
+{
+	cp_stop();
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd configuration commands of the congestion point role
+ * ("congestion-point ..." in the router cnpproxy node).
+ */
+#include <zebra.h>
+
+#include "lib/command.h"
+#include "lib/northbound_cli.h"
+#include "lib/vty.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_nb.h"
+
+#include "cnpproxyd/cnpproxy_cp_cli_clippy.c"
+
+#define CP_STR "Congestion point role\n"
+#define CP_IF_STR                                                                                 \
+	CP_STR "Watch an egress interface's queue\n"                                              \
+	       "Interface name\n"
+#define CP_IF_XPATH "./congestion-point/interface[name='%s']"
+
+/* The role's settings must not enable it silently. */
+static bool cp_enabled(struct vty *vty)
+{
+	if (yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point", VTY_CURR_XPATH))
+		return true;
+	vty_out(vty, "%% Enable the congestion point role first (congestion-point)\n");
+	return false;
+}
+
+static void enqueue_if_leaf(struct vty *vty, const char *ifname, const char *leaf,
+			    enum nb_operation op, const char *value)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), CP_IF_XPATH "/%s", ifname, leaf);
+	nb_cli_enqueue_change(vty, xpath, op, value);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/source-ipv4|6
+ */
+DEFPY_YANG(cnpproxy_cp_source, cnpproxy_cp_source_cmd,
+	   "[no] congestion-point source-address <A.B.C.D$v4|X:X::X:X$v6>",
+	   NO_STR
+	   CP_STR
+	   "IP source address of the notifications\n"
+	   "IPv4 address (notifications over IPv4)\n"
+	   "IPv6 address (notifications over IPv6)\n")
+{
+	const char *leaf = v4_str ? "./congestion-point/source-ipv4"
+				  : "./congestion-point/source-ipv6";
+
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY,
+			      v4_str ? v4_str : v6_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/fallback-proxy
+ */
+DEFPY_YANG(cnpproxy_cp_fallback, cnpproxy_cp_fallback_cmd,
+	   "congestion-point fallback-proxy <A.B.C.D|X:X::X:X>$addr",
+	   CP_STR
+	   "Where notifications go for senders without a known proxy\n"
+	   "IPv4 address of the proxy\n"
+	   "IPv6 address of the proxy\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./congestion-point/fallback-proxy", NB_OP_MODIFY, addr_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
+	   "no congestion-point fallback-proxy [<A.B.C.D|X:X::X:X>]",
+	   NO_STR
+	   CP_STR
+	   "Where notifications go for senders without a known proxy\n"
+	   "IPv4 address of the proxy\n"
+	   "IPv6 address of the proxy\n")
+{
+	nb_cli_enqueue_change(vty, "./congestion-point/fallback-proxy", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	const char *name = dnode->schema->name, *value = yang_dnode_get_string(dnode, NULL);
+
+	if (!strcmp(name, "fallback-proxy"))
+		vty_out(vty, " congestion-point fallback-proxy %s\n", value);
+	else
+		vty_out(vty, " congestion-point source-address %s\n", value);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/interface
+ */
+DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
+	   "[no] congestion-point interface IFNAME$ifname",
+	   NO_STR
+	   CP_IF_STR)
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (!no && !cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), CP_IF_XPATH, ifname);
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
+	   "[no] congestion-point interface IFNAME$ifname poll-interval (1-10000)$ms",
+	   NO_STR
+	   CP_IF_STR
+	   "How often the queue is read (default 10)\n"
+	   "Milliseconds\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	enqueue_if_leaf(vty, ifname, "poll-interval", NB_OP_MODIFY, no ? NULL : ms_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
+	   "[no] congestion-point interface IFNAME$ifname rtt (1-10000000)$rtt",
+	   NO_STR
+	   CP_IF_STR
+	   "Estimated round trip (BDP, resume time, notification interval; default 10000)\n"
+	   "Microseconds\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	enqueue_if_leaf(vty, ifname, "rtt", NB_OP_MODIFY, no ? NULL : rtt_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/* Threshold leaves back to their defaults, before a new set. */
+static void thresholds_reset(struct vty *vty, const char *ifname)
+{
+	static const char *const with_default[] = { "threshold-mode", "k-base", "alpha",
+						    "k-min-percent" };
+	static const char *const optional[] = { "k-min", "k-max", "rate" };
+
+	for (size_t i = 0; i < array_size(with_default); i++)
+		enqueue_if_leaf(vty, ifname, with_default[i], NB_OP_MODIFY, NULL);
+	for (size_t i = 0; i < array_size(optional); i++)
+		enqueue_if_leaf(vty, ifname, optional[i], NB_OP_DESTROY, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_static, cnpproxy_cp_if_static_cmd,
+	   "congestion-point interface IFNAME$ifname thresholds static k-max (1-1000000000000)$kmax [k-min (1-1000000000000)$kmin]",
+	   CP_IF_STR
+	   "Queue thresholds K_min / K_max (T1 / T2)\n"
+	   "Fixed thresholds\n"
+	   "K_max: notify above it\n"
+	   "Octets\n"
+	   "K_min: mark above it (default half of K_max)\n"
+	   "Octets\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	thresholds_reset(vty, ifname);
+	enqueue_if_leaf(vty, ifname, "threshold-mode", NB_OP_MODIFY, "static");
+	enqueue_if_leaf(vty, ifname, "k-max", NB_OP_MODIFY, kmax_str);
+	if (kmin_str)
+		enqueue_if_leaf(vty, ifname, "k-min", NB_OP_MODIFY, kmin_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
+	   "congestion-point interface IFNAME$ifname thresholds bdp-adaptive [{k-base (0-1000000000000)$kbase|alpha WORD$alpha|rate (1-4000000000000)$rate|k-min-percent (1-99)$pct}]",
+	   CP_IF_STR
+	   "Queue thresholds K_min / K_max (T1 / T2)\n"
+	   "K_max = max(k-base, alpha * rate * rtt / 8) (default)\n"
+	   "Floor of K_max (default 0)\n"
+	   "Octets\n"
+	   "Factor of the bandwidth-delay product (default 1.0)\n"
+	   "Decimal number, 0.001 to 100\n"
+	   "Bottleneck rate (default: the qdisc's shaping rate, else the link speed)\n"
+	   "Bits per second\n"
+	   "K_min as a share of K_max (default 50)\n"
+	   "Percent\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	thresholds_reset(vty, ifname);
+	if (kbase_str)
+		enqueue_if_leaf(vty, ifname, "k-base", NB_OP_MODIFY, kbase_str);
+	if (alpha)
+		enqueue_if_leaf(vty, ifname, "alpha", NB_OP_MODIFY, alpha);
+	if (rate_str)
+		enqueue_if_leaf(vty, ifname, "rate", NB_OP_MODIFY, rate_str);
+	if (pct_str)
+		enqueue_if_leaf(vty, ifname, "k-min-percent", NB_OP_MODIFY, pct_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
+	   "no congestion-point interface IFNAME$ifname thresholds",
+	   NO_STR
+	   CP_IF_STR
+	   "Queue thresholds back to BDP-adaptive defaults\n")
+{
+	thresholds_reset(vty, ifname);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,
+	   "[no] congestion-point interface IFNAME$ifname trigger <ecn-rate (1-1000)$ecn|growth-rate (1-1000000000000)$growth>",
+	   NO_STR
+	   CP_IF_STR
+	   "Second-level triggers besides K_max\n"
+	   "Share of ECN-capable packets marked\n"
+	   "Permille\n"
+	   "Queue growth rate\n"
+	   "Octets per second\n")
+{
+	const char *leaf = ecn_str ? "ecn-rate-threshold" : "growth-rate-threshold";
+
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	enqueue_if_leaf(vty, ifname, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY,
+			ecn_str ? ecn_str : growth_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
+	   "[no] congestion-point interface IFNAME$ifname marking <none|ce|two-threshold>$mark",
+	   NO_STR
+	   CP_IF_STR
+	   "ECN marking by the egress program (default none)\n"
+	   "Never change ECN\n"
+	   "CE on ECN-capable packets above K_min\n"
+	   "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	enqueue_if_leaf(vty, ifname, "marking", NB_OP_MODIFY, no ? NULL : mark);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
+	   "[no] congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl>",
+	   NO_STR
+	   CP_IF_STR
+	   "Notifications to proxies\n"
+	   "Minimum interval per flow (default: rtt)\n"
+	   "Microseconds\n"
+	   "Notifications per second for the interface (default 1000)\n"
+	   "Notifications per second\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	if (iv_str)
+		enqueue_if_leaf(vty, ifname, "notify-min-interval",
+				no ? NB_OP_DESTROY : NB_OP_MODIFY, iv_str);
+	else
+		enqueue_if_leaf(vty, ifname, "notify-rate-limit", NB_OP_MODIFY, no ? NULL : rl_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+static bool is_set(const struct lyd_node *dn, const char *leaf)
+{
+	return yang_dnode_exists(dn, leaf) && !yang_dnode_is_default(dn, leaf);
+}
+
+static void show_thresholds(struct vty *vty, const struct lyd_node *dn, const char *pfx)
+{
+	static const char *const bdp_opts[] = { "k-base", "alpha", "rate", "k-min-percent" };
+	bool any = false;
+
+	if (strmatch(yang_dnode_get_string(dn, "threshold-mode"), "static")) {
+		vty_out(vty, "%s thresholds static k-max %s", pfx,
+			yang_dnode_get_string(dn, "k-max"));
+		if (yang_dnode_exists(dn, "k-min"))
+			vty_out(vty, " k-min %s", yang_dnode_get_string(dn, "k-min"));
+		vty_out(vty, "\n");
+		return;
+	}
+	for (size_t i = 0; i < array_size(bdp_opts); i++) {
+		if (!is_set(dn, bdp_opts[i]))
+			continue;
+		if (!any)
+			vty_out(vty, "%s thresholds bdp-adaptive", pfx);
+		any = true;
+		vty_out(vty, " %s %s", bdp_opts[i], yang_dnode_get_string(dn, "%s", bdp_opts[i]));
+	}
+	if (any)
+		vty_out(vty, "\n");
+}
+
+void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dn, bool show_defaults)
+{
+	static const struct {
+		const char *leaf, *cmd;
+	} simple[] = {
+		{ "poll-interval", "poll-interval" },
+		{ "rtt", "rtt" },
+		{ "ecn-rate-threshold", "trigger ecn-rate" },
+		{ "growth-rate-threshold", "trigger growth-rate" },
+		{ "marking", "marking" },
+		{ "notify-min-interval", "notify min-interval" },
+		{ "notify-rate-limit", "notify rate-limit" },
+	};
+	char pfx[64];
+
+	snprintf(pfx, sizeof(pfx), " congestion-point interface %s",
+		 yang_dnode_get_string(dn, "name"));
+	vty_out(vty, "%s\n", pfx);
+	show_thresholds(vty, dn, pfx);
+	for (size_t i = 0; i < array_size(simple); i++)
+		if (is_set(dn, simple[i].leaf))
+			vty_out(vty, "%s %s %s\n", pfx, simple[i].cmd,
+				yang_dnode_get_string(dn, "%s", simple[i].leaf));
+}
+
+void cnpproxy_cp_cli_init(void)
+{
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_source_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_fallback_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_fallback_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_poll_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_rtt_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_static_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_bdp_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_thresholds_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_trigger_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_marking_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_notify_cmd);
+}
