@@ -1,0 +1,311 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_cnpproxyd_cp.py
+#
+#   sender ---- pe1 ---------- p ====TBF==== pe2 ---- receiver
+#   roce-emu    cnpproxyd      cnpproxyd             roce-emu
+#   requester   (proxy)        (congestion point)    responder
+#
+# IS-IS between pe1, p and pe2; pe1 advertises the sender subnet and its
+# loopback with the PNC flag, so p's cnpproxyd learns pe1 as the proxy
+# of the sender from zebra's RIB.  A TBF at p's egress towards pe2 is the
+# bottleneck.  Checks: the queue monitor reads the TBF and computes the
+# thresholds as configured (static, BDP-adaptive from the qdisc rate,
+# K_base floor); traffic above the TBF rate makes p mark ECN as the policy
+# says (CE above K_min seen by the receiver; ECT(1) in two-threshold
+# mode) and send five-tuple notifications to pe1 (decoded from a capture
+# with pnc-pkt), pe1 sends CNPs, the sender's rate drops; IPv4 and IPv6;
+# withdrawing PNC on pe1 stops the notifications to it and counts
+# noProxy, or sends them to the configured fallback.
+
+import json
+import os
+import sys
+import time
+
+import pytest
+
+CWD = os.path.dirname(os.path.realpath(__file__))
+sys.path.append(os.path.join(CWD, "../"))
+
+# pylint: disable=C0413
+from lib import topotest
+from lib.topogen import Topogen, get_topogen
+from pnc_topo import gear, run_rc, vtysh_rc
+
+pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
+
+BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../build"))
+PNC_PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
+ROCE_EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
+TBF_RATE = 20000000
+
+
+def setup_module(mod):
+    topodef = {
+        "s1": ("sender", "pe1"),
+        "s2": ("pe1", "p"),
+        "s3": ("p", "pe2"),
+        "s4": ("pe2", "receiver"),
+    }
+    tgen = Topogen(topodef, mod.__name__)
+    tgen.start_topology()
+    # The bottleneck, before cnpproxyd attaches next to it.
+    p = tgen.gears["p"]
+    p.cmd_raises("tc qdisc add dev p-eth1 root tbf rate {} burst 16kb limit 400kb".format(
+        TBF_RATE))
+    for rname, router in tgen.routers().items():
+        router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)))
+    tgen.start_router()
+
+
+def teardown_module(_mod):
+    get_topogen().stop_topology()
+
+
+def congestion():
+    return gear("p").vtysh_cmd("show cnpproxy congestion json", isjson=True)
+
+
+def p_eth1():
+    return congestion()["interfaces"]["p-eth1"]
+
+
+def p_config(*lines):
+    rc, out = vtysh_rc(gear("p"), "configure terminal", "router cnpproxy", *lines)
+    assert rc == 0, out
+
+
+def logfile(name):
+    return os.path.join(get_topogen().logdir, name)
+
+
+def run_pair(tag, sender, receiver, rate=60, duration=5, extra_req=(), extra_resp=()):
+    """roce-emu responder on receiver, requester on sender, to completion."""
+    resp = gear("receiver").popen([ROCE_EMU, "responder", "--local", receiver,
+                                   "--duration", str(duration + 2), "--log",
+                                   logfile(tag + "-resp.json")] + list(extra_resp))
+    time.sleep(0.5)
+    req = gear("sender").popen([ROCE_EMU, "requester", "--local", sender, "--remote", receiver,
+                                "--rate", str(rate), "--recovery-us", "0", "--duration",
+                                str(duration), "--log", logfile(tag + "-req.json")]
+                               + list(extra_req))
+    return req, resp
+
+
+def wait_done(*procs, timeout=30):
+    for proc in procs:
+        proc.wait(timeout=timeout)
+        assert proc.returncode == 0, proc.returncode
+
+
+def summary(tag, side):
+    with open(logfile("{}-{}.json".format(tag, side))) as f:
+        events = [json.loads(line) for line in f if line.strip()]
+    return [e for e in events if e["event"] == "summary"][0]
+
+
+def udp_datagram(pcap):
+    """IP header and UDP payload of the first packet of a capture."""
+    from scapy.all import IP, UDP, rdpcap  # pylint: disable=C0415
+
+    pkt = rdpcap(pcap)[0]
+    return pkt[IP], bytes(pkt[UDP].payload)
+
+
+def expect(check, want, count=40, wait=0.5):
+    _, got = topotest.run_and_expect(check, want, count=count, wait=wait)
+    assert got == want, got
+
+
+def test_proxy_learned_through_isis():
+    "p finds pe1 as the proxy of the sender through IS-IS PNC."
+    p = gear("p")
+
+    def lookup(addr):
+        out = p.vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True)
+        return out.get("proxy")
+
+    expect(lambda: lookup("10.0.1.1"), "10.255.0.1", count=60)
+    expect(lambda: lookup("2001:db8:1::1"), "2001:db8:ff::1", count=60)
+    # pe1's loopback is proxied by itself (a P-flagged host prefix)
+    expect(lambda: lookup("10.255.0.1"), "10.255.0.1")
+
+
+def test_queue_monitor_and_static_thresholds():
+    "The role runs, reads the TBF, and shows the static thresholds."
+    expect(lambda: congestion()["operational"], True)
+    expect(lambda: p_eth1()["operational"], True)
+    st = p_eth1()
+    assert st["queue"]["kind"] == "tbf", st
+    assert st["queue"]["rateBps"] == TBF_RATE, st
+    assert st["state"] == "idle", st
+    thr = st["thresholds"]
+    assert (thr["mode"], thr["kMin"], thr["kMax"], thr["rttUs"]) == ("static", 15000, 40000,
+                                                                     2000), thr
+    assert st["marking"]["mode"] == "ce", st
+    assert st["counters"]["polls"] > 0 and st["counters"]["pollErrors"] == 0, st
+    status = gear("p").vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert status["roles"]["congestionPoint"]["operational"] is True, status
+
+
+def test_bdp_adaptive_thresholds():
+    "K_max = max(K_base, alpha * R * RTT / 8) with R from the TBF."
+    p_config("congestion-point interface p-eth1 thresholds bdp-adaptive k-base 10000")
+    # 20 Mb/s * 2 ms / 8 = 5000 octets: K_base wins
+    expect(lambda: p_eth1()["thresholds"]["kMax"], 10000)
+    thr = p_eth1()["thresholds"]
+    assert thr["bdp"] == 5000 and thr["kBaseApplied"] is True, thr
+    assert thr["rateSource"] == "qdisc" and thr["rateBps"] == TBF_RATE, thr
+    assert thr["kMin"] == 5000, thr
+    p_config("congestion-point interface p-eth1 thresholds bdp-adaptive alpha 10 "
+             "k-min-percent 30")
+    expect(lambda: p_eth1()["thresholds"]["kMax"], 50000)
+    thr = p_eth1()["thresholds"]
+    assert thr["kMin"] == 15000 and thr["kBaseApplied"] is False, thr
+    assert thr["alpha"] == 10.0, thr
+    run = gear("p").vtysh_cmd("show running-config")
+    assert ("congestion-point interface p-eth1 thresholds bdp-adaptive alpha 10.0 "
+            "k-min-percent 30") in run, run
+    # K_min must stay below K_max
+    rc, out = vtysh_rc(gear("p"), "configure terminal", "router cnpproxy",
+                       "congestion-point interface p-eth1 thresholds static k-max 100 k-min 200")
+    assert rc != 0 and "k-min must be below k-max" in out, out
+    p_config("congestion-point interface p-eth1 thresholds static k-max 40000 k-min 15000")
+    expect(lambda: p_eth1()["thresholds"]["mode"], "static")
+
+
+def test_congestion_notifies_proxy_ipv4():
+    "Congestion at p: CE marks, notification to pe1, CNPs, the sender slows."
+    p, pe1 = gear("p"), gear("pe1")
+    p.vtysh_cmd("clear cnpproxy counters")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    pcap = logfile("notif-ipv4.pcap")
+    cap = pe1.popen(["tcpdump", "-n", "-i", "pe1-eth1", "-w", pcap, "-c", "1",
+                     "udp dst port 61791"])
+    time.sleep(0.5)
+    req, resp = run_pair("cp4", "10.0.1.1", "10.0.2.1")
+    wait_done(req, resp)
+    cap.wait(timeout=10)
+
+    c = p_eth1()["counters"]
+    assert c["onsets"] >= 1 and c["congested"] >= 1, c
+    assert c["notificationsSent"] >= 1 and c["noProxy"] == 0, c
+    assert c["sendErrors"] == 0 and c["samplesMalformed"] == 0, c
+    assert p_eth1()["peakBacklogBytes"] > 40000, p_eth1()
+    got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+    assert got["received"] >= 1 and got["cnpSent"] >= 1, got
+
+    rq, rs = summary("cp4", "req"), summary("cp4", "resp")
+    assert rq["cnps"] >= 1 and rq["cnps_invalid"] == 0, rq
+    assert rq["rate_mbps"] < 60, rq
+    # marking "ce": the receiver saw CE-marked packets
+    assert rs["ce_pkts"] > 0, rs
+
+    # The sending veth leaves the UDP checksum to offload, so the capture
+    # holds a partial one: scapy takes the datagram apart, pnc-pkt decodes
+    # the message.
+    ip, payload = udp_datagram(pcap)
+    assert (ip.src, ip.dst) == ("10.255.0.2", "10.255.0.1"), ip.summary()
+    rc, out = run_rc(pe1, "echo {} | {} decode --input hex --as notif -".format(
+        payload.hex(), PNC_PKT))
+    assert rc == 0, out
+    n = json.loads(out.strip().splitlines()[0])["notif"]
+    assert (n["af"], n["protocol"], n["flow_src"], n["flow_dst"], n["flow_dport"]) == (
+        4, 17, "10.0.1.1", "10.0.2.1", 4791), n
+    assert 4 <= n["cl"] <= 7 and n["start_name"] == "inner", n
+    assert n["invoking_roce"]["bth"]["dqpn"] == 0x22, n
+
+
+def test_congestion_notifies_proxy_ipv6():
+    "The same over IPv6, with QPs set up without CM."
+    p, pe1 = gear("p"), gear("pe1")
+    p.vtysh_cmd("clear cnpproxy counters")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair("cp6", "2001:db8:1::1", "2001:db8:2::1",
+                         extra_req=["--no-cm", "--peer-qpn", "0x22"],
+                         extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+    wait_done(req, resp)
+    c = p_eth1()["counters"]
+    assert c["notificationsSent"] >= 1 and c["noProxy"] == 0, c
+    got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+    assert got["cnpSent"] >= 1, got
+    rq = summary("cp6", "req")
+    assert rq["cnps"] >= 1 and rq["rate_mbps"] < 60, rq
+
+
+def test_two_threshold_marking():
+    "Seed 003 mode: ECT(1) between T1 and T2 reaches the receiver."
+    p_config("congestion-point interface p-eth1 marking two-threshold")
+    receiver = gear("receiver")
+    pcap = logfile("ect1.pcap")
+    # ECN field = 01 (ECT(1)) in the IPv4 TOS octet
+    cap = receiver.popen(["tcpdump", "-n", "-i", "receiver-eth0", "-w", pcap, "-c", "3",
+                          "udp dst port 4791 and (ip[1] & 3) = 1"])
+    time.sleep(0.5)
+    before = congestion()["program"]["marked_ect1"]
+    req, resp = run_pair("ect1", "10.0.1.1", "10.0.2.1", rate=30, duration=4,
+                         extra_req=["--min-rate", "25"])
+    wait_done(req, resp)
+    cap.wait(timeout=10)
+    assert congestion()["program"]["marked_ect1"] > before, congestion()["program"]
+    rc, out = run_rc(receiver, "{} decode --input pcap {}".format(PNC_PKT, pcap))
+    assert rc == 0, out
+    pkts = [json.loads(line) for line in out.strip().splitlines()]
+    assert len(pkts) == 3 and all(p["ip"]["ecn"] == 1 for p in pkts), pkts
+    p_config("congestion-point interface p-eth1 marking ce")
+
+
+def test_no_proxy_then_fallback():
+    "Without PNC on pe1 nothing goes to pe1 (noProxy), unless a fallback is set."
+    p, pe1 = gear("p"), gear("pe1")
+    rc, out = vtysh_rc(pe1, "configure terminal", "router isis core",
+                       "no proxy-node-capability")
+    assert rc == 0, out
+
+    def lookup():
+        return p.vtysh_cmd("show cnpproxy lookup 10.0.1.1 json", isjson=True)["found"]
+
+    expect(lookup, False, count=60)
+    p.vtysh_cmd("clear cnpproxy counters")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair("noproxy", "10.0.1.1", "10.0.2.1", duration=3)
+    wait_done(req, resp)
+    c = p_eth1()["counters"]
+    assert c["noProxy"] >= 1 and c["notificationsSent"] == 0, c
+    assert pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)["received"] == 0
+
+    p_config("congestion-point fallback-proxy 10.255.0.1")
+    p.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair("fallback", "10.0.1.1", "10.0.2.1", duration=3)
+    wait_done(req, resp)
+    c = p_eth1()["counters"]
+    assert c["fallbackSent"] >= 1 and c["fallbackSent"] == c["notificationsSent"], c
+    assert pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)["received"] >= 1
+    p_config("no congestion-point fallback-proxy")
+
+    rc, out = vtysh_rc(pe1, "configure terminal", "router isis core",
+                       "proxy-node-capability prefix-list SENDERS")
+    assert rc == 0, out
+    expect(lookup, True, count=60)
+
+
+def test_removing_interface_detaches():
+    "Removing the interface stops monitoring and takes the program off."
+    p = gear("p")
+    p_config("no congestion-point interface p-eth1")
+    expect(lambda: list(congestion()["interfaces"]), [])
+    out = p.cmd("tc filter show dev p-eth1 egress")
+    assert "pnc_mark" not in out and "direct-action" not in out, out
+    assert "tbf" in p.cmd("tc qdisc show dev p-eth1")
+    p_config("congestion-point interface p-eth1",
+             "congestion-point interface p-eth1 thresholds static k-max 40000 k-min 15000",
+             "congestion-point interface p-eth1 marking ce")
+    expect(lambda: p_eth1()["operational"], True)
+
+
+def test_cnpproxyd_still_up():
+    "Nothing crashed."
+    for name in ("pe1", "p", "pe2"):
+        gear(name)
