@@ -238,6 +238,86 @@ DEFPY_YANG(cnpproxy_proxy_rate_limit, cnpproxy_proxy_rate_limit_cmd,
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-label-tunnel
+ */
+DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
+	   "proxy flow-label-tunnel interface IFNAME$ifname source X:X::X:X$src",
+	   "Proxy role\n"
+	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
+	   "Core-facing interface where traffic enters the tunnel\n"
+	   "Interface name\n"
+	   "Outer source: this proxy's advertised address\n"
+	   "IPv6 address\n")
+{
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_CREATE, NULL);
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/interface", NB_OP_MODIFY, ifname);
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/source", NB_OP_MODIFY, src_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
+	   "no proxy flow-label-tunnel [interface IFNAME source X:X::X:X]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
+	   "Core-facing interface where traffic enters the tunnel\n"
+	   "Interface name\n"
+	   "Outer source: this proxy's advertised address\n"
+	   "IPv6 address\n")
+{
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
+	   "[no] proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx [endpoint X:X::X:X$ep]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
+	   "Destinations carried through the tunnel\n"
+	   "IPv4 prefix\n"
+	   "IPv6 prefix\n"
+	   "Egress PE's decapsulating address (outer destination)\n"
+	   "IPv6 address\n")
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./proxy/flow-label-tunnel/tunnel[prefix='%s']", pfx_str);
+	if (no) {
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	if (!yang_dnode_existsf(vty->candidate_config->dnode, "%s/proxy/flow-label-tunnel",
+				VTY_CURR_XPATH)) {
+		vty_out(vty,
+			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (!ep_str) {
+		vty_out(vty, "%% A tunnel prefix needs its endpoint\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	strlcat(xpath, "/endpoint", sizeof(xpath));
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, ep_str);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " proxy flow-label-tunnel interface %s source %s\n",
+		yang_dnode_get_string(dnode, "interface"), yang_dnode_get_string(dnode, "source"));
+}
+
+void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " proxy flow-label-tunnel prefix %s endpoint %s\n",
+		yang_dnode_get_string(dnode, "prefix"), yang_dnode_get_string(dnode, "endpoint"));
+}
+
 void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dnode,
 				     bool show_defaults)
 {
@@ -372,6 +452,9 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_rate_limit_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_tunnel_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);

@@ -48,6 +48,16 @@ enum cnp_sender_format {
 #define CNP_LEARN_IF_MAX		16
 #define CNP_IFNAME_MAX			16 /* IFNAMSIZ */
 
+#define CNP_FL_TUNNEL_MAX 16
+
+/* A prefix whose traffic enters the flow-label tunnel, and its egress PE. */
+struct cnp_fl_tunnel {
+	uint8_t family; /* 4 or 6 */
+	uint8_t prefix[16];
+	uint8_t plen;
+	uint8_t endpoint[16]; /* IPv6 */
+};
+
 /* The proxy role's settings. */
 struct cnp_proxy_config {
 	bool src4_set, src6_set;
@@ -62,6 +72,15 @@ struct cnp_proxy_config {
 	/* Interfaces where queue pairs are learned. */
 	char learn_if[CNP_LEARN_IF_MAX][CNP_IFNAME_MAX];
 	unsigned int n_learn_if;
+	/*
+	 * Seed 001 ingress PE: flows to the tunnel prefixes leave fl_if in
+	 * an outer IPv6 header from fl_src with a per-flow flow label.
+	 */
+	bool fl_enabled;
+	char fl_if[CNP_IFNAME_MAX];
+	uint8_t fl_src[16];
+	struct cnp_fl_tunnel fl_tunnels[CNP_FL_TUNNEL_MAX];
+	unsigned int n_fl_tunnels;
 };
 
 #define CNP_CP_IF_MAX		   16

@@ -109,6 +109,40 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel",
+			.cbs = {
+				.create = cnpproxy_fl_create,
+				.destroy = cnpproxy_fl_destroy,
+				.cli_show = cli_show_cnpproxy_fl,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/interface",
+			.cbs = {
+				.modify = cnpproxy_fl_modify,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/source",
+			.cbs = {
+				.modify = cnpproxy_fl_modify,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel",
+			.cbs = {
+				.create = cnpproxy_fl_create,
+				.destroy = cnpproxy_fl_destroy,
+				.cli_show = cli_show_cnpproxy_fl_tunnel,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel/endpoint",
+			.cbs = {
+				.modify = cnpproxy_fl_modify,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point",
 			.cbs = {
 				.create = cnpproxy_congestion_point_create,

@@ -32,6 +32,14 @@ int cnpproxy_proxy_sender_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args);
 int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args);
 
+/* Flow-label tunnel of the proxy role (cnpproxy_nb_fl.c). */
+int cnpproxy_fl_create(struct nb_cb_create_args *args);
+int cnpproxy_fl_destroy(struct nb_cb_destroy_args *args);
+int cnpproxy_fl_modify(struct nb_cb_modify_args *args);
+void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy);
+void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+
 /* Congestion point role (cnpproxy_nb_cp.c). */
 int cnpproxy_cp_leaf_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_leaf_destroy(struct nb_cb_destroy_args *args);

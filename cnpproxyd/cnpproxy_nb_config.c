@@ -71,6 +71,7 @@ int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args)
 /* After any change under router cnpproxy: sockets follow the config. */
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 {
+	cnpproxy_fl_config_load(args->dnode);
 	cnpproxy_pn_apply();
 	cnpproxy_cp_config_load(args->dnode);
 	cnpproxy_cp_apply();

@@ -27,6 +27,7 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_fl.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_pn.h"
 #include "flow_table.h"
@@ -228,6 +229,7 @@ void cnpproxy_pn_apply(void)
 	if (on && !pn_flows)
 		pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
 	cnpproxy_learn_apply();
+	cnpproxy_fl_apply();
 	if (!on) {
 		pn_close();
 		pnc_flow_table_free(pn_flows);
@@ -470,21 +472,37 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 		queue_cnp(f, n.cl);
 }
 
-static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *from)
+static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *from, uint64_t now)
 {
+	const struct pnc_flow *f;
+	struct pnc_flenc_flow ff;
 	struct pnc_fcn fcn;
 	int err;
 
 	pn_counters.c[PN_RX_FCN]++;
-	if (!source_allowed(from) || !within_rate(from, now_us()))
+	if (!source_allowed(from) || !within_rate(from, now))
 		return;
 	err = pnc_fcn_decode(buf, len, &fcn);
 	if (err) {
 		malformed(err, from);
 		return;
 	}
-	/* Tunnel flow labels are not learned in this version. */
-	pn_counters.c[PN_FCN_UNRESOLVED]++;
+	if (!cnpproxy_fl_resolve(fcn.flow_label, &ff)) {
+		pn_counters.c[PN_FCN_UNRESOLVED]++;
+		PN_DEBUG("flow-label notification from %pSU: label 0x%05x not ours", from,
+			 fcn.flow_label);
+		return;
+	}
+	f = pn_flows ? pnc_flow_lookup(pn_flows, ff.ip_version, ff.src, ff.dst, ff.dest_qp, now)
+		     : NULL;
+	if (!f) {
+		pn_counters.c[PN_UNKNOWN_FLOW]++;
+		PN_DEBUG("flow-label notification from %pSU: label 0x%05x, no learned flow", from,
+			 fcn.flow_label);
+		return;
+	}
+	if (interval_ok(f, now))
+		queue_cnp(f, fcn.cl);
 }
 
 static void pn_read(struct event *t)
@@ -503,7 +521,7 @@ static void pn_read(struct event *t)
 		if (len < 0)
 			break;
 		if (fcn)
-			handle_fcn(buf, (size_t)len, &from);
+			handle_fcn(buf, (size_t)len, &from, now_us());
 		else
 			handle_notification(buf, (size_t)len, &from, now_us());
 	}
@@ -528,6 +546,7 @@ void cnpproxy_pn_init(void)
 void cnpproxy_pn_fini(void)
 {
 	cnpproxy_learn_fini();
+	cnpproxy_fl_fini();
 	pn_close();
 	hash_clean_and_free(&pn.sources, pn_source_free);
 	hash_clean_and_free(&pn.qps, pn_qp_free);

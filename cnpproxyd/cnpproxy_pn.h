@@ -22,7 +22,7 @@ enum pn_counter {
 	PN_MALFORMED,	   /* dropped: did not decode (reasons below) */
 	PN_NO_INVOKING,	   /* dropped: no RoCEv2 invoking packet to resolve */
 	PN_UNKNOWN_FLOW,   /* dropped: no learned flow for it */
-	PN_FCN_UNRESOLVED, /* dropped: flow-label resolution not available */
+	PN_FCN_UNRESOLVED, /* dropped: flow label not allocated by this proxy */
 	PN_NO_CNP_SOURCE,  /* dropped: no CNP source address of the family */
 	PN_MIN_INTERVAL,   /* suppressed: CNP to that QP too recently */
 	PN_CNP_SENT,	   /* CNPs sent */

@@ -13,6 +13,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_fl.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_pn.h"
 #include "cnpproxy_proxies.h"
@@ -416,8 +417,24 @@ DEFPY(show_cnpproxy_flows, show_cnpproxy_flows_cmd,
 	return CMD_SUCCESS;
 }
 
+DEFPY(show_cnpproxy_flow_labels, show_cnpproxy_flow_labels_cmd,
+      "show cnpproxy flow-labels [json$uj]",
+      SHOW_STR
+      CNPPROXY_STR
+      "Proxy role: flow labels allocated by the flow-label tunnel\n"
+      JSON_STR)
+{
+	json_object *json = uj ? json_object_new_object() : NULL;
+
+	cnpproxy_fl_show(vty, json);
+	if (json)
+		vty_json(vty, json);
+	return CMD_SUCCESS;
+}
+
 void cnpproxy_vty_init(void)
 {
+	install_element(VIEW_NODE, &show_cnpproxy_flow_labels_cmd);
 	install_element(VIEW_NODE, &show_cnpproxy_counters_cmd);
 	install_element(VIEW_NODE, &show_cnpproxy_flows_cmd);
 	install_element(ENABLE_NODE, &clear_cnpproxy_counters_cmd);

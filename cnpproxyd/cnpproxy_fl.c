@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: the ingress PE's flow-label tunnel (seed 001,
+ * wire-formats.md 6.3).
+ *
+ * Traffic to the configured prefixes leaves the core-facing interface
+ * in an outer IPv6 header whose flow label names the RoCEv2 flow
+ * (bpf/flenc.bpf.c).  A congested WAN node that sees the label sends a
+ * flow-label FCN to the outer source, this proxy; the label gives the
+ * flow's (sender, receiver, receiver QP), the flow table the sender's
+ * QP, and the proxy sends the usual CNP.
+ */
+#include <zebra.h>
+
+#include <net/if.h>
+
+#include "lib/frrevent.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/vty.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_fl.h"
+
+#define FL_RETRY_S 1
+#define FL_AGE_S   10
+#define FL_IDLE_S  300
+
+static struct {
+	struct pnc_flenc_tc *fe;
+	/* What the program was built from, to rebuild only on a change. */
+	struct cnp_proxy_config applied;
+	bool on;
+	int ifindex;
+	bool attached;
+	const char *not_operational;
+	struct event *t_retry, *t_age;
+} fl = {
+	.not_operational = "not configured",
+};
+
+static bool same_config(const struct cnp_proxy_config *a, const struct cnp_proxy_config *b)
+{
+	return !strcmp(a->fl_if, b->fl_if) && !memcmp(a->fl_src, b->fl_src, 16) &&
+	       a->n_fl_tunnels == b->n_fl_tunnels &&
+	       !memcmp(a->fl_tunnels, b->fl_tunnels, a->n_fl_tunnels * sizeof(a->fl_tunnels[0]));
+}
+
+static void fl_stop(void)
+{
+	event_cancel(&fl.t_retry);
+	event_cancel(&fl.t_age);
+	if (fl.fe) {
+		frr_with_privs (&cnpproxy_privs) {
+			if (fl.attached)
+				pnc_flenc_detach(fl.fe, fl.ifindex);
+			pnc_flenc_close(fl.fe);
+		}
+	}
+	fl.fe = NULL;
+	fl.attached = false;
+	fl.on = false;
+}
+
+static void fl_attach(struct event *t)
+{
+	int ret = -ENODEV;
+
+	fl.ifindex = (int)if_nametoindex(fl.applied.fl_if);
+	if (fl.ifindex) {
+		frr_with_privs (&cnpproxy_privs) {
+			ret = pnc_flenc_attach(fl.fe, fl.ifindex);
+		}
+	}
+	if (ret) {
+		fl.not_operational = fl.ifindex ? "cannot attach the encapsulation program"
+						: "no such interface";
+		event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
+		return;
+	}
+	fl.attached = true;
+	fl.not_operational = NULL;
+}
+
+/* Flows idle for long give their labels back. */
+static void fl_age(struct event *t)
+{
+	pnc_flenc_age(fl.fe, FL_IDLE_S, NULL, NULL);
+	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
+}
+
+void cnpproxy_fl_apply(void)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct cnp_proxy_config *pc = &cfg->proxy;
+	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY] && pc->fl_enabled;
+	struct pnc_flenc_cfg c = {};
+
+	if (on == fl.on && (!on || same_config(pc, &fl.applied)))
+		return;
+	fl_stop();
+	if (!on) {
+		fl.not_operational = "not configured";
+		return;
+	}
+	fl.applied = *pc;
+	fl.on = true;
+	memcpy(c.src, pc->fl_src, sizeof(c.src));
+	frr_with_privs (&cnpproxy_privs) {
+		fl.fe = pnc_flenc_open(&c);
+	}
+	if (!fl.fe) {
+		fl.not_operational = "cannot load the encapsulation program (CAP_BPF, BTF?)";
+		return;
+	}
+	for (unsigned int i = 0; i < pc->n_fl_tunnels; i++) {
+		const struct cnp_fl_tunnel *t = &pc->fl_tunnels[i];
+
+		if (pnc_flenc_add_tunnel(fl.fe, t->family, t->prefix, t->plen, t->endpoint))
+			zlog_warn("cnpproxyd: cannot add flow-label tunnel prefix %u/%u",
+				  t->family, t->plen);
+	}
+	fl_attach(NULL);
+	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
+}
+
+bool cnpproxy_fl_resolve(uint32_t label, struct pnc_flenc_flow *out)
+{
+	return fl.fe && fl.attached && pnc_flenc_lookup_label(fl.fe, label, out) == 0;
+}
+
+const char *cnpproxy_fl_not_operational(void)
+{
+	return fl.not_operational;
+}
+
+struct fl_walk {
+	struct vty *vty;
+	json_object *jarr;
+};
+
+static int flow_show(void *arg, const struct pnc_flenc_flow *f)
+{
+	struct fl_walk *w = arg;
+	int family = f->ip_version == 4 ? AF_INET : AF_INET6;
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, f->src, src, sizeof(src));
+	inet_ntop(family, f->dst, dst, sizeof(dst));
+	if (w->jarr) {
+		json_object *j = json_object_new_object();
+
+		json_object_int_add(j, "label", f->label);
+		json_object_string_add(j, "sender", src);
+		json_object_string_add(j, "receiver", dst);
+		json_object_int_add(j, "receiverQp", f->dest_qp);
+		json_object_int_add(j, "pkey", f->pkey);
+		json_object_int_add(j, "packets", f->pkts);
+		json_object_array_add(w->jarr, j);
+	} else {
+		vty_out(w->vty, "  0x%05x  %s -> %s QP 0x%06x, %" PRIu64 " packets\n", f->label,
+			src, dst, f->dest_qp, f->pkts);
+	}
+	return 0;
+}
+
+void cnpproxy_fl_show(struct vty *vty, json_object *json)
+{
+	struct fl_walk w = { .vty = vty };
+	struct pnc_flenc_counters c;
+
+	if (json) {
+		json_object_boolean_add(json, "operational", !fl.not_operational);
+		if (fl.not_operational)
+			json_object_string_add(json, "reason", fl.not_operational);
+		w.jarr = json_object_new_array();
+	} else {
+		vty_out(vty, "Flow-label tunnel: %s\n",
+			fl.not_operational ? fl.not_operational : "running");
+	}
+	if (!fl.fe) {
+		if (json)
+			json_object_object_add(json, "flows", w.jarr);
+		return;
+	}
+	pnc_flenc_for_each_flow(fl.fe, flow_show, &w);
+	if (json)
+		json_object_object_add(json, "flows", w.jarr);
+	if (pnc_flenc_counters(fl.fe, &c))
+		return;
+	for (int i = 0; i < PNC_FLENC_C_MAX; i++) {
+		if (json)
+			json_object_int_add(json, pnc_flenc_counter_name(i), c.v[i]);
+		else
+			vty_out(vty, "    %-20s %" PRIu64 "\n", pnc_flenc_counter_name(i), c.v[i]);
+	}
+}
+
+void cnpproxy_fl_fini(void)
+{
+	fl_stop();
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd northbound: the proxy's flow-label tunnel (seed 001 ingress
+ * PE).  Read as a whole from the committed tree after each transaction,
+ * like the congestion point's settings: the program is rebuilt from it.
+ */
+#include <zebra.h>
+
+#include "lib/log.h"
+#include "lib/northbound.h"
+#include "lib/yang.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_nb.h"
+
+static int tunnel_add(const struct lyd_node *dn, void *arg)
+{
+	struct cnp_proxy_config *pc = arg;
+	struct cnp_fl_tunnel *t;
+	struct prefix p;
+	struct ipaddr a;
+
+	if (pc->n_fl_tunnels >= CNP_FL_TUNNEL_MAX)
+		return YANG_ITER_STOP;
+	t = &pc->fl_tunnels[pc->n_fl_tunnels++];
+	memset(t, 0, sizeof(*t));
+	yang_dnode_get_prefix(&p, dn, "prefix");
+	apply_mask(&p);
+	t->family = p.family == AF_INET ? 4 : 6;
+	t->plen = p.prefixlen;
+	memcpy(t->prefix, &p.u.prefix, t->family == 4 ? 4 : 16);
+	yang_dnode_get_ip(&a, dn, "endpoint");
+	memcpy(t->endpoint, &a.ipaddr_v6, 16);
+	return YANG_ITER_CONTINUE;
+}
+
+void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy)
+{
+	struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct lyd_node *fl;
+	struct ipaddr a;
+
+	pc->fl_enabled = false;
+	pc->fl_if[0] = '\0';
+	pc->n_fl_tunnels = 0;
+	fl = cnpproxy ? yang_dnode_get(cnpproxy, "proxy/flow-label-tunnel") : NULL;
+	if (!fl)
+		return;
+	pc->fl_enabled = true;
+	strlcpy(pc->fl_if, yang_dnode_get_string(fl, "interface"), sizeof(pc->fl_if));
+	yang_dnode_get_ip(&a, fl, "source");
+	memcpy(pc->fl_src, &a.ipaddr_v6, 16);
+	yang_dnode_iterate(tunnel_add, pc, fl, "tunnel");
+	DEBUGD(&cnp_dbg_nb, "northbound: flow-label tunnel on %s, %u prefixes", pc->fl_if,
+	       pc->n_fl_tunnels);
+}
+
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-label-tunnel and below */
+int cnpproxy_fl_create(struct nb_cb_create_args *args)
+{
+	return NB_OK;
+}
+
+int cnpproxy_fl_destroy(struct nb_cb_destroy_args *args)
+{
+	return NB_OK;
+}
+
+int cnpproxy_fl_modify(struct nb_cb_modify_args *args)
+{
+	return NB_OK;
+}
