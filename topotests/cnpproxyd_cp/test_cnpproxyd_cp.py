@@ -40,6 +40,7 @@ BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../build"))
 PNC_PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
 ROCE_EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
 TBF_RATE = 20000000
+TUNNEL_SID = "2001:db8:ee::3"
 
 
 def setup_module(mod):
@@ -55,6 +56,10 @@ def setup_module(mod):
     p = tgen.gears["p"]
     p.cmd_raises("tc qdisc add dev p-eth1 root tbf rate {} burst 16kb limit 400kb".format(
         TBF_RATE))
+    # pe2 ends the flow-label tunnel: the kernel's SRv6 End.DX4 (no SRH)
+    tgen.gears["pe2"].cmd_raises(
+        "ip -6 route add {}/128 encap seg6local action End.DX4 nh4 10.0.2.1 dev pe2-eth1".format(
+            TUNNEL_SID))
     for rname, router in tgen.routers().items():
         router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)))
     tgen.start_router()
@@ -106,12 +111,12 @@ def summary(tag, side):
     return [e for e in events if e["event"] == "summary"][0]
 
 
-def udp_datagram(pcap):
+def udp_datagram(pcap, layer="IP"):
     """IP header and UDP payload of the first packet of a capture."""
-    from scapy.all import IP, UDP, rdpcap  # pylint: disable=C0415
+    from scapy.all import UDP, rdpcap  # pylint: disable=C0415
 
     pkt = rdpcap(pcap)[0]
-    return pkt[IP], bytes(pkt[UDP].payload)
+    return pkt[layer], bytes(pkt[UDP].payload)
 
 
 def expect(check, want, count=40, wait=0.5):
@@ -289,6 +294,57 @@ def test_no_proxy_then_fallback():
                        "proxy-node-capability prefix-list SENDERS")
     assert rc == 0, out
     expect(lookup, True, count=60)
+
+
+def test_flow_label_tunnel():
+    "Tunnelled flows: p sends flow-label FCNs to pe1, which resolves them to CNPs."
+    p, pe1 = gear("p"), gear("pe1")
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy flow-label-tunnel interface pe1-eth1 source 2001:db8:ff::1",
+                       "proxy flow-label-tunnel prefix 10.0.2.0/24 endpoint " + TUNNEL_SID)
+    assert rc == 0, out
+
+    def labels():
+        return pe1.vtysh_cmd("show cnpproxy flow-labels json", isjson=True)
+
+    expect(lambda: labels()["operational"], True)
+    p.vtysh_cmd("clear cnpproxy counters")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    pcap = logfile("fcn.pcap")
+    cap = pe1.popen(["tcpdump", "-n", "-i", "pe1-eth1", "-w", pcap, "-c", "1",
+                     "ip6 and udp dst port 61792"])
+    time.sleep(0.5)
+    req, resp = run_pair("fl4", "10.0.1.1", "10.0.2.1")
+    wait_done(req, resp)
+    cap.wait(timeout=10)
+
+    flows = [f for f in labels()["flows"] if f["receiverQp"] == 0x22]
+    assert len(flows) == 1, labels()
+    flow = flows[0]
+    assert (flow["sender"], flow["receiver"]) == ("10.0.1.1", "10.0.2.1"), flow
+    assert 0 < flow["label"] < 0x100000 and labels()["encap_roce"] > 0, labels()
+
+    c = p_eth1()["counters"]
+    assert c["flowLabelSent"] >= 1 and c["notificationsSent"] == 0, c
+    got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+    assert got["receivedFlowLabel"] >= 1 and got["cnpSent"] >= 1, got
+    assert got["droppedFlowLabelUnresolved"] == 0 and got["droppedUnknownFlow"] == 0, got
+    rq = summary("fl4", "req")
+    assert rq["cnps"] >= 1 and rq["cnps_invalid"] == 0 and rq["rate_mbps"] < 60, rq
+
+    ip, payload = udp_datagram(pcap, layer="IPv6")
+    assert (ip.src, ip.dst) == ("2001:db8:ff::2", "2001:db8:ff::1"), ip.summary()
+    rc, out = run_rc(pe1, "echo {} | {} decode --input hex --as fcn -".format(
+        payload.hex(), PNC_PKT))
+    assert rc == 0, out
+    fcn = json.loads(out.strip().splitlines()[0])
+    assert fcn["fcn"]["label"] == flow["label"] and 1 <= fcn["fcn"]["cl"] <= 7, fcn
+
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "no proxy flow-label-tunnel")
+    assert rc == 0, out
+    expect(lambda: labels()["operational"], False)
+    assert "pnc_flenc" not in pe1.cmd("tc filter show dev pe1-eth1 egress")
 
 
 def test_removing_interface_detaches():
