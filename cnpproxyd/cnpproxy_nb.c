@@ -309,6 +309,218 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received-flow-label",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-no-accept-list",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-source-denied",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-rate-limit-source",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-rate-limit-global",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-malformed",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-no-invoking-packet",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-unknown-flow",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-flow-label-unresolved",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-no-cnp-source",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/suppressed-min-interval",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/cnp-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/cnp-send-error",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/flows",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_flows_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface",
+			.cbs = {
+				.get_next = cnpproxy_state_cp_if_get_next,
+				.get_keys = cnpproxy_state_cp_if_get_keys,
+				.lookup_entry = cnpproxy_state_cp_if_lookup_entry,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/name",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/state",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/backlog",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/k-min",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/k-max",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/polls",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/poll-errors",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/onsets",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/congested",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/resumes",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/samples",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/samples-malformed",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/notifications-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/flow-label-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/fallback-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/no-proxy",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/suppressed-flow-interval",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/suppressed-rate-limit",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/send-errors",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
 			.xpath = NULL,
 		},
 	}

@@ -40,6 +40,14 @@ void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy);
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 
+/* Operational state (cnpproxy_nb_state.c). */
+struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args);
+struct yang_data *cnpproxy_state_proxy_flows_get_elem(struct nb_cb_get_elem_args *args);
+const void *cnpproxy_state_cp_if_get_next(struct nb_cb_get_next_args *args);
+int cnpproxy_state_cp_if_get_keys(struct nb_cb_get_keys_args *args);
+const void *cnpproxy_state_cp_if_lookup_entry(struct nb_cb_lookup_entry_args *args);
+struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args);
+
 /* Congestion point role (cnpproxy_nb_cp.c). */
 int cnpproxy_cp_leaf_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_leaf_destroy(struct nb_cb_destroy_args *args);

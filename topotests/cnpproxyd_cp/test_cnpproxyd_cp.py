@@ -223,6 +223,29 @@ def test_congestion_notifies_proxy_ipv4():
     assert n["invoking_roce"]["bth"]["dqpn"] == 0x22, n
 
 
+def oper_state(router):
+    out = router.vtysh_cmd(
+        "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd")
+    return json.loads(out)["frr-cnpproxyd:cnpproxyd"]["state"]
+
+
+def test_operational_state_in_yang():
+    "The YANG operational state gives the same counters as the show commands."
+    p, pe1 = gear("p"), gear("pe1")
+    state = oper_state(p)["congestion-interface"]
+    assert [i["name"] for i in state] == ["p-eth1"], state
+    show = p_eth1()
+    assert (state[0]["k-min"], state[0]["k-max"]) == ("15000", "40000"), state
+    for key in ("notificationsSent", "onsets", "noProxy"):
+        kebab = "".join("-" + ch.lower() if ch.isupper() else ch for ch in key)
+        assert int(state[0][kebab]) == show["counters"][key], (state, show)
+    proxy = oper_state(pe1)["proxy"]
+    counters = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+    assert int(proxy["cnp-sent"]) == counters["cnpSent"] >= 1, (proxy, counters)
+    assert int(proxy["received"]) == counters["received"], (proxy, counters)
+    assert int(proxy["flows"]) >= 1, proxy
+
+
 def test_congestion_notifies_proxy_ipv6():
     "The same over IPv6, with QPs set up without CM."
     p, pe1 = gear("p"), gear("pe1")

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd northbound: operational state (/frr-cnpproxyd:cnpproxyd/state).
+ *
+ * Counter leaves are named like the show commands' JSON keys in
+ * kebab-case, so one callback per group serves them all.
+ */
+#include <zebra.h>
+
+#include "lib/northbound.h"
+#include "lib/yang.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_cp.h"
+#include "cnpproxy_nb.h"
+#include "cnpproxy_pn.h"
+#include "flow_table.h"
+
+/* "droppedSourceDenied" and "dropped-source-denied" name the same counter. */
+static bool same_name(const char *camel, const char *kebab)
+{
+	for (; *camel; camel++, kebab++) {
+		if (isupper((unsigned char)*camel)) {
+			if (*kebab++ != '-')
+				return false;
+			if (*kebab != tolower((unsigned char)*camel))
+				return false;
+		} else if (*kebab != *camel) {
+			return false;
+		}
+	}
+	return *kebab == '\0';
+}
+
+static const char *leaf_name(const char *xpath)
+{
+	const char *slash = strrchr(xpath, '/');
+
+	return slash ? slash + 1 : xpath;
+}
+
+/* /frr-cnpproxyd:cnpproxyd/state/proxy/<counter> */
+struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args)
+{
+	const char *name = leaf_name(args->xpath);
+
+	for (int c = 0; c < PN_COUNTER_MAX; c++)
+		if (same_name(pn_counter_name(c), name))
+			return yang_data_new_uint64(args->xpath, pn_counters.c[c]);
+	return NULL;
+}
+
+/* /frr-cnpproxyd:cnpproxyd/state/proxy/flows */
+struct yang_data *cnpproxy_state_proxy_flows_get_elem(struct nb_cb_get_elem_args *args)
+{
+	return yang_data_new_uint32(args->xpath,
+				    pn_flows ? (uint32_t)pnc_flow_table_count(pn_flows) : 0);
+}
+
+/*
+ * /frr-cnpproxyd:cnpproxyd/state/congestion-interface: list entries are
+ * interface positions + 1 (NULL ends the list).
+ */
+static bool view_of(const void *entry, struct cp_if_view *v)
+{
+	return entry && cnpproxy_cp_if_view((unsigned int)(uintptr_t)entry - 1, v);
+}
+
+const void *cnpproxy_state_cp_if_get_next(struct nb_cb_get_next_args *args)
+{
+	uintptr_t next = args->list_entry ? (uintptr_t)args->list_entry + 1 : 1;
+
+	return next <= cnpproxy_cp_if_count() ? (const void *)next : NULL;
+}
+
+int cnpproxy_state_cp_if_get_keys(struct nb_cb_get_keys_args *args)
+{
+	struct cp_if_view v;
+
+	if (!view_of(args->list_entry, &v))
+		return NB_ERR;
+	args->keys->num = 1;
+	strlcpy(args->keys->key[0], v.cfg->name, sizeof(args->keys->key[0]));
+	return NB_OK;
+}
+
+const void *cnpproxy_state_cp_if_lookup_entry(struct nb_cb_lookup_entry_args *args)
+{
+	struct cp_if_view v;
+
+	for (unsigned int i = 0; cnpproxy_cp_if_view(i, &v); i++)
+		if (!strcmp(v.cfg->name, args->keys->key[0]))
+			return (const void *)(uintptr_t)(i + 1);
+	return NULL;
+}
+
+/* /frr-cnpproxyd:cnpproxyd/state/congestion-interface/<leaf> */
+struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args)
+{
+	const char *name = leaf_name(args->xpath);
+	struct cp_if_view v;
+
+	if (!view_of(args->list_entry, &v))
+		return NULL;
+	if (!strcmp(name, "name"))
+		return yang_data_new_string(args->xpath, v.cfg->name);
+	if (!strcmp(name, "state"))
+		return yang_data_new_string(args->xpath, cp_state_name(v.machine->state));
+	if (!strcmp(name, "backlog"))
+		return yang_data_new_uint32(args->xpath, v.qdisc ? v.qdisc->backlog_bytes : 0);
+	if (!strcmp(name, "k-min"))
+		return yang_data_new_uint64(args->xpath, v.thr->k_min);
+	if (!strcmp(name, "k-max"))
+		return yang_data_new_uint64(args->xpath, v.thr->k_max);
+	for (int c = 0; c < CP_C_MAX; c++)
+		if (same_name(cp_counter_name(c), name))
+			return yang_data_new_uint64(args->xpath, v.counters[c]);
+	return NULL;
+}
