@@ -1,0 +1,904 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""pnc closed-loop demo: a congested router's notification reaches the
+sender through a proxy next to it, instead of a WAN round trip.
+
+Five network namespaces, all created and removed by this script:
+
+  sender --- pe1 ===== p ==TBF== [delay line] ===== pe2 --- receiver
+  roce-emu   proxy     congestion point                     roce-emu
+  requester  cnpproxyd cnpproxyd                            responder
+
+pe1, p and pe2 run zebra, mgmtd, staticd and isisd from the pnc build;
+pe1 advertises the sender subnet with the IS-IS Proxy Node Capability,
+so p's cnpproxyd learns pe1 as the sender's proxy.  A TBF on p's egress
+towards pe2 is the bottleneck; pnc-delay-line between p and pe2 makes the
+WAN round trip.  The same RoCEv2 stream, faster than the TBF, runs twice:
+
+  proxy:    p notifies pe1 above K_max, pe1 sends the sender CNPs;
+  baseline: pe1's proxy role is off and only the receiver reacts to the
+            CE marks p sets above K_min (RNIC-style CNPs, a WAN RTT later).
+
+For each run the demo records p's queue (pnc-qmon), the sender's rate
+(roce-emu's log) and p's state changes and notifications (cnpproxyd's
+debug log), prints the timeline and the reaction times side by side,
+and writes a plot and the raw series.  Everything is torn down at the
+end, also on Ctrl-C, SIGTERM and errors.
+
+Usage: tools/demo.py FRR_ROOT [--short] [--out DIR] [options]
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+PREFIX = "pncdemo"
+ROUTERS = ("pe1", "p", "pe2")
+NAMESPACES = ("sender", "pe1", "p", "pe2", "receiver")
+SENDER, RECEIVER = "10.1.0.2", "10.2.0.2"
+LOOPBACK = {"pe1": "10.255.0.1", "p": "10.255.0.2", "pe2": "10.255.0.3"}
+SYSID = {"pe1": "0001", "p": "0002", "pe2": "0003"}
+# Routed links: (namespace, interface, address) at each end.  p's link
+# towards pe2 is built separately, around the delay line.
+LINKS = (
+    (("sender", "eth0", "10.1.0.2/24"), ("pe1", "eth-sender", "10.1.0.1/24")),
+    (("pe1", "eth-p", "10.0.1.1/24"), ("p", "eth-pe1", "10.0.1.2/24")),
+    (("pe2", "eth-receiver", "10.2.0.1/24"), ("receiver", "eth0", "10.2.0.2/24")),
+)
+BOTTLENECK = "eth-pe2"  # p's routed interface towards pe2: TBF, congestion point
+P_ADDR, PE2_ADDR = "10.0.2.2/24", "10.0.2.3/24"
+# IS-IS interfaces of each router: point-to-point core links, passive edges.
+ISIS_IFS = {"pe1": (("eth-sender", "passive"), ("eth-p", "point-to-point")),
+            "p": (("eth-pe1", "point-to-point"), (BOTTLENECK, "point-to-point")),
+            "pe2": (("eth-p", "point-to-point"), ("eth-receiver", "passive"))}
+DAEMONS = {"pe1": ("mgmtd", "zebra", "staticd", "isisd", "cnpproxyd"),
+           "p": ("mgmtd", "zebra", "staticd", "isisd", "cnpproxyd"),
+           "pe2": ("mgmtd", "zebra", "staticd", "isisd")}
+# pe1's proxy role: CNPs from pe1's address on the sender's subnet, for
+# notifications from the routers' loopbacks; queue pairs learnt from both
+# directions (XDP sees incoming packets only).
+PROXY_ROLE = ("proxy", "proxy source-address 10.1.0.1", "proxy accept-from prefix-list ROUTERS",
+              "proxy learn-interface eth-sender", "proxy learn-interface eth-p")
+# The sender's reaction (roce-emu's DCQCN-like one): a floor above zero so
+# that the rate never stalls, and a slow recovery (+5 Mb/s every 10 ms) so
+# that every cut stays visible for tens of milliseconds.
+REACTION = ("--min-rate", 5, "--recovery-us", 10000, "--ai", 5)
+# The 1 ms samplers (pnc-qmon, roce-emu's log) missing more than this
+# means that the host did not run them: that run's numbers are distorted.
+STALL_MS = 5.0
+RUNS = (("proxy", "proxy path (pe1 proxies)"),
+        ("baseline", "baseline (receiver CNPs only)"))
+
+
+class DemoError(Exception):
+    """A step of the demo failed; the message says which."""
+
+
+class Terminated(Exception):
+    """SIGTERM arrived."""
+
+
+def step(text):
+    print("\n\033[1m== {}\033[0m".format(text), flush=True)
+
+
+def nsname(name):
+    return "{}-{}".format(PREFIX, name)
+
+
+def in_ns(name, *args):
+    return ["ip", "netns", "exec", nsname(name)] + [str(a) for a in args]
+
+
+def run(args, check=True):
+    """Run a command, output captured; a failure names the command."""
+    res = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, check=False)
+    if check and res.returncode:
+        raise DemoError("{} failed ({}): {}".format(" ".join(args), res.returncode,
+                                                    res.stdout.strip()))
+    return res.stdout
+
+
+def ns_run(name, *args, check=True):
+    return run(in_ns(name, *args), check=check)
+
+
+# ---- options -----------------------------------------------------------------
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        prog="demo.py", description="pnc closed-loop congestion demo (needs root).")
+    ap.add_argument("frr_root", help="installed pnc FRR (build/root); tools in FRR_ROOT/../tools")
+    ap.add_argument("--short", action="store_true",
+                    help="CI mode: short runs; exit 0 only if the proxy path reacts faster")
+    ap.add_argument("--out", default="demo-out", help="directory of the plot and raw series")
+    ap.add_argument("--duration", type=float, help="seconds of traffic per run "
+                    "(default 8, --short 3)")
+    ap.add_argument("--rtt-ms", type=float, default=10.0,
+                    help="WAN round trip added between p and pe2 (default 10)")
+    ap.add_argument("--tbf-mbit", type=int, default=50, help="bottleneck rate (default 50)")
+    ap.add_argument("--rate-mbit", type=int, default=100, help="sender rate (default 100)")
+    args = ap.parse_args(argv)
+    if args.duration is None:
+        args.duration = 3.0 if args.short else 8.0
+    # Thresholds for the TBF: 1.6 ms and 4 ms of queue at its rate, well
+    # under the WAN's bandwidth-delay product.
+    bytes_per_ms = args.tbf_mbit * 1000 / 8
+    args.k_min = int(1.6 * bytes_per_ms)
+    args.k_max = int(4 * bytes_per_ms)
+    args.tools = os.path.realpath(os.path.join(args.frr_root, "..", "tools"))
+    return args
+
+
+def tool_paths(args):
+    """The build's tools, checked up front so that a run does not fail half-way."""
+    paths = {
+        "vtysh": os.path.join(args.frr_root, "bin", "vtysh"),
+        "frrdir": os.path.join(args.frr_root, "lib", "frr"),
+        "roce-emu": os.path.join(args.tools, "roce-emu", "roce-emu"),
+        "qmon": os.path.join(args.tools, "qmon", "pnc-qmon"),
+        "delay-line": os.path.join(args.tools, "delay-line", "pnc-delay-line"),
+    }
+    for daemon in ("zebra", "mgmtd", "staticd", "isisd", "cnpproxyd"):
+        paths[daemon] = os.path.join(paths["frrdir"], daemon)
+    missing = [p for k, p in paths.items() if k != "frrdir" and not os.access(p, os.X_OK)]
+    if missing:
+        raise DemoError("not built: " + ", ".join(missing) + " (run make first)")
+    return paths
+
+
+# ---- clean-up ------------------------------------------------------------------
+
+def etc_dir(router):
+    return "/etc/frr/" + nsname(router)
+
+
+def run_dir(router):
+    return "/var/run/frr/" + nsname(router)
+
+
+def existing_namespaces():
+    out = run(["ip", "netns", "list"], check=False)
+    names = {line.split()[0] for line in out.splitlines() if line.strip()}
+    return [n for n in NAMESPACES if nsname(n) in names]
+
+
+def demo_pids():
+    """Processes in the demo's namespaces, and FRR daemons by pid file."""
+    pids = set()
+    for name in existing_namespaces():
+        out = run(["ip", "netns", "pids", nsname(name)], check=False)
+        pids.update(int(p) for p in out.split() if p.isdigit())
+    for router in ROUTERS:
+        d = run_dir(router)
+        for f in os.listdir(d) if os.path.isdir(d) else ():
+            if f.endswith(".pid"):
+                try:
+                    with open(os.path.join(d, f)) as fh:
+                        pids.add(int(fh.read().strip()))
+                except (OSError, ValueError):
+                    pass
+    pids.discard(os.getpid())
+    return pids
+
+
+def signal_all(pids, sig):
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+def stop_processes(procs):
+    """Stop the tools this run started, then whatever the namespaces hold
+    (FRR daemons, tools of an aborted run); returns how many of those."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    pids = demo_pids()
+    count = len(pids)
+    signal_all(pids, signal.SIGTERM)
+    deadline = time.monotonic() + 3
+    while pids and time.monotonic() < deadline:
+        time.sleep(0.1)
+        pids = {p for p in pids if os.path.exists("/proc/{}".format(p))}
+    signal_all(pids, signal.SIGKILL)
+    return count
+
+
+def cleanup(procs=(), parents=()):
+    """Remove everything the demo (or an aborted earlier run) created:
+    processes, namespaces (their veths with them), FRR directories, and
+    the parent directories in parents if they are left empty.  Returns
+    how many processes and namespaces there were."""
+    nprocs = stop_processes(procs)
+    namespaces = existing_namespaces()
+    for name in namespaces:
+        run(["ip", "netns", "del", nsname(name)], check=False)
+    for router in ROUTERS:
+        shutil.rmtree(etc_dir(router), ignore_errors=True)
+        shutil.rmtree(run_dir(router), ignore_errors=True)
+    for d in parents:
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass  # not empty: someone else's
+    return nprocs, len(namespaces)
+
+
+# ---- topology ------------------------------------------------------------------
+
+def veth(ns_a, if_a, ns_b, if_b):
+    run(["ip", "link", "add", if_a, "netns", nsname(ns_a), "type", "veth",
+         "peer", "name", if_b, "netns", nsname(ns_b)])
+
+
+def if_up(name, ifname, addr=None):
+    if addr:
+        ns_run(name, "ip", "addr", "add", addr, "dev", ifname)
+    else:
+        # A bridge port: no IPv6 link-local, so it sends nothing itself.
+        ns_run(name, "sysctl", "-qw", "net.ipv6.conf.{}.disable_ipv6=1".format(ifname))
+    ns_run(name, "ip", "link", "set", ifname, "up")
+
+
+def build_topology(args):
+    for name in NAMESPACES:
+        run(["ip", "netns", "add", nsname(name)])
+        ns_run(name, "ip", "link", "set", "lo", "up")
+    for (ns_a, if_a, addr_a), (ns_b, if_b, addr_b) in LINKS:
+        veth(ns_a, if_a, ns_b, if_b)
+        if_up(ns_a, if_a, addr_a)
+        if_up(ns_b, if_b, addr_b)
+    # p -- pe2 through the delay line: p's routed interface and its peer
+    # dl-a stay in p, dl-b (in p) is paired with pe2's interface, and
+    # pnc-delay-line bridges dl-a and dl-b.  p's notifications to pe1 do
+    # not cross it; data to the receiver and the receiver's CNPs do.
+    veth("p", BOTTLENECK, "p", "dl-a")
+    veth("p", "dl-b", "pe2", "eth-p")
+    if_up("p", BOTTLENECK, P_ADDR)
+    if_up("p", "dl-a")
+    if_up("p", "dl-b")
+    if_up("pe2", "eth-p", PE2_ADDR)
+    ns_run("sender", "ip", "route", "add", "default", "via", "10.1.0.1")
+    ns_run("receiver", "ip", "route", "add", "default", "via", "10.2.0.1")
+    for router in ROUTERS:
+        ns_run(router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+    # The bottleneck, before cnpproxyd attaches its egress program there.
+    ns_run("p", "tc", "qdisc", "add", "dev", BOTTLENECK, "root", "tbf", "rate",
+           "{}mbit".format(args.tbf_mbit), "burst", "10kb", "limit", "600kb")
+
+
+def start_delay_line(args, paths, logdir):
+    """pnc-delay-line in p; returns once it says it is ready."""
+    one_way = args.rtt_ms / 2
+    proc = subprocess.Popen(in_ns("p", paths["delay-line"], "--a", "dl-a", "--b", "dl-b",
+                                  "--delay-ms", one_way, "--stats",
+                                  os.path.join(logdir, "delay-line.json")),
+                            stdout=subprocess.PIPE, text=True)
+    ready = json.loads(proc.stdout.readline() or "{}")
+    if ready.get("event") != "ready":
+        raise DemoError("pnc-delay-line did not start: {}".format(ready))
+    return proc
+
+
+# ---- FRR -----------------------------------------------------------------------
+
+def frr_conf(router, args):
+    """frr.conf of a router: IS-IS everywhere, PNC and cnpproxyd where needed."""
+    lines = ["hostname " + router, "log timestamp precision 6", "!"]
+    if router == "pe1":
+        lines += ["ip prefix-list SENDERS seq 5 permit 10.1.0.0/24",
+                  "ip prefix-list ROUTERS seq 5 permit 10.255.0.0/24 le 32", "!"]
+    if router == "p":
+        lines += ["debug cnpproxy congestion", "!"]
+    lines += ["interface lo", " ip address {}/32".format(LOOPBACK[router]),
+              " ip router isis wan", " isis passive", "exit"]
+    for ifname, kind in ISIS_IFS[router]:
+        lines += ["interface " + ifname, " ip router isis wan",
+                  " isis passive" if kind == "passive" else " isis network point-to-point",
+                  "exit"]
+    lines += ["router isis wan", " net 49.0001.0000.0000.{}.00".format(SYSID[router]),
+              " is-type level-2-only", " lsp-gen-interval 1"]
+    if router == "pe1":
+        lines.append(" proxy-node-capability prefix-list SENDERS")
+    lines.append("exit")
+    if router == "pe1":
+        lines += ["router cnpproxy"] + [" " + c for c in PROXY_ROLE] + ["exit"]
+    if router == "p":
+        cp = " congestion-point interface " + BOTTLENECK
+        lines += ["router cnpproxy", " congestion-point",
+                  " congestion-point source-address " + LOOPBACK["p"], cp,
+                  cp + " thresholds static k-max {} k-min {}".format(args.k_max, args.k_min),
+                  cp + " poll-interval 1", cp + " rtt {}".format(int(args.rtt_ms * 1000)),
+                  cp + " marking ce", "exit"]
+    return "\n".join(lines) + "\n"
+
+
+def start_router(router, args, paths):
+    """Its directories, frr.conf, the daemons, and the configuration read in."""
+    etc, rundir = etc_dir(router), run_dir(router)
+    for d in (etc, rundir):
+        os.makedirs(d)
+        shutil.chown(d, "frr", "frr")
+    for fname, text in (("vtysh.conf", "service integrated-vtysh-config\n"),
+                        ("frr.conf", frr_conf(router, args))):
+        with open(os.path.join(etc, fname), "w") as fh:
+            fh.write(text)
+        shutil.chown(os.path.join(etc, fname), "frr", "frr")
+    for daemon in DAEMONS[router]:
+        # Its own UTS namespace, so IS-IS advertises the router's name.
+        # Output to a file, not a pipe: the daemonized child keeps it open.
+        start_log = os.path.join(rundir, daemon + ".start")
+        # The log file belongs to frr: the daemon reopens it after dropping
+        # privileges when the configuration changes log settings.
+        log = os.path.join(rundir, daemon + ".log")
+        open(log, "w").close()
+        shutil.chown(log, "frr", "frr")
+        with open(start_log, "w") as fh:
+            rc = subprocess.call(in_ns(router, "unshare", "--uts", "sh", "-c",
+                                       'hostname "$1"; shift; exec "$@"', "-", router,
+                                       paths[daemon], "-N", nsname(router), "-d",
+                                       "-A", "127.0.0.1", "--log-level", "debug", "--log",
+                                       "file:" + log),
+                                 stdout=fh, stderr=subprocess.STDOUT)
+        if rc:
+            raise DemoError("{} failed to start on {}: {}".format(
+                daemon, router, read_from(start_log, 0).strip()))
+    vtysh(router, paths, "-b", raw=True)
+
+
+def vtysh(router, paths, *commands, raw=False, as_json=False):
+    """vtysh of a router: -c per command, or raw arguments."""
+    args = list(commands) if raw else [a for c in commands for a in ("-c", c)]
+    out = ns_run(router, paths["vtysh"], "-N", nsname(router), *args)
+    return json.loads(out) if as_json else out
+
+
+def wait_for(what, check, timeout):
+    """Poll check() until it returns a true value; the value, or an error."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise DemoError("{}: not after {} s".format(what, timeout))
+
+
+def proxy_of_sender(paths):
+    out = vtysh("p", paths, "show cnpproxy lookup {} json".format(SENDER), as_json=True)
+    return out.get("proxy") if out.get("found") else None
+
+
+def roles_ready(paths):
+    cp = vtysh("p", paths, "show cnpproxy congestion json", as_json=True)
+    ifs = cp.get("interfaces", {}).get(BOTTLENECK, {})
+    return ifs.get("operational") and proxy_role_state(paths)["operational"]
+
+
+def bring_up_control_plane(args, paths):
+    """Start FRR on the routers; time IS-IS convergence and proxy learning."""
+    t_start = time.monotonic()
+    for router in ROUTERS:
+        start_router(router, args, paths)
+        print("  {}: {}".format(router, " ".join(DAEMONS[router])))
+    wait_for("end-to-end reachability", lambda: ns_run(
+        "sender", "ping", "-c1", "-W1", RECEIVER, check=False).find(" 0% packet loss") > 0, 60)
+    t_reach = time.monotonic() - t_start
+    proxy = wait_for("p learning the sender's proxy through IS-IS",
+                     lambda: proxy_of_sender(paths), 60)
+    t_proxy = time.monotonic() - t_start
+    learned_at = time.time()
+    wait_for("cnpproxyd roles operational", lambda: roles_ready(paths), 30)
+    print("  {:6.2f} s  sender {} reaches receiver {} (IS-IS converged)".format(
+        t_reach, SENDER, RECEIVER))
+    print("  {:6.2f} s  p: show cnpproxy lookup {} -> proxy {} (learned via IS-IS PNC)".format(
+        t_proxy, SENDER, proxy))
+    return {"reachable_s": t_reach, "proxy_learned_s": t_proxy, "proxy": proxy,
+            "proxy_learned_at": learned_at}
+
+
+def proxy_role_state(paths):
+    return vtysh("pe1", paths, "show cnpproxy status json", as_json=True)["roles"]["proxy"]
+
+
+def set_proxy_role(paths, on):
+    """pe1's proxy role on (all its settings: "no proxy" drops them) or off."""
+    vtysh("pe1", paths, "configure terminal", "router cnpproxy",
+          *(PROXY_ROLE if on else ("no proxy",)))
+    wait_for("pe1's proxy role " + ("on" if on else "off"),
+             lambda: proxy_role_state(paths)["operational"] == on, 10)
+
+
+# ---- one run -------------------------------------------------------------------
+
+def clock_offset():
+    """CLOCK_REALTIME - CLOCK_MONOTONIC, from the tightest of a few readings."""
+    best = None
+    for _ in range(20):
+        m1 = time.clock_gettime(time.CLOCK_MONOTONIC)
+        r = time.clock_gettime(time.CLOCK_REALTIME)
+        m2 = time.clock_gettime(time.CLOCK_MONOTONIC)
+        if best is None or m2 - m1 < best[0]:
+            best = (m2 - m1, r - (m1 + m2) / 2)
+    return best[1]
+
+
+def traffic(args, paths, logdir, name, procs):
+    """One run: qmon at p, responder, requester to completion."""
+    files = {k: os.path.join(logdir, "{}-{}.jsonl".format(name, k))
+             for k in ("qmon", "requester", "responder")}
+    with open(files["qmon"], "w") as qlog:
+        qmon = subprocess.Popen(in_ns("p", paths["qmon"], "--dev", BOTTLENECK,
+                                      "--interval-ms", 1), stdout=qlog)
+    procs.append(qmon)
+    resp_extra = ["--cnp-on-ce"] if name == "baseline" else []
+    resp = subprocess.Popen(in_ns("receiver", paths["roce-emu"], "responder", "--local", RECEIVER,
+                                  "--duration", args.duration + 1.5, "--log",
+                                  files["responder"], *resp_extra))
+    procs.append(resp)
+    time.sleep(0.5)  # listening before the requester's CM REQ
+    req = subprocess.Popen(in_ns("sender", paths["roce-emu"], "requester", "--local", SENDER,
+                                 "--remote", RECEIVER, "--rate", args.rate_mbit, *REACTION,
+                                 "--duration", args.duration, "--log-ms", 1,
+                                 "--log", files["requester"]))
+    procs.append(req)
+    for proc, who in ((req, "requester"), (resp, "responder")):
+        try:
+            rc = proc.wait(timeout=args.duration + 30)
+        except subprocess.TimeoutExpired as exc:
+            raise DemoError("roce-emu {} did not finish".format(who)) from exc
+        if rc:
+            raise DemoError("roce-emu {} failed ({}), see {}".format(who, rc, files[who]))
+    time.sleep(0.1)  # the queue's tail
+    qmon.send_signal(signal.SIGINT)
+    qmon.wait(timeout=5)
+    return files
+
+
+def read_jsonl(path):
+    with open(path) as fh:
+        return [json.loads(line) for line in fh if line.strip().startswith("{")]
+
+
+# FRR's log file: "2026/01/02 03:04:05.123456 CNPPROXY: [XXXXX-XXXXX] text"
+LOG_LINE = re.compile(r"^(\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d+) \S+: (?:\[\S+\] )?(.*)$")
+
+
+# "congestion: eth-pe2: marking (backlog ...)", "... notification to 10.255.0.1 (...)"
+CP_EVENT = re.compile(r"congestion: " + BOTTLENECK + r": (\w+) (.*)$")
+
+
+def cp_log_events(text):
+    """p's state changes and notifications: (realtime, kind, details)."""
+    events = []
+    for line in text.splitlines():
+        m = LOG_LINE.match(line)
+        ev = CP_EVENT.search(m.group(2)) if m else None
+        if not ev:
+            continue
+        # FRR writes local time.
+        t = datetime.datetime.strptime(m.group(1), "%Y/%m/%d %H:%M:%S.%f").timestamp()
+        events.append((t, ev.group(1), ev.group(2)))
+    return events
+
+
+def first_cp_event(events, kind):
+    return next((t for t, k, _ in events if k == kind and t >= 0), None)
+
+
+def first_episode(queue, onset, k_min):
+    """The samples from the onset until the queue is back under K_min."""
+    if onset is None:
+        return []
+    episode = []
+    for t, b in queue:
+        if t < onset:
+            continue
+        episode.append((t, b))
+        if b <= k_min:
+            break
+    return episode
+
+
+def load_series(name, files, cp_events, offset):
+    """The run's series in ms since the sender's first packet."""
+    req = read_jsonl(files["requester"])
+    stats = [e for e in req if e["event"] == "stats"]
+    if not stats:
+        raise DemoError("{}: the requester logged no traffic".format(name))
+    t0 = stats[0]["time"]
+
+    def rel(t):
+        return round((t - t0) * 1000, 3)
+
+    # qmon stamps CLOCK_MONOTONIC; offset takes it to CLOCK_REALTIME.
+    queue = [(rel(s["ts_us"] / 1e6 + offset), s["backlog_bytes"])
+             for s in read_jsonl(files["qmon"]) if "backlog_bytes" in s]
+    end = (stats[-1]["time"] - t0) * 1000 + 200  # the queue's tail, not the idle after it
+    return {
+        "name": name,
+        "t0_realtime": t0,
+        "queue": [q for q in queue if -100 <= q[0] <= end],
+        "rate": [(rel(e["time"]), e["rate_mbps"], e["tx_mbps"]) for e in stats],
+        "cnps": [(rel(e["time"]), e["rate_mbps"]) for e in req if e["event"] == "cnp"],
+        "cp_events": [(rel(t), kind, msg) for t, kind, msg in cp_events],
+        "requester": next((e for e in req if e["event"] == "summary"), {}),
+        "responder": next((e for e in read_jsonl(files["responder"])
+                           if e["event"] == "summary"), {}),
+    }
+
+
+def add_metrics(res, k_min):
+    """Onset, first cut, reaction time and queue peaks of a run."""
+    during = [q for q in res["queue"] if q[0] >= 0]
+    onset = next((t for t, b in during if b > k_min), None)
+    first = first_episode(during, onset, k_min)
+    cut = res["cnps"][0] if res["cnps"] else (None, None)
+    res.update({
+        "onset_ms": onset,
+        "first_cut_ms": cut[0],
+        "rate_after_cut": cut[1],
+        "reaction_ms": round(cut[0] - onset, 3) if None not in (onset, cut[0]) else None,
+        "peak_queue": max((b for _, b in during), default=0),
+        "episode_peak": max((b for _, b in first), default=0),
+        "episode_end_ms": first[-1][0] if first else None,
+        "first_notification_ms": first_cp_event(res["cp_events"], "notification"),
+        "cp_marking_ms": first_cp_event(res["cp_events"], "marking"),
+        "cp_congested_ms": first_cp_event(res["cp_events"], "congested"),
+    })
+    res["episode_peak_ms"] = next((t for t, b in first if b == res["episode_peak"]), None)
+    # Until the first episode is over, every millisecond counts.
+    end = max([t for t in (res["episode_end_ms"], cut[0]) if t is not None], default=1e9)
+    res["stall_ms"] = max(largest_gap([t for t, _ in res["queue"]], end),
+                          largest_gap([r[0] for r in res["rate"]], end))
+    return res
+
+
+def largest_gap(times, end):
+    """The longest time without a sample in [0, end], in ms."""
+    inside = [t for t in times if 0 <= t <= end]
+    return round(max((b - a for a, b in zip(inside, inside[1:])), default=0.0), 3)
+
+
+def log_size(path):
+    return os.path.getsize(path) if os.path.exists(path) else 0
+
+
+def read_from(path, offset):
+    with open(path, errors="replace") as fh:
+        fh.seek(offset)
+        return fh.read()
+
+
+def one_run(args, paths, logdir, name, procs, offset):
+    """Configure pe1 for the run, send the traffic, collect what happened."""
+    set_proxy_role(paths, name == "proxy")
+    for router in ("p", "pe1"):
+        vtysh(router, paths, "clear cnpproxy counters")
+    cp_log = os.path.join(run_dir("p"), "cnpproxyd.log")
+    log_start = log_size(cp_log)
+    files = traffic(args, paths, logdir, name, procs)
+    res = add_metrics(load_series(name, files, cp_log_events(read_from(cp_log, log_start)),
+                                  offset), args.k_min)
+    cp = vtysh("p", paths, "show cnpproxy congestion json", as_json=True)
+    res["p_counters"] = cp["interfaces"][BOTTLENECK]["counters"]
+    res["p_peak_backlog"] = cp["interfaces"][BOTTLENECK]["peakBacklogBytes"]
+    res["pe1_counters"] = (vtysh("pe1", paths, "show cnpproxy counters json", as_json=True)
+                           if name == "proxy" else {})
+    # Let the queue drain and p go back to idle before the next run.
+    time.sleep(1.0 + args.rtt_ms / 1000)
+    return res
+
+
+# ---- report --------------------------------------------------------------------
+
+def fmt_ms(t):
+    return "   --    " if t is None else "{:8.2f} ms".format(t)
+
+
+def timeline(res, args):
+    """(ms, what happened) of a run, those that did happen."""
+    cut_from = "pe1 (proxy)" if res["name"] == "proxy" else "the receiver"
+    ignored = "" if res["name"] == "proxy" else " (ignored: pe1's proxy role is off)"
+    rows = [
+        (0.0, "sender starts at {} Mb/s (TBF {} Mb/s)".format(args.rate_mbit, args.tbf_mbit)),
+        (res["onset_ms"], "congestion onset: p's queue above K_min ({} octets, "
+         "pnc-qmon)".format(args.k_min)),
+        (res["cp_marking_ms"], "cnpproxyd on p: marking (CE on packets to the receiver)"),
+        (res["cp_congested_ms"], "cnpproxyd on p: congested (queue above K_max {} "
+         "octets)".format(args.k_max)),
+        (res["first_notification_ms"], "p: first notification to pe1" + ignored),
+        (res["first_cut_ms"], "sender: first CNP, from {}, rate cut to {:.1f} Mb/s".format(
+            cut_from, res["rate_after_cut"] or 0)),
+        (res["episode_peak_ms"], "queue peaks at p: {} octets".format(res["episode_peak"])),
+        (res["episode_end_ms"], "queue back under K_min"),
+    ]
+    return sorted(r for r in rows if r[0] is not None)
+
+
+def print_timeline(res, label, args, setup):
+    print("\n  {} (times from the first packet of the sender)".format(label))
+    print("    {:>11}  p: proxy of {} is {}, learned via IS-IS PNC {:.1f} s before the "
+          "traffic".format("before", SENDER, setup["proxy"],
+                           res["t0_realtime"] - setup["proxy_learned_at"]))
+    for t, text in timeline(res, args):
+        print("    {}  {}".format(fmt_ms(t), text))
+    if res["stall_ms"] > STALL_MS:
+        print("    warning: no sample for {:.1f} ms during the first episode: the host "
+              "stalled, this run's times are distorted".format(res["stall_ms"]))
+    rq, rs = res["requester"], res["responder"]
+    pe1 = ("pe1 {} notifications received, {} CNPs sent".format(
+        res["pe1_counters"].get("received"), res["pe1_counters"].get("cnpSent"))
+        if res["pe1_counters"] else "pe1's proxy role off")
+    print("    counters: sender {} CNPs, average {:.1f} Mb/s; receiver {} CE packets, {} CNPs "
+          "sent; p {} notifications; {}".format(
+              rq.get("cnps"), rq.get("tx_mbps", 0), rs.get("ce_pkts"), rs.get("cnps_sent"),
+              res["p_counters"].get("notificationsSent"), pe1))
+
+
+def verdict(results):
+    """(ok, sentence): did the proxy path react, and faster than the baseline?"""
+    a, b = results["proxy"]["reaction_ms"], results["baseline"]["reaction_ms"]
+    if a is None or b is None:
+        who = [n for n, r in (("proxy", a), ("baseline", b)) if r is None]
+        return False, "FAIL: no rate cut after congestion onset in the {} run".format(
+            " and ".join(who))
+    if a < b:
+        return True, ("PASS: the proxy path reacted {:.2f} ms after congestion onset, "
+                      "{:.2f} ms sooner than the baseline ({:.2f} ms, {:.1f}x faster)".format(
+                          a, b - a, b, b / a if a > 0 else float("inf")))
+    return False, ("FAIL: the proxy path ({:.2f} ms) was not faster than the baseline "
+                   "({:.2f} ms)".format(a, b))
+
+
+def print_comparison(results, args):
+    step("Side by side (WAN RTT {} ms, TBF {} Mb/s, sender {} Mb/s, K_min {} / K_max {} "
+         "octets)".format(args.rtt_ms, args.tbf_mbit, args.rate_mbit, args.k_min, args.k_max))
+    a, b = results["proxy"], results["baseline"]
+    octets = "{:8d} B ".format
+    rows = (("congestion onset (> K_min)", "onset_ms", fmt_ms),
+            ("first notification at p", "first_notification_ms", fmt_ms),
+            ("first rate cut at sender", "first_cut_ms", fmt_ms),
+            ("reaction (onset -> cut)", "reaction_ms", fmt_ms),
+            ("peak queue, first episode", "episode_peak", octets),
+            ("queue back under K_min", "episode_end_ms", fmt_ms),
+            ("peak queue, whole run", "peak_queue", octets),
+            ("longest gap in the samples", "stall_ms", fmt_ms))
+    print("  {:31} {:>14} {:>14}".format("", "proxy", "baseline"))
+    for label, key, fmt in rows:
+        print("  {:31} {:>14} {:>14}".format(label, fmt(a[key]), fmt(b[key])))
+    for label, key, fmt in (("CNPs at the sender", "cnps", "{:8d}   ".format),
+                            ("average sender rate", "tx_mbps", "{:8.1f} Mb/s".format)):
+        print("  {:31} {:>14} {:>14}".format(label, fmt(a["requester"].get(key, 0)),
+                                             fmt(b["requester"].get(key, 0))))
+
+
+# ---- outputs -------------------------------------------------------------------
+
+def zoom_window(results):
+    """Milliseconds of the first congestion episodes, where the reactions happen."""
+    ends = [r["episode_end_ms"] or 0 for r in results.values()]
+    cuts = [r["first_cut_ms"] or 0 for r in results.values()]
+    return min(200.0, max(40.0, 1.3 * max(ends), 3 * max(cuts)))
+
+
+def plot_run(qax, rax, res, style, xmax, zoom):
+    """One run's queue and rate; in the zoom, its onset and first cut marked."""
+    colour, label = style
+    queue = [(t, b / 1000) for t, b in res["queue"] if 0 <= t <= xmax]
+    rate = [r for r in res["rate"] if r[0] <= xmax]
+    qax.plot([t for t, _ in queue], [b for _, b in queue], color=colour, lw=1, label=label)
+    rax.plot([r[0] for r in rate], [r[1] for r in rate], color=colour, lw=1.2,
+             label=label + ": rate")
+    if not zoom:
+        return
+    rax.plot([r[0] for r in rate], [r[2] for r in rate], color=colour, lw=0.5, alpha=0.35,
+             label=label + ": measured (1 ms)")
+    if res["onset_ms"] is not None:
+        for ax in (qax, rax):
+            ax.axvline(res["onset_ms"], color=colour, ls=":", lw=1)
+    if res["first_cut_ms"] is not None:
+        for ax in (qax, rax):
+            ax.axvline(res["first_cut_ms"], color=colour, ls="--", lw=1)
+        rax.annotate("first cut\n{:.1f} ms after onset".format(res["reaction_ms"] or 0),
+                     (res["first_cut_ms"], res["rate_after_cut"]), color=colour, fontsize=8,
+                     textcoords="offset points", xytext=(5, 12 if res["name"] == "proxy" else -30))
+
+
+def decorate(qax, rax, args, xmax, title):
+    """Thresholds, TBF rate, titles and axes of one column."""
+    for k, name in ((args.k_min, "K_min"), (args.k_max, "K_max")):
+        qax.axhline(k / 1000, color="grey", ls="-.", lw=0.7)
+        qax.annotate(name, (xmax, k / 1000), ha="right", va="bottom", fontsize=7, color="grey")
+    rax.axhline(args.tbf_mbit, color="grey", ls="-.", lw=0.7)
+    rax.annotate("TBF rate", (xmax, args.tbf_mbit), ha="right", va="bottom", fontsize=7,
+                 color="grey")
+    qax.set_xlim(-0.02 * xmax, xmax)
+    qax.set_title("queue at p (pnc-qmon, 1 ms) - " + title, fontsize=10)
+    rax.set_title("sender rate (roce-emu) - " + title, fontsize=10)
+    qax.set_ylabel("backlog (kB)")
+    rax.set_ylabel("Mb/s")
+    rax.set_xlabel("ms since the sender's first packet")
+    for ax in (qax, rax):
+        ax.grid(alpha=0.3)
+
+
+def plot(results, args, path):
+    """Queue and rate of both runs: the first episode zoomed in, and the first second."""
+    import matplotlib  # pylint: disable=import-outside-toplevel
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+
+    styles = {"proxy": ("tab:blue", "proxy path"), "baseline": ("tab:red", "baseline")}
+    fig, axes = plt.subplots(2, 2, figsize=(14, 8), sharex="col",
+                             gridspec_kw={"width_ratios": [1, 1.4]})
+    # The whole run is hundreds of identical cycles: its first second shows them.
+    overview = min(1000.0, args.duration * 1000)
+    columns = ((zoom_window(results), "first episode (dotted: onset, dashed: first cut)"),
+               (overview, "first {:g} ms".format(overview)))
+    for col, (xmax, title) in enumerate(columns):
+        for name, _ in RUNS:
+            plot_run(axes[0][col], axes[1][col], results[name], styles[name], xmax, col == 0)
+        decorate(axes[0][col], axes[1][col], args, xmax, title)
+    axes[0][0].legend(fontsize=8, loc="upper right")
+    axes[1][0].legend(fontsize=7, loc="upper right")
+    fig.suptitle("pnc demo: WAN RTT {:g} ms, TBF {} Mb/s, sender {} Mb/s; reaction to "
+                 "congestion: proxy path {}, baseline {}".format(
+                     args.rtt_ms, args.tbf_mbit, args.rate_mbit,
+                     fmt_ms(results["proxy"]["reaction_ms"]).strip(),
+                     fmt_ms(results["baseline"]["reaction_ms"]).strip()))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_outputs(results, args, setup, out):
+    """The raw series as JSON and the plot, in out."""
+    path_png = os.path.join(out, "pnc-demo.png")
+    path_json = os.path.join(out, "pnc-demo.json")
+    params = {k: getattr(args, k) for k in ("duration", "rtt_ms", "tbf_mbit", "rate_mbit",
+                                            "k_min", "k_max", "short")}
+    with open(path_json, "w") as fh:
+        json.dump({"parameters": params, "setup": setup, "runs": results,
+                   "units": {"time": "ms since the sender's first packet",
+                             "queue": "[time, backlog octets]",
+                             "rate": "[time, rate Mb/s, measured tx Mb/s]",
+                             "cnps": "[time, rate Mb/s after the cut]"}}, fh)
+    plot(results, args, path_png)
+    return path_png, path_json
+
+
+# ---- main ----------------------------------------------------------------------
+
+def single_instance():
+    """A lock held while the process lives: a second demo would tear this one down."""
+    lock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        lock.bind("\0" + PREFIX + "-lock")  # abstract: nothing left on disk
+    except OSError:
+        return None
+    return lock
+
+
+def on_sigterm(_signum, _frame):
+    raise Terminated()
+
+
+def both_runs(args, paths, logdir, procs, setup):
+    """The proxy run, then the baseline run, with their timelines."""
+    results = {}
+    offset = clock_offset()
+    for name, label in RUNS:
+        step("Run {}: {} for {:g} s".format(name, label, args.duration))
+        results[name] = one_run(args, paths, logdir, name, procs, offset)
+        print_timeline(results[name], label, args, setup)
+    return results
+
+
+def set_up(args, paths, procs, logdir):
+    """From leftovers of an aborted run to a converged network."""
+    step("Cleaning up leftovers of an earlier run")
+    nprocs, nns = cleanup()
+    print("  {} processes stopped, {} namespaces removed".format(nprocs, nns))
+    step("Topology: sender -- pe1 == p ==TBF {} Mb/s==[delay {:g} ms RTT]== pe2 -- receiver "
+         "(namespaces {}-*)".format(args.tbf_mbit, args.rtt_ms, PREFIX))
+    build_topology(args)
+    procs.append(start_delay_line(args, paths, logdir))
+    step("Starting FRR (pnc build in {}): IS-IS with PNC, cnpproxyd on pe1 and p".format(
+        args.frr_root))
+    return bring_up_control_plane(args, paths)
+
+
+def demo(args, paths, procs, parents):
+    """The whole demo; returns the exit status."""
+    out = os.path.abspath(args.out)
+    logdir = os.path.join(out, "logs")
+    os.makedirs(logdir, exist_ok=True)
+    # FRR's configuration and state directories, removed at the end if
+    # the demo made them.
+    parents.extend(d for d in ("/etc/frr", "/var/run/frr") if not os.path.isdir(d))
+    setup = set_up(args, paths, procs, logdir)
+
+    # A host stall can spoil a --short verdict; those runs are repeated once.
+    attempts = 2 if args.short else 1
+    for attempt in range(1, attempts + 1):
+        results = both_runs(args, paths, logdir, procs, setup)
+        ok, sentence = verdict(results)
+        stalled = max(r["stall_ms"] for r in results.values()) > STALL_MS
+        if ok or not stalled or attempt == attempts:
+            break
+        step("The host stalled during a run: repeating both runs once")
+    for router in ("p", "pe1"):
+        shutil.copy(os.path.join(run_dir(router), "cnpproxyd.log"),
+                    os.path.join(logdir, "cnpproxyd-{}.log".format(router)))
+
+    print_comparison(results, args)
+    png, raw = write_outputs(results, args, setup, out)
+    step("Verdict")
+    print("  " + sentence)
+    print("  plot: {}\n  raw series: {}\n  logs: {}".format(png, raw, logdir))
+    return 0 if ok or not args.short else 1
+
+
+def main(argv):
+    args = parse_args(argv)
+    if os.geteuid() != 0:
+        print("demo: needs root (network namespaces): sudo make demo", file=sys.stderr)
+        return 1
+    try:
+        paths = tool_paths(args)
+    except DemoError as exc:
+        print("demo: {}".format(exc), file=sys.stderr)
+        return 1
+    lock = single_instance()  # held until the process exits
+    if lock is None:
+        print("demo: another pnc demo is running", file=sys.stderr)
+        return 1
+    # Ctrl-C tears down even when started with SIGINT ignored (a
+    # non-interactive shell's background job).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, on_sigterm)
+    procs, parents = [], []
+    status = 1
+    started = time.monotonic()
+    try:
+        status = demo(args, paths, procs, parents)
+    except KeyboardInterrupt:
+        print("\ndemo: interrupted")
+        status = 130
+    except Terminated:
+        print("\ndemo: terminated")
+        status = 143
+    except DemoError as exc:
+        print("\ndemo: {}".format(exc), file=sys.stderr)
+        status = 1
+    finally:
+        # Nothing may stop the teardown half-way.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        step("Tearing down")
+        cleanup(procs, parents)
+        print("  done ({:.0f} s in all)".format(time.monotonic() - started))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
