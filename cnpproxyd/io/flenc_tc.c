@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "io/bpf_percpu.h"
 #include "io/flenc_tc.h"
 #include "flenc.skel.h"
 
@@ -487,30 +488,8 @@ int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_c
 
 int pnc_flenc_counters(const struct pnc_flenc_tc *fe, struct pnc_flenc_counters *out)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	int fd = bpf_map__fd(fe->skel->maps.counters);
-	uint64_t *vals;
-	__u32 key;
-	int cpu;
-
-	if (ncpus <= 0)
-		return ncpus < 0 ? ncpus : -EINVAL;
-	vals = calloc((size_t)ncpus, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	memset(out, 0, sizeof(*out));
-	for (key = 0; key < PNC_FLENC_C_MAX; key++) {
-		if (bpf_map_lookup_elem(fd, &key, vals)) {
-			int err = -errno;
-
-			free(vals);
-			return err;
-		}
-		for (cpu = 0; cpu < ncpus; cpu++)
-			out->v[key] += vals[cpu];
-	}
-	free(vals);
-	return 0;
+	return pnc_bpf_percpu_counters(bpf_map__fd(fe->skel->maps.counters), PNC_FLENC_C_MAX,
+				       out->v);
 }
 
 const char *pnc_flenc_counter_name(enum pnc_flenc_counter c)

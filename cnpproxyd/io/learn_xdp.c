@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "io/bpf_percpu.h"
 #include "io/learn_xdp.h"
 #include "learn.skel.h"
 
@@ -196,30 +197,8 @@ uint64_t pnc_learn_xdp_bad_records(const struct pnc_learn_xdp *lx)
 
 int pnc_learn_xdp_counters(const struct pnc_learn_xdp *lx, struct pnc_learn_counters *out)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	int fd = bpf_map__fd(lx->skel->maps.counters);
-	uint64_t *vals;
-	__u32 key;
-	int cpu;
-
-	if (ncpus <= 0)
-		return ncpus < 0 ? ncpus : -EINVAL;
-	vals = calloc((size_t)ncpus, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	memset(out, 0, sizeof(*out));
-	for (key = 0; key < PNC_LEARN_C_MAX; key++) {
-		if (bpf_map_lookup_elem(fd, &key, vals)) {
-			int err = -errno;
-
-			free(vals);
-			return err;
-		}
-		for (cpu = 0; cpu < ncpus; cpu++)
-			out->v[key] += vals[cpu];
-	}
-	free(vals);
-	return 0;
+	return pnc_bpf_percpu_counters(bpf_map__fd(lx->skel->maps.counters), PNC_LEARN_C_MAX,
+				       out->v);
 }
 
 const char *pnc_learn_counter_name(enum pnc_learn_counter c)

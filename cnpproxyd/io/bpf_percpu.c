@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-CPU counter maps (see bpf_percpu.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "io/bpf_percpu.h"
+
+int pnc_bpf_percpu_counters(int map_fd, unsigned int n, uint64_t *out)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	uint64_t *vals;
+	__u32 key;
+	int cpu;
+
+	if (ncpus <= 0)
+		return ncpus < 0 ? ncpus : -EINVAL;
+	vals = calloc((size_t)ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	memset(out, 0, n * sizeof(*out));
+	for (key = 0; key < n; key++) {
+		if (bpf_map_lookup_elem(map_fd, &key, vals)) {
+			int err = -errno;
+
+			free(vals);
+			return err;
+		}
+		for (cpu = 0; cpu < ncpus; cpu++)
+			out[key] += vals[cpu];
+	}
+	free(vals);
+	return 0;
+}
