@@ -23,6 +23,8 @@ int cnpproxy_proxy_for_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
 int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args);
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args);
+/* Shared by the address leaves' validation. */
+bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
 int cnpproxy_proxy_setting_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_setting_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_proxy_learn_if_create(struct nb_cb_create_args *args);

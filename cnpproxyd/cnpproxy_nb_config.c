@@ -245,6 +245,17 @@ int cnpproxy_proxy_for_destroy(struct nb_cb_destroy_args *args)
 	return NB_OK;
 }
 
+/* Not unspecified, multicast or broadcast: a proxy must be one node. */
+bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a)
+{
+	if (ipaddr_is_zero(a))
+		return false;
+	if (IS_IPADDR_V4(a))
+		return !IN_MULTICAST(ntohl(a->ipaddr_v4.s_addr)) &&
+		       a->ipaddr_v4.s_addr != INADDR_BROADCAST;
+	return !IN6_IS_ADDR_MULTICAST(&a->ipaddr_v6);
+}
+
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy-for/via */
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args)
 {
@@ -255,10 +266,7 @@ int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args)
 	switch (args->event) {
 	case NB_EV_VALIDATE:
 		/* The proxy must be reachable as a unicast destination. */
-		if (ipaddr_is_zero(&via) ||
-		    (IS_IPADDR_V4(&via) && (IN_MULTICAST(ntohl(via.ipaddr_v4.s_addr)) ||
-					    via.ipaddr_v4.s_addr == INADDR_BROADCAST)) ||
-		    (IS_IPADDR_V6(&via) && IN6_IS_ADDR_MULTICAST(&via.ipaddr_v6))) {
+		if (!cnpproxy_ipaddr_is_unicast(&via)) {
 			snprintfrr(args->errmsg, args->errmsg_len,
 				   "proxy address %pIA is not a unicast address", &via);
 			return NB_ERR_VALIDATION;

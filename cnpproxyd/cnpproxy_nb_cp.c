@@ -116,10 +116,7 @@ int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args)
 	if (args->event != NB_EV_VALIDATE)
 		return NB_OK;
 	yang_dnode_get_ip(&a, args->dnode, NULL);
-	if (ipaddr_is_zero(&a) ||
-	    (IS_IPADDR_V4(&a) && (IN_MULTICAST(ntohl(a.ipaddr_v4.s_addr)) ||
-				  a.ipaddr_v4.s_addr == INADDR_BROADCAST)) ||
-	    (IS_IPADDR_V6(&a) && IN6_IS_ADDR_MULTICAST(&a.ipaddr_v6))) {
+	if (!cnpproxy_ipaddr_is_unicast(&a)) {
 		snprintfrr(args->errmsg, args->errmsg_len,
 			   "fallback proxy %pIA is not a unicast address", &a);
 		return NB_ERR_VALIDATION;
