@@ -20,7 +20,7 @@
 
 /*
  * UDP ports for congestion notifications.  The drafts leave both TBD;
- * these are the defaults chosen in wire-formats.md section 0 (above
+ * these are the defaults chosen in doc/wire-formats.md section 0 (above
  * Linux's ephemeral port range, which ends at 60999).
  */
 #define CNP_DEFAULT_NOTIFICATION_PORT 61791 /* seed 002 five-tuple format */

@@ -9,7 +9,7 @@
  * congested; each sample becomes a notification:
  *  - a tunnelled packet whose outer source is itself a proxy (a
  *    P-flagged host prefix) gets a flow-label FCN to that address
- *    (wire-formats.md 6.3);
+ *    (doc/wire-formats.md 6.3);
  *  - otherwise the sender's proxy comes from the proxy table (PNC in
  *    zebra's RIB, or proxy-for) and gets the five-tuple notification
  *    (6.2); without one, the configured fallback, else nothing (counted).

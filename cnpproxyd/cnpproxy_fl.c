@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cnpproxyd proxy role: the ingress PE's flow-label tunnel (seed 001,
- * wire-formats.md 6.3).
+ * doc/wire-formats.md 6.3).
  *
  * Traffic to the configured prefixes leaves the core-facing interface
  * in an outer IPv6 header whose flow label names the RoCEv2 flow

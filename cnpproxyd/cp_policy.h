@@ -6,7 +6,7 @@
  * Pure C, no I/O, no FRR dependency: the congestion point pipeline feeds
  * it queue observations and the unit tests exercise the same code.
  *
- * Facts from wire-formats.md:
+ * Facts from doc/wire-formats.md:
  *  - section 7.2 (seed 000): first level (ECN marking) when the queue is
  *    above K_min; second level (notify) when it is above K_max, or the
  *    ECN marking rate is above V_ecn, or the queue grows faster than

@@ -6,7 +6,7 @@
  *
  * A sample is a copy of the packet from its outermost IP header.  Plain
  * RoCEv2 packets are parsed from there.  Tunnelled ones (IPv4 or IPv6
- * in an outer IPv6 header, wire-formats.md 6.3) are parsed from the
+ * in an outer IPv6 header, doc/wire-formats.md 6.3) are parsed from the
  * inner IP header: the five-tuple of a notification is the customer's
  * (6.1), and the outer source and flow label name the ingress PE's flow.
  */

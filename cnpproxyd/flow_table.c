@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Flow table of the proxy: sender QP <-> receiver QP pairings learned
- * from CM MADs and from RC PSN correlation (wire-formats.md 4.3, 4.4).
+ * from CM MADs and from RC PSN correlation (doc/wire-formats.md 4.3, 4.4).
  *
  * Three fixed pools share one layout: nodes in an array, a chained hash
  * through node indices, a free list, and an activity list ordered by

@@ -3,7 +3,7 @@
  * Flow table of the proxy: which sender QP talks to which receiver QP.
  *
  * A congestion notification carries the invoking packet, whose BTH
- * names only the receiver's QP (wire-formats.md 1.1, A15, A21).  To
+ * names only the receiver's QP (doc/wire-formats.md 1.1, A15, A21).  To
  * send a CNP to the sender the proxy needs the sender's QP, learned
  * passively from packets seen on sender-facing interfaces (section 4):
  *

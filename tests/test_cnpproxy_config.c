@@ -24,7 +24,7 @@ static void test_defaults(void **state)
 	assert_false(cfg.present);
 	for (int r = 0; r < CNP_ROLE_MAX; r++)
 		assert_false(cfg.role[r]);
-	/* wire-formats.md section 0 defaults for the TBD ports. */
+	/* doc/wire-formats.md section 0 defaults for the TBD ports. */
 	assert_int_equal(cfg.notification_port, 61791);
 	assert_int_equal(cfg.flow_label_port, 61792);
 }

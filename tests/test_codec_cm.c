@@ -2,7 +2,7 @@
 /*
  * Unit tests for the CM MAD codec (cnpproxyd/codec/cm.c): REQ, REP,
  * RTU, REJ, DREQ and DREP round trips, the UDP payload offsets of
- * wire-formats.md 4.1/4.2, bit-field positions, the 4.3 pairing
+ * doc/wire-formats.md 4.1/4.2, bit-field positions, the 4.3 pairing
  * fields, and one rejection per reason.
  */
 #include <setjmp.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests for CRC-32 and the RoCEv2 ICRC (cnpproxyd/codec/icrc.c):
- * the test vectors of wire-formats.md 3.3 for IPv4 and IPv6, the masked
+ * the test vectors of doc/wire-formats.md 3.3 for IPv4 and IPv6, the masked
  * fields of 3.1 (changing them keeps the ICRC, flipping any other bit
  * breaks it), and the rejected inputs.
  */
@@ -17,7 +17,7 @@
 #include "codec/icrc.h"
 #include "codec_test_util.h"
 
-/* wire-formats.md 3.3, IPv4: from the IP header, without the ICRC. */
+/* doc/wire-formats.md 3.3, IPv4: from the IP header, without the ICRC. */
 static const char *const vec4_hex = "45c0003c000040004011b5edc0000201c0000202"
 				    "c00012b700280000"
 				    "8100ffff4000012300000000"

@@ -2,7 +2,7 @@
 /*
  * Unit tests for the congested node -> proxy messages
  * (cnpproxyd/codec/notif.c): the seed 002 notification in the v1 layout
- * of wire-formats.md 6.2 (IPv4 and IPv6 round trips, octet layout,
+ * of doc/wire-formats.md 6.2 (IPv4 and IPv6 round trips, octet layout,
  * truncation of the invoking packet, every rejection, finding the BTH
  * in the invoking packet) and the seed 001 flow-label FCN of 6.3.
  */

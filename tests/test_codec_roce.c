@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests for the RoCEv2 codec (cnpproxyd/codec/roce.c): BTH fields
- * and bit positions, the standard CNP of wire-formats.md section 2
+ * and bit positions, the standard CNP of doc/wire-formats.md section 2
  * octet by octet, RC data and ACK round trips, the generic parser's
  * view, and one rejection per error reason.
  */

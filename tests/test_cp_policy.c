@@ -271,7 +271,7 @@ static void test_levels_and_notify(void **state)
 
 	(void)state;
 	machine_setup(&pc, &t);
-	/* Seed 003 light / severe (wire-formats section 8). */
+	/* Seed 003 light / severe (doc/wire-formats.md section 8). */
 	assert_int_equal(cp_level(CP_MARK_TWO_THRESHOLD, &t, 15000), 2);
 	assert_int_equal(cp_level(CP_MARK_TWO_THRESHOLD, &t, 20000), 6);
 	/* Seed 000 triggers: 4 up to K_max, 7 from 2 * K_max. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Seed 001 ingress-PE data path (wire-formats.md 6.3): per-flow Flow
+ * Seed 001 ingress-PE data path (doc/wire-formats.md 6.3): per-flow Flow
  * Label IPv6 encapsulation, tc (clsact, direct action).
  *
  * pnc_flenc, egress of the PE's core-facing interface.  IPv4 and IPv6
@@ -408,7 +408,7 @@ int pnc_flenc(struct __sk_buff *skb)
 
 /*
  * RFC 6040 normal mode, except that ECT(1) stays outside (seed 003,
- * wire-formats.md 6.4): only CE is copied in.  The new inner ECN field,
+ * doc/wire-formats.md 6.4): only CE is copied in.  The new inner ECN field,
  * or -1 to drop (outer CE, inner Not-ECT).
  */
 static __always_inline int decap_ecn(__u8 outer, __u8 inner)

@@ -3,7 +3,7 @@
  * What the flow-label encapsulation programs (flenc.bpf.c) share with
  * user space (io/flenc_tc.c): map keys and values, counter indexes and
  * the run-time configuration.  Seed 001 ingress-PE data path,
- * wire-formats.md 6.3.  Only __u8..__u64 types, which vmlinux.h defines
+ * doc/wire-formats.md 6.3.  Only __u8..__u64 types, which vmlinux.h defines
  * for the BPF side and <linux/types.h> for user space; include one of
  * those first.
  */

@@ -4,9 +4,9 @@
  *
  * Watches RoCEv2 (UDP 4791) and tells user space, through a ring buffer:
  *  - every CM MAD (UD SEND Only to QP1), copied from the IP header so
- *    that the CM codec can decode it (REQ/REP pairing, wire-formats 4.3);
+ *    that the CM codec can decode it (REQ/REP pairing, doc/wire-formats.md 4.3);
  *  - samples of RC data and ACK/NAK packets for PSN correlation when the
- *    QPs were exchanged out of band (wire-formats 4.4).
+ *    QPs were exchanged out of band (doc/wire-formats.md 4.4).
  *
  * It never changes or drops anything: every path returns XDP_PASS.
  *

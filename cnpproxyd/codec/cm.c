@@ -2,7 +2,7 @@
 /*
  * CM MADs (REQ, REP, RTU, REJ, DREQ, DREP) and their RoCEv2 carrier.
  * Offsets in the comments are from the start of the CM message (MAD
- * offset 24), as in wire-formats.md 4.2.
+ * offset 24), as in doc/wire-formats.md 4.2.
  */
 #include <string.h>
 

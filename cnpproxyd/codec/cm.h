@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * InfiniBand CM MADs on RoCEv2 (wire-formats.md section 4): the MAD
+ * InfiniBand CM MADs on RoCEv2 (doc/wire-formats.md section 4): the MAD
  * common header and the REQ, REP, RTU, REJ, DREQ and DREP messages,
  * alone (256-octet MAD) or in a RoCEv2 UD SEND Only to QP1 (BTH + DETH).
  *

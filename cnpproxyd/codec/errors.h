@@ -55,7 +55,7 @@ enum pnc_codec_err {
 	PNC_E_CM_QP = -31,
 	PNC_E_CM_QKEY = -32,
 
-	/* Seed 002 notification (wire-formats.md 6.2) */
+	/* Seed 002 notification (doc/wire-formats.md 6.2) */
 	PNC_E_NOTIF_TRUNCATED = -33,
 	PNC_E_NOTIF_VERSION = -34,
 	PNC_E_NOTIF_AF = -35,
@@ -66,7 +66,7 @@ enum pnc_codec_err {
 	PNC_E_NOTIF_NO_INVOKING = -40,
 	PNC_E_MPLS_TRUNCATED = -41,
 
-	/* Seed 001 flow-label FCN (wire-formats.md 6.3) */
+	/* Seed 001 flow-label FCN (doc/wire-formats.md 6.3) */
 	PNC_E_FCN_TRUNCATED = -42,
 	PNC_E_FCN_TRAILING = -43,
 	PNC_E_FCN_ZERO_LABEL = -44,

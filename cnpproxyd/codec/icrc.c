@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * CRC-32 and the RoCEv2 ICRC (wire-formats.md section 3).
+ * CRC-32 and the RoCEv2 ICRC (doc/wire-formats.md section 3).
  */
 #include <string.h>
 

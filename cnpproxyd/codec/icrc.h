@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * CRC-32 and the RoCEv2 invariant CRC (ICRC), wire-formats.md section 3.
+ * CRC-32 and the RoCEv2 invariant CRC (ICRC), doc/wire-formats.md section 3.
  *
  * Packets are given from the first octet of the IP header.  Only what
  * RoCEv2 implementations handle is accepted: IPv4 without options and

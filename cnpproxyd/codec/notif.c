@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Seed 002 notification (v1 layout, wire-formats.md 6.2) and seed 001
+ * Seed 002 notification (v1 layout, doc/wire-formats.md 6.2) and seed 001
  * flow-label FCN (6.3).
  */
 #include <string.h>

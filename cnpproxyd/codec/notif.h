@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Congested node -> proxy messages (wire-formats.md section 6), UDP
+ * Congested node -> proxy messages (doc/wire-formats.md section 6), UDP
  * payloads only:
  *  - the seed 002 notification in the versioned cnpproxyd v1 layout of
  *    section 6.2: five-tuple, congestion level, truncated invoking packet;

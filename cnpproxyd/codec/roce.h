@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * RoCEv2 packets (wire-formats.md sections 1 and 2): the BTH and the
+ * RoCEv2 packets (doc/wire-formats.md sections 1 and 2): the BTH and the
  * extension headers used here, a generic parser that starts at the IP
  * header, and builders/parsers for the standard CNP, RC SEND/WRITE data
  * and RC ACK/NAK.

@@ -253,7 +253,7 @@ def run_rate_limited(addrs, version):
     gaps = [b["ts_ns"] - a["ts_ns"] for a, b in zip(data, data[1:])]
     gaps += [b["ts_ns"] - a["ts_ns"] for a, b in zip(acks, acks[1:]) if "echo_qp" not in b]
     assert min(gaps) >= 99_000_000, gaps
-    # ACKs still fall in the window of data PSNs seen (wire-formats 4.4)
+    # ACKs still fall in the window of data PSNs seen (doc/wire-formats.md 4.4)
     lo, hi = data[0]["psn"], rq["tx_pkts"] + 0x1000
     assert all(lo - 8 <= e["psn"] < hi for e in acks), (lo, hi, acks[:3])
 

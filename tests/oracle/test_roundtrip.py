@@ -4,7 +4,7 @@
 * Each kind is built with every field it has set to a non-default value;
   `pnc-pkt decode` (hex, raw and pcap input, LINKTYPE_RAW, Ethernet and
   802.1Q) must report exactly those values and icrc_ok.
-* The defaults reproduce the ICRC test vectors of wire-formats.md 3.3.
+* The defaults reproduce the ICRC test vectors of doc/wire-formats.md 3.3.
 * Corrupted or invalid packets (flipped ICRC octet, truncation, bad IP
   or UDP checksum, TVer, MAD class, Q_Key, syndrome, notification
   version, FCN label 0, ...) give the codec's reason string and exit 1.
@@ -193,14 +193,14 @@ def test_fields(tmp):
 
 
 def test_vectors():
-    # wire-formats.md 3.3
+    # doc/wire-formats.md 3.3
     v4 = build_hex(["cnp"])[0]
     check(v4 == "45c0003c000040004011b5edc0000201c0000202c00012b700280000"
           "8100ffff4000012300000000" + "00" * 16 + "70199d9a", "IPv4 CNP vector: " + v4)
     v6 = build_hex(["cnp", "-6"])[0]
     check(v6.startswith("6c000000002811402001") and v6.endswith("928fe039"),
           "IPv6 CNP vector: " + v6)
-    # wire-formats.md 6.3 example: FL 0x12345, CL 5 -> 12 34 5A 00
+    # doc/wire-formats.md 6.3 example: FL 0x12345, CL 5 -> 12 34 5A 00
     check(build_hex(["fcn", "bare=1"])[0] == "12345a00", "FCN example")
     notif = build_hex(["notif", "bare=1", "cl=5", "flow-src=192.0.2.10",
                        "flow-dst=192.0.2.20", "flow-sport=0x1234"])[0]

@@ -10,7 +10,7 @@ built by `pnc-pkt build KIND --random SEED --count N`:
     with checksum 0, BTH, CNP padding or RETH/ImmDt/payload/pad) and
     gets exactly the octets of pnc-pkt.
 scapy computes the ICRC for IPv4 only; for 100 random IPv6 CNPs the ICRC
-is recomputed here from wire-formats.md 3.1 with zlib.crc32.
+is recomputed here from doc/wire-formats.md 3.1 with zlib.crc32.
 """
 import struct
 import sys
@@ -119,7 +119,7 @@ def test_kind(kind, count, seed):
 
 
 def icrc_v6_reference(data):
-    """wire-formats.md 3.1 for IPv6, written independently of the codec."""
+    """doc/wire-formats.md 3.1 for IPv6, written independently of the codec."""
     m = bytearray(b"\xff" * 8 + data[:-4])
     m[8] = (m[8] & 0xF0) | 0x0F          # traffic class and flow label
     m[9:12] = b"\xff\xff\xff"

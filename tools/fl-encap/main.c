@@ -310,7 +310,7 @@ static int open_fcn_socket(unsigned int port)
 	return fd;
 }
 
-/* What the proxy does with an FCN: label -> flow (wire-formats.md 6.3). */
+/* What the proxy does with an FCN: label -> flow (doc/wire-formats.md 6.3). */
 static void handle_fcn(const struct pnc_flenc_tc *fe, int fd)
 {
 	struct sockaddr_in6 from;

@@ -2,7 +2,7 @@
 /*
  * pnc-pkt: decode one packet starting at the IP header.  UDP 4791 goes
  * to the RoCEv2 decoder (decode_roce.c); the notification ports carry
- * the seed 002 notification or the seed 001 FCN (wire-formats.md 6).
+ * the seed 002 notification or the seed 001 FCN (doc/wire-formats.md 6).
  * --as notif|fcn decodes a bare UDP payload instead.
  */
 #include <string.h>

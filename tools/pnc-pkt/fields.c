@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pnc-pkt: the packet kinds, their defaults (wire-formats.md sections 0,
+ * pnc-pkt: the packet kinds, their defaults (doc/wire-formats.md sections 0,
  * 2, 4 and 6) and the table of field=value names that "build" accepts.
  */
 #include <ctype.h>
@@ -122,7 +122,7 @@ void spec_init(struct pkt_spec *s, enum pkt_kind k, uint8_t version)
 
 	switch (k) {
 	case K_CNP:
-		/* DSCP 48, Not-ECT (design.md 5); DestQP of wire-formats 3.3 */
+		/* DSCP 48, Not-ECT (doc/design.md 5); DestQP of doc/wire-formats.md 3.3 */
 		s->ip.tos = 48 << 2;
 		s->bth.opcode = PNC_OP_CNP;
 		s->bth.becn = true;
@@ -172,7 +172,7 @@ void spec_init(struct pkt_spec *s, enum pkt_kind k, uint8_t version)
 	case K_FCN:
 		s->ip.dport = PNC_FCN_UDP_PORT;
 		s->udp_csum_mode = CSUM_AUTO;
-		/* the example of wire-formats.md 6.3: 12 34 5A 00 */
+		/* the example of doc/wire-formats.md 6.3: 12 34 5A 00 */
 		s->fcn.flow_label = 0x12345;
 		s->fcn.cl = 5;
 		break;

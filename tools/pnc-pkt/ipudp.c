@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pnc-pkt: plain IPv4/IPv6 + UDP around any payload (the notification
- * messages of wire-formats.md section 6 travel this way), its parser,
+ * messages of doc/wire-formats.md section 6 travel this way), its parser,
  * and the checksum fix-up applied after every build.
  */
 #include <string.h>

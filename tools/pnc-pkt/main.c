@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pnc-pkt: the command-line packet tool of pnc (design.md section 3).
+ * pnc-pkt: the command-line packet tool of pnc (doc/design.md section 3).
  * Dispatches to the build and decode subcommands.
  */
 #include <string.h>
