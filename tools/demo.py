@@ -68,9 +68,13 @@ DAEMONS = {"pe1": ("mgmtd", "zebra", "staticd", "isisd", "cnpproxyd"),
 PROXY_ROLE = ("proxy", "proxy source-address 10.1.0.1", "proxy accept-from prefix-list ROUTERS",
               "proxy learn-interface eth-sender", "proxy learn-interface eth-p")
 # The sender's reaction (roce-emu's DCQCN-like one): a floor above zero so
-# that the rate never stalls, and a slow recovery (+5 Mb/s every 10 ms) so
-# that every cut stays visible for tens of milliseconds.
-REACTION = ("--min-rate", 5, "--recovery-us", 10000, "--ai", 5)
+# that the rate never stalls, and by default a slow recovery (+5 Mb/s every
+# 10 ms, --recovery-us) so that every cut stays visible for tens of
+# milliseconds.
+REACTION = ("--min-rate", 5, "--ai", 5)
+# The bottleneck's queue limit: far above K_max, so that a drop means the
+# reaction did not hold the queue.
+TBF_LIMIT = "600kb"
 # The 1 ms samplers (pnc-qmon, roce-emu's log) missing more than this
 # means that the host did not run them: that run's numbers are distorted.
 STALL_MS = 5.0
@@ -127,6 +131,13 @@ def parse_args(argv):
                     help="WAN round trip added between p and pe2 (default 10)")
     ap.add_argument("--tbf-mbit", type=int, default=50, help="bottleneck rate (default 50)")
     ap.add_argument("--rate-mbit", type=int, default=100, help="sender rate (default 100)")
+    ap.add_argument("--recovery-us", type=int, default=10000,
+                    help="sender's recovery period, +5 Mb/s each (default 10000; "
+                    "roce-emu's own default is 1000)")
+    ap.add_argument("--notify-min-interval", type=int, metavar="US",
+                    help="p's per-flow notification interval (default: the rtt)")
+    ap.add_argument("--print-config", metavar="ROUTER", choices=ROUTERS,
+                    help="print the router's frr.conf for these options and exit")
     args = ap.parse_args(argv)
     if args.duration is None:
         args.duration = 3.0 if args.short else 8.0
@@ -282,7 +293,7 @@ def build_topology(args):
         ns_run(router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
     # The bottleneck, before cnpproxyd attaches its egress program there.
     ns_run("p", "tc", "qdisc", "add", "dev", BOTTLENECK, "root", "tbf", "rate",
-           "{}mbit".format(args.tbf_mbit), "burst", "10kb", "limit", "600kb")
+           "{}mbit".format(args.tbf_mbit), "burst", "10kb", "limit", TBF_LIMIT)
 
 
 def start_delay_line(args, paths, logdir):
@@ -327,7 +338,10 @@ def frr_conf(router, args):
                   " congestion-point source-address " + LOOPBACK["p"], cp,
                   cp + " thresholds static k-max {} k-min {}".format(args.k_max, args.k_min),
                   cp + " poll-interval 1", cp + " rtt {}".format(int(args.rtt_ms * 1000)),
-                  cp + " marking ce", "exit"]
+                  cp + " marking ce"]
+        if args.notify_min_interval:
+            lines.append(cp + " notify min-interval {}".format(args.notify_min_interval))
+        lines.append("exit")
     return "\n".join(lines) + "\n"
 
 
@@ -457,6 +471,7 @@ def traffic(args, paths, logdir, name, procs):
     time.sleep(0.5)  # listening before the requester's CM REQ
     req = subprocess.Popen(in_ns("sender", paths["roce-emu"], "requester", "--local", SENDER,
                                  "--remote", RECEIVER, "--rate", args.rate_mbit, *REACTION,
+                                 "--recovery-us", args.recovery_us,
                                  "--duration", args.duration, "--log-ms", 1,
                                  "--log", files["requester"]))
     procs.append(req)
@@ -530,13 +545,15 @@ def load_series(name, files, cp_events, offset):
         return round((t - t0) * 1000, 3)
 
     # qmon stamps CLOCK_MONOTONIC; offset takes it to CLOCK_REALTIME.
-    queue = [(rel(s["ts_us"] / 1e6 + offset), s["backlog_bytes"])
-             for s in read_jsonl(files["qmon"]) if "backlog_bytes" in s]
+    samples = [s for s in read_jsonl(files["qmon"]) if "backlog_bytes" in s]
+    queue = [(rel(s["ts_us"] / 1e6 + offset), s["backlog_bytes"]) for s in samples]
     end = (stats[-1]["time"] - t0) * 1000 + 200  # the queue's tail, not the idle after it
     return {
         "name": name,
         "t0_realtime": t0,
         "queue": [q for q in queue if -100 <= q[0] <= end],
+        # Packets the bottleneck dropped during the run: the queue overflowed.
+        "queue_drops": samples[-1]["drops"] - samples[0]["drops"] if samples else 0,
         "rate": [(rel(e["time"]), e["rate_mbps"], e["tx_mbps"]) for e in stats],
         "cnps": [(rel(e["time"]), e["rate_mbps"]) for e in req if e["event"] == "cnp"],
         "cp_events": [(rel(t), kind, msg) for t, kind, msg in cp_events],
@@ -661,6 +678,10 @@ def verdict(results):
         who = [n for n, r in (("proxy", a), ("baseline", b)) if r is None]
         return False, "FAIL: no rate cut after congestion onset in the {} run".format(
             " and ".join(who))
+    drops = results["proxy"]["queue_drops"]
+    if drops:
+        return False, ("FAIL: the proxy path did not hold the queue: the bottleneck dropped "
+                       "{} packets".format(drops))
     if a < b:
         return True, ("PASS: the proxy path reacted {:.2f} ms after congestion onset, "
                       "{:.2f} ms sooner than the baseline ({:.2f} ms, {:.1f}x faster)".format(
@@ -681,6 +702,7 @@ def print_comparison(results, args):
             ("peak queue, first episode", "episode_peak", octets),
             ("queue back under K_min", "episode_end_ms", fmt_ms),
             ("peak queue, whole run", "peak_queue", octets),
+            ("packets dropped at the TBF", "queue_drops", "{:8d}   ".format),
             ("longest gap in the samples", "stall_ms", fmt_ms))
     print("  {:31} {:>14} {:>14}".format("", "proxy", "baseline"))
     for label, key, fmt in rows:
@@ -775,6 +797,7 @@ def write_outputs(results, args, setup, out):
     path_png = os.path.join(out, "pnc-demo.png")
     path_json = os.path.join(out, "pnc-demo.json")
     params = {k: getattr(args, k) for k in ("duration", "rtt_ms", "tbf_mbit", "rate_mbit",
+                                            "recovery_us", "notify_min_interval",
                                             "k_min", "k_max", "short")}
     with open(path_json, "w") as fh:
         json.dump({"parameters": params, "setup": setup, "runs": results,
@@ -860,6 +883,9 @@ def demo(args, paths, procs, parents):
 
 def main(argv):
     args = parse_args(argv)
+    if args.print_config:
+        print(frr_conf(args.print_config, args), end="")
+        return 0
     if os.geteuid() != 0:
         print("demo: needs root (network namespaces): sudo make demo", file=sys.stderr)
         return 1
