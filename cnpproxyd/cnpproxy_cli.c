@@ -15,6 +15,43 @@
 
 #define CNPPROXY_STR "Congestion notification proxy (cnpproxyd)\n"
 
+/* A relative xpath ("./...") of the node being edited, made absolute. */
+static const struct lyd_node *candidate_node(struct vty *vty, const char *rel)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "%s%s", VTY_CURR_XPATH, rel + 1);
+	return yang_dnode_get(vty->candidate_config->dnode, xpath);
+}
+
+/*
+ * Whether a value typed after "no ..." is the configured one, compared as
+ * YANG values (so "2001:db8::0:1" is "2001:db8::1"); says why not.
+ */
+static bool typed_matches(struct vty *vty, const struct lyd_node *dn, const char *typed)
+{
+	if (!typed || !dn ||
+	    lyd_value_compare((const struct lyd_node_term *)dn, typed, strlen(typed)) == LY_SUCCESS)
+		return true;
+	vty_out(vty, "%% The configured value is %s, not %s: nothing changed\n",
+		yang_dnode_get_string(dn, NULL), typed);
+	return false;
+}
+
+int cnpproxy_cli_no(struct vty *vty, const char *check, const char *typed, const char *change,
+		    enum nb_operation op)
+{
+	const struct lyd_node *dn = candidate_node(vty, check);
+
+	/* Nothing configured there: nothing to remove, and nothing to create. */
+	if (!dn || !candidate_node(vty, change))
+		return CMD_SUCCESS;
+	if (!typed_matches(vty, dn, typed))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, change, op, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
 DEFPY_YANG_NOSH(router_cnpproxy, router_cnpproxy_cmd,
 		"router cnpproxy",
 		ROUTER_STR
@@ -54,7 +91,7 @@ void cli_show_cnpproxy_end(struct vty *vty, const struct lyd_node *dnode)
 DEFPY_YANG(cnpproxy_proxy, cnpproxy_proxy_cmd,
 	   "[no] proxy",
 	   NO_STR
-	   "Proxy role: turn congestion notifications into sender-native CNPs (packet path not implemented yet)\n")
+	   "Proxy role: turn congestion notifications into CNPs to the senders\n")
 {
 	nb_cli_enqueue_change(vty, "./proxy", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
 	return nb_cli_apply_changes(vty, NULL);
@@ -68,7 +105,7 @@ void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool
 DEFPY_YANG(cnpproxy_congestion_point, cnpproxy_congestion_point_cmd,
 	   "[no] congestion-point",
 	   NO_STR
-	   "Congestion point role: notify proxies of congesting senders (packet path not implemented yet)\n")
+	   "Congestion point role: mark, and notify the proxies of congesting senders\n")
 {
 	nb_cli_enqueue_change(vty, "./congestion-point", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
 	return nb_cli_apply_changes(vty, NULL);
@@ -80,39 +117,62 @@ void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *
 	vty_out(vty, " congestion-point\n");
 }
 
+#define PROXY_FOR_HELP                                                                            \
+	"Static proxy: who proxies congestion notifications for a sender prefix\n"                \
+	"Sender prefix\n"                                                                         \
+	"IPv4 sender prefix\n"                                                                    \
+	"IPv6 sender prefix\n"                                                                    \
+	"Address of the proxy node\n"                                                             \
+	"IPv4 address of the proxy\n"                                                             \
+	"IPv6 address of the proxy\n"
+
+/* The canonical prefix is the key, whatever host bits were typed. */
+static void prefix_key(const struct prefix *prefix, char *buf, size_t len)
+{
+	struct prefix p;
+
+	prefix_copy(&p, prefix);
+	apply_mask(&p);
+	prefix2str(&p, buf, len);
+}
+
+/* "no LIST PREFIX [LEAF VALUE]" for a list keyed by a sender prefix. */
+static int no_prefix_entry(struct vty *vty, const char *list, const struct prefix *prefix,
+			   const char *leaf, const char *typed)
+{
+	char entry[XPATH_MAXLEN], child[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
+
+	prefix_key(prefix, pbuf, sizeof(pbuf));
+	snprintf(entry, sizeof(entry), "%s[prefix='%s']", list, pbuf);
+	snprintf(child, sizeof(child), "%s[prefix='%s']/%s", list, pbuf, leaf);
+	return cnpproxy_cli_no(vty, child, typed, entry, NB_OP_DESTROY);
+}
+
 DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
-	   "[no] proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
-	   NO_STR
-	   "Static proxy: who proxies congestion notifications for a sender prefix\n"
-	   "Sender prefix\n"
-	   "IPv4 sender prefix\n"
-	   "IPv6 sender prefix\n"
-	   "Address of the proxy node\n"
-	   "IPv4 address of the proxy\n"
-	   "IPv6 address of the proxy\n")
+	   "proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
+	   PROXY_FOR_HELP)
 {
 	char xpath[XPATH_MAXLEN];
 	char pbuf[PREFIX_STRLEN];
-	struct prefix p;
 
-	/* The canonical prefix is the key, whatever host bits were typed. */
-	prefix_copy(&p, prefix);
-	apply_mask(&p);
-	prefix2str(&p, pbuf, sizeof(pbuf));
-	snprintf(xpath, sizeof(xpath), "./proxy-for[prefix='%s']", pbuf);
-
-	if (no) {
-		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
-	} else {
-		if (!via_str) {
-			vty_out(vty, "%% Specify the proxy: proxy for %s via ADDRESS\n", pbuf);
-			return CMD_WARNING_CONFIG_FAILED;
-		}
-		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-		strlcat(xpath, "/via", sizeof(xpath));
-		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, via_str);
+	prefix_key(prefix, pbuf, sizeof(pbuf));
+	/* Optional in the syntax only, for a message better than "incomplete". */
+	if (!via_str) {
+		vty_out(vty, "%% Specify the proxy: proxy for %s via ADDRESS\n", pbuf);
+		return CMD_WARNING_CONFIG_FAILED;
 	}
+	snprintf(xpath, sizeof(xpath), "./proxy-for[prefix='%s']", pbuf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	strlcat(xpath, "/via", sizeof(xpath));
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, via_str);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_for, no_cnpproxy_proxy_for_cmd,
+	   "no proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
+	   NO_STR PROXY_FOR_HELP)
+{
+	return no_prefix_entry(vty, "./proxy-for", prefix, "via", via_str);
 }
 
 void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -133,21 +193,47 @@ static bool proxy_enabled(struct vty *vty)
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/source-ipv4|source-ipv6
  */
+#define PROXY_SOURCE_HELP                                                                         \
+	"Proxy role\n"                                                                            \
+	"IP source address of the CNPs sent to senders\n"                                         \
+	"IPv4 address (CNPs to IPv4 senders)\n"                                                   \
+	"IPv6 address (CNPs to IPv6 senders)\n"
+
 DEFPY_YANG(cnpproxy_proxy_source, cnpproxy_proxy_source_cmd,
-	   "[no] proxy source-address <A.B.C.D$v4|X:X::X:X$v6>",
-	   NO_STR
-	   "Proxy role\n"
-	   "IP source address of the CNPs sent to senders\n"
-	   "IPv4 address (CNPs to IPv4 senders)\n"
-	   "IPv6 address (CNPs to IPv6 senders)\n")
+	   "proxy source-address <A.B.C.D$v4|X:X::X:X$v6>",
+	   PROXY_SOURCE_HELP)
 {
 	const char *leaf = v4_str ? "./proxy/source-ipv4" : "./proxy/source-ipv6";
 
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY,
-			      v4_str ? v4_str : v6_str);
+	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, v4_str ? v4_str : v6_str);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4, const char *v6)
+{
+	char x4[64], x6[64];
+
+	snprintf(x4, sizeof(x4), "./%s/source-ipv4", role);
+	snprintf(x6, sizeof(x6), "./%s/source-ipv6", role);
+	if (v4)
+		return cnpproxy_cli_no(vty, x4, v4, x4, NB_OP_DESTROY);
+	if (v6)
+		return cnpproxy_cli_no(vty, x6, v6, x6, NB_OP_DESTROY);
+	/* Without an address, both families go. */
+	if (candidate_node(vty, x4))
+		nb_cli_enqueue_change(vty, x4, NB_OP_DESTROY, NULL);
+	if (candidate_node(vty, x6))
+		nb_cli_enqueue_change(vty, x6, NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_source, no_cnpproxy_proxy_source_cmd,
+	   "no proxy source-address [<A.B.C.D$v4|X:X::X:X$v6>]",
+	   NO_STR PROXY_SOURCE_HELP)
+{
+	return cnpproxy_cli_no_source(vty, "proxy", v4_str, v6_str);
 }
 
 /*
@@ -186,56 +272,79 @@ DEFPY_YANG(cnpproxy_proxy_accept, cnpproxy_proxy_accept_cmd,
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_accept, no_cnpproxy_proxy_accept_cmd,
-	   "no proxy accept-from [prefix-list PREFIXLIST_NAME]",
+	   "no proxy accept-from [prefix-list PREFIXLIST_NAME$name]",
 	   NO_STR
 	   "Proxy role\n"
 	   "Sources whose congestion notifications are accepted\n"
 	   "Sources permitted by a prefix-list\n"
 	   "Name of the prefix-list (IPv4 and IPv6)\n")
 {
-	nb_cli_enqueue_change(vty, "./proxy/accept-prefix-list", NB_OP_DESTROY, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_no(vty, "./proxy/accept-prefix-list", name,
+			       "./proxy/accept-prefix-list", NB_OP_DESTROY);
 }
 
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/{cnp-min-interval,cnp-dscp,
  * rate-limit-per-source,rate-limit-global}
  */
+#define PROXY_CNP_HELP                                                                            \
+	"Proxy role\n"                                                                            \
+	"CNPs sent to senders\n"                                                                  \
+	"Minimum interval between CNPs to one sender QP (default 50)\n"                           \
+	"Microseconds\n"                                                                          \
+	"DSCP of the CNPs (default 48)\n"                                                         \
+	"DSCP value\n"
+
 DEFPY_YANG(cnpproxy_proxy_cnp, cnpproxy_proxy_cnp_cmd,
-	   "[no] proxy cnp <min-interval (1-10000000)$iv|dscp (0-63)$dscp>",
-	   NO_STR
-	   "Proxy role\n"
-	   "CNPs sent to senders\n"
-	   "Minimum interval between CNPs to one sender QP (default 50)\n"
-	   "Microseconds\n"
-	   "DSCP of the CNPs (default 48)\n"
-	   "DSCP value\n")
+	   "proxy cnp <min-interval (1-10000000)$iv|dscp (0-63)$dscp>",
+	   PROXY_CNP_HELP)
 {
 	const char *leaf = iv_str ? "./proxy/cnp-min-interval" : "./proxy/cnp-dscp";
 
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	/* Modify without a value restores the default. */
-	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, no ? NULL : (iv_str ? iv_str : dscp_str));
+	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, iv_str ? iv_str : dscp_str);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/* Modify without a value restores a leaf's default. */
+DEFPY_YANG(no_cnpproxy_proxy_cnp, no_cnpproxy_proxy_cnp_cmd,
+	   "no proxy cnp <min-interval$ivk [(1-10000000)$iv]|dscp [(0-63)$dscp]>",
+	   NO_STR PROXY_CNP_HELP)
+{
+	const char *leaf = ivk ? "./proxy/cnp-min-interval" : "./proxy/cnp-dscp";
+
+	return cnpproxy_cli_no(vty, leaf, ivk ? iv_str : dscp_str, leaf, NB_OP_MODIFY);
+}
+
+#define PROXY_RATE_LIMIT_HELP                                                                     \
+	"Proxy role\n"                                                                            \
+	"Notifications accepted per second\n"                                                     \
+	"From one source (default 10000)\n"                                                       \
+	"In total (default 100000)\n"                                                             \
+	"Notifications per second\n"
+
 DEFPY_YANG(cnpproxy_proxy_rate_limit, cnpproxy_proxy_rate_limit_cmd,
-	   "[no] proxy rate-limit <per-source|global>$which (1-10000000)$rate",
-	   NO_STR
-	   "Proxy role\n"
-	   "Notifications accepted per second\n"
-	   "From one source (default 10000)\n"
-	   "In total (default 100000)\n"
-	   "Notifications per second\n")
+	   "proxy rate-limit <per-source|global>$which (1-10000000)$rate",
+	   PROXY_RATE_LIMIT_HELP)
 {
 	char xpath[64];
 
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./proxy/rate-limit-%s", which);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, no ? NULL : rate_str);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, rate_str);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_rate_limit, no_cnpproxy_proxy_rate_limit_cmd,
+	   "no proxy rate-limit <per-source|global>$which [(1-10000000)$rate]",
+	   NO_STR PROXY_RATE_LIMIT_HELP)
+{
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "./proxy/rate-limit-%s", which);
+	return cnpproxy_cli_no(vty, xpath, rate_str, xpath, NB_OP_MODIFY);
 }
 
 /*
@@ -259,7 +368,7 @@ DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
-	   "no proxy flow-label-tunnel [interface IFNAME source X:X::X:X]",
+	   "no proxy flow-label-tunnel [interface IFNAME$ifname source X:X::X:X$source]",
 	   NO_STR
 	   "Proxy role\n"
 	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
@@ -268,42 +377,53 @@ DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
 	   "Outer source: this proxy's advertised address\n"
 	   "IPv6 address\n")
 {
-	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_DESTROY, NULL);
+	const char *fl = "./proxy/flow-label-tunnel";
+
+	if (!candidate_node(vty, fl))
+		return CMD_SUCCESS;
+	/* A typed interface and source must both be the configured ones. */
+	if (!typed_matches(vty, candidate_node(vty, "./proxy/flow-label-tunnel/interface"),
+			   ifname) ||
+	    !typed_matches(vty, candidate_node(vty, "./proxy/flow-label-tunnel/source"),
+			   source_str))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, fl, NB_OP_DESTROY, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
-	   "[no] proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx [endpoint X:X::X:X$ep]",
-	   NO_STR
-	   "Proxy role\n"
-	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
-	   "Destinations carried through the tunnel\n"
-	   "IPv4 prefix\n"
-	   "IPv6 prefix\n"
-	   "Egress PE's decapsulating address (outer destination)\n"
-	   "IPv6 address\n")
-{
-	char xpath[XPATH_MAXLEN];
+#define PROXY_FL_TUNNEL_HELP                                                                      \
+	"Proxy role\n"                                                                            \
+	"Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"           \
+	"Destinations carried through the tunnel\n"                                               \
+	"IPv4 prefix\n"                                                                           \
+	"IPv6 prefix\n"                                                                           \
+	"Egress PE's decapsulating address (outer destination)\n"                                 \
+	"IPv6 address\n"
 
-	snprintf(xpath, sizeof(xpath), "./proxy/flow-label-tunnel/tunnel[prefix='%s']", pfx_str);
-	if (no) {
-		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
-		return nb_cli_apply_changes(vty, NULL);
-	}
-	if (!yang_dnode_existsf(vty->candidate_config->dnode, "%s/proxy/flow-label-tunnel",
-				VTY_CURR_XPATH)) {
+DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
+	   "proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx endpoint X:X::X:X$ep",
+	   PROXY_FL_TUNNEL_HELP)
+{
+	char xpath[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
+
+	if (!candidate_node(vty, "./proxy/flow-label-tunnel")) {
 		vty_out(vty,
 			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	if (!ep_str) {
-		vty_out(vty, "%% A tunnel prefix needs its endpoint\n");
-		return CMD_WARNING_CONFIG_FAILED;
-	}
+	prefix_key(pfx, pbuf, sizeof(pbuf));
+	snprintf(xpath, sizeof(xpath), "./proxy/flow-label-tunnel/tunnel[prefix='%s']", pbuf);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
 	strlcat(xpath, "/endpoint", sizeof(xpath));
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, ep_str);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
+	   "no proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx [endpoint X:X::X:X$ep]",
+	   NO_STR PROXY_FL_TUNNEL_HELP)
+{
+	return no_prefix_entry(vty, "./proxy/flow-label-tunnel/tunnel", pfx, "endpoint", ep_str);
 }
 
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -342,35 +462,37 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/sender
  */
+#define PROXY_SENDER_HELP                                                                         \
+	"Proxy role\n"                                                                            \
+	"Senders in a prefix\n"                                                                   \
+	"IPv4 sender prefix\n"                                                                    \
+	"IPv6 sender prefix\n"                                                                    \
+	"The message they understand\n"                                                           \
+	"Standard RoCEv2 CNP\n"                                                                   \
+	"Long-haul CNP (not implemented in this version)\n"                                       \
+	"SCONE rate advice (not implemented in this version)\n"
+
 DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
-	   "[no] proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-cnp|scone-rate-advice>$fmt",
-	   NO_STR
-	   "Proxy role\n"
-	   "Senders in a prefix\n"
-	   "IPv4 sender prefix\n"
-	   "IPv6 sender prefix\n"
-	   "The message they understand\n"
-	   "Standard RoCEv2 CNP\n"
-	   "Long-haul CNP (not implemented in this version)\n"
-	   "SCONE rate advice (not implemented in this version)\n")
+	   "proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-cnp|scone-rate-advice>$fmt",
+	   PROXY_SENDER_HELP)
 {
 	char xpath[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
-	struct prefix p;
 
-	if (!no && !proxy_enabled(vty))
+	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	prefix_copy(&p, prefix);
-	apply_mask(&p);
-	prefix2str(&p, pbuf, sizeof(pbuf));
+	prefix_key(prefix, pbuf, sizeof(pbuf));
 	snprintf(xpath, sizeof(xpath), "./proxy/sender[prefix='%s']", pbuf);
-	if (no) {
-		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
-	} else {
-		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-		snprintf(xpath, sizeof(xpath), "./proxy/sender[prefix='%s']/format", pbuf);
-		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, fmt);
-	}
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	strlcat(xpath, "/format", sizeof(xpath));
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, fmt);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_sender, no_cnpproxy_proxy_sender_cmd,
+	   "no proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix [format <rocev2-cnp|long-haul-cnp|scone-rate-advice>$fmt]",
+	   NO_STR PROXY_SENDER_HELP)
+{
+	return no_prefix_entry(vty, "./proxy/sender", prefix, "format", fmt);
 }
 
 void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,
@@ -397,7 +519,7 @@ DEFPY_YANG(cnpproxy_port, cnpproxy_port_cmd,
 }
 
 DEFPY_YANG(no_cnpproxy_port, no_cnpproxy_port_cmd,
-	   "no <notification-port|flow-label-port>$leaf [(1-65535)]",
+	   "no <notification-port|flow-label-port>$leaf [(1-65535)$port]",
 	   NO_STR
 	   PORT_HELP
 	   "UDP port number\n")
@@ -405,8 +527,7 @@ DEFPY_YANG(no_cnpproxy_port, no_cnpproxy_port_cmd,
 	char xpath[64];
 
 	snprintf(xpath, sizeof(xpath), "./%s", leaf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_no(vty, xpath, port_str, xpath, NB_OP_DESTROY);
 }
 
 /* The command keyword is the leaf name. */
@@ -446,16 +567,22 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_congestion_point_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_for_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_for_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_source_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_source_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_learn_if_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_rate_limit_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_rate_limit_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_tunnel_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_tunnel_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_sender_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
 }

@@ -671,6 +671,11 @@ void cnpproxy_cp_counters_clear(void)
 		memset(cp.ifs[i].c, 0, sizeof(cp.ifs[i].c));
 		cp.ifs[i].peak_backlog = 0;
 	}
+	if (cp.mt) {
+		frr_with_privs (&cnpproxy_privs) {
+			pnc_mark_tc_counters_clear(cp.mt);
+		}
+	}
 }
 
 bool cnpproxy_cp_prog_counters(struct pnc_mark_counters *out)

@@ -41,22 +41,29 @@ static void enqueue_if_leaf(struct vty *vty, const char *ifname, const char *lea
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/source-ipv4|6
  */
+#define CP_SOURCE_HELP                                                                            \
+	CP_STR "IP source address of the notifications\n"                                         \
+	       "IPv4 address (notifications over IPv4)\n"                                         \
+	       "IPv6 address (notifications over IPv6)\n"
+
 DEFPY_YANG(cnpproxy_cp_source, cnpproxy_cp_source_cmd,
-	   "[no] congestion-point source-address <A.B.C.D$v4|X:X::X:X$v6>",
-	   NO_STR
-	   CP_STR
-	   "IP source address of the notifications\n"
-	   "IPv4 address (notifications over IPv4)\n"
-	   "IPv6 address (notifications over IPv6)\n")
+	   "congestion-point source-address <A.B.C.D$v4|X:X::X:X$v6>",
+	   CP_SOURCE_HELP)
 {
 	const char *leaf = v4_str ? "./congestion-point/source-ipv4"
 				  : "./congestion-point/source-ipv6";
 
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY,
-			      v4_str ? v4_str : v6_str);
+	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, v4_str ? v4_str : v6_str);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_source, no_cnpproxy_cp_source_cmd,
+	   "no congestion-point source-address [<A.B.C.D$v4|X:X::X:X$v6>]",
+	   NO_STR CP_SOURCE_HELP)
+{
+	return cnpproxy_cli_no_source(vty, "congestion-point", v4_str, v6_str);
 }
 
 /*
@@ -76,15 +83,15 @@ DEFPY_YANG(cnpproxy_cp_fallback, cnpproxy_cp_fallback_cmd,
 }
 
 DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
-	   "no congestion-point fallback-proxy [<A.B.C.D|X:X::X:X>]",
+	   "no congestion-point fallback-proxy [<A.B.C.D|X:X::X:X>$addr]",
 	   NO_STR
 	   CP_STR
 	   "Where notifications go for senders without a known proxy\n"
 	   "IPv4 address of the proxy\n"
 	   "IPv6 address of the proxy\n")
 {
-	nb_cli_enqueue_change(vty, "./congestion-point/fallback-proxy", NB_OP_DESTROY, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_no(vty, "./congestion-point/fallback-proxy", addr_str,
+			       "./congestion-point/fallback-proxy", NB_OP_DESTROY);
 }
 
 void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -114,30 +121,60 @@ DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/*
+ * "no congestion-point interface IFNAME <leaf> [VALUE]": only on an
+ * interface that is configured, which it never creates.
+ */
+static int no_if_leaf(struct vty *vty, const char *ifname, const char *leaf, const char *typed,
+		      enum nb_operation op)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), CP_IF_XPATH "/%s", ifname, leaf);
+	return cnpproxy_cli_no(vty, xpath, typed, xpath, op);
+}
+
+#define CP_POLL_HELP                                                                              \
+	CP_IF_STR "How often the queue is read (default 10)\n"                                    \
+		  "Milliseconds\n"
+
 DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
-	   "[no] congestion-point interface IFNAME$ifname poll-interval (1-10000)$ms",
-	   NO_STR
-	   CP_IF_STR
-	   "How often the queue is read (default 10)\n"
-	   "Milliseconds\n")
+	   "congestion-point interface IFNAME$ifname poll-interval (1-10000)$ms",
+	   CP_POLL_HELP)
 {
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, "poll-interval", NB_OP_MODIFY, no ? NULL : ms_str);
+	enqueue_if_leaf(vty, ifname, "poll-interval", NB_OP_MODIFY, ms_str);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+DEFPY_YANG(no_cnpproxy_cp_if_poll, no_cnpproxy_cp_if_poll_cmd,
+	   "no congestion-point interface IFNAME$ifname poll-interval [(1-10000)$ms]",
+	   NO_STR CP_POLL_HELP)
+{
+	return no_if_leaf(vty, ifname, "poll-interval", ms_str, NB_OP_MODIFY);
+}
+
+#define CP_RTT_HELP                                                                               \
+	CP_IF_STR                                                                                 \
+		"Estimated round trip (BDP, resume time, notification interval; default 10000)\n" \
+		"Microseconds\n"
+
 DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
-	   "[no] congestion-point interface IFNAME$ifname rtt (1-10000000)$rtt",
-	   NO_STR
-	   CP_IF_STR
-	   "Estimated round trip (BDP, resume time, notification interval; default 10000)\n"
-	   "Microseconds\n")
+	   "congestion-point interface IFNAME$ifname rtt (1-10000000)$rtt",
+	   CP_RTT_HELP)
 {
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, "rtt", NB_OP_MODIFY, no ? NULL : rtt_str);
+	enqueue_if_leaf(vty, ifname, "rtt", NB_OP_MODIFY, rtt_str);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_rtt, no_cnpproxy_cp_if_rtt_cmd,
+	   "no congestion-point interface IFNAME$ifname rtt [(1-10000000)$rtt]",
+	   NO_STR CP_RTT_HELP)
+{
+	return no_if_leaf(vty, ifname, "rtt", rtt_str, NB_OP_MODIFY);
 }
 
 /* Threshold leaves back to their defaults, before a new set. */
@@ -207,62 +244,92 @@ DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
 	   CP_IF_STR
 	   "Queue thresholds back to BDP-adaptive defaults\n")
 {
+	/* Never creates the interface (nor, through it, the role). */
+	if (!yang_dnode_existsf(vty->candidate_config->dnode,
+				"%s/congestion-point/interface[name='%s']", VTY_CURR_XPATH, ifname))
+		return CMD_SUCCESS;
 	thresholds_reset(vty, ifname);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+#define CP_TRIGGER_HELP                                                                           \
+	CP_IF_STR "Second-level triggers besides K_max\n"                                         \
+		  "Share of ECN-capable packets marked\n"                                         \
+		  "Permille\n"                                                                    \
+		  "Queue growth rate\n"                                                           \
+		  "Octets per second\n"
+
 DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,
-	   "[no] congestion-point interface IFNAME$ifname trigger <ecn-rate (1-1000)$ecn|growth-rate (1-1000000000000)$growth>",
-	   NO_STR
-	   CP_IF_STR
-	   "Second-level triggers besides K_max\n"
-	   "Share of ECN-capable packets marked\n"
-	   "Permille\n"
-	   "Queue growth rate\n"
-	   "Octets per second\n")
+	   "congestion-point interface IFNAME$ifname trigger <ecn-rate (1-1000)$ecn|growth-rate (1-1000000000000)$growth>",
+	   CP_TRIGGER_HELP)
 {
 	const char *leaf = ecn_str ? "ecn-rate-threshold" : "growth-rate-threshold";
 
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY,
-			ecn_str ? ecn_str : growth_str);
+	enqueue_if_leaf(vty, ifname, leaf, NB_OP_MODIFY, ecn_str ? ecn_str : growth_str);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+DEFPY_YANG(no_cnpproxy_cp_if_trigger, no_cnpproxy_cp_if_trigger_cmd,
+	   "no congestion-point interface IFNAME$ifname trigger <ecn-rate$ecnk [(1-1000)$ecn]|growth-rate [(1-1000000000000)$growth]>",
+	   NO_STR CP_TRIGGER_HELP)
+{
+	if (ecnk)
+		return no_if_leaf(vty, ifname, "ecn-rate-threshold", ecn_str, NB_OP_DESTROY);
+	return no_if_leaf(vty, ifname, "growth-rate-threshold", growth_str, NB_OP_DESTROY);
+}
+
+#define CP_MARKING_HELP                                                                           \
+	CP_IF_STR "ECN marking by the egress program (default none)\n"                            \
+		  "Never change ECN\n"                                                            \
+		  "CE on ECN-capable packets above K_min\n"                                       \
+		  "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n"
+
 DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
-	   "[no] congestion-point interface IFNAME$ifname marking <none|ce|two-threshold>$mark",
-	   NO_STR
-	   CP_IF_STR
-	   "ECN marking by the egress program (default none)\n"
-	   "Never change ECN\n"
-	   "CE on ECN-capable packets above K_min\n"
-	   "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n")
+	   "congestion-point interface IFNAME$ifname marking <none|ce|two-threshold>$mark",
+	   CP_MARKING_HELP)
 {
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, "marking", NB_OP_MODIFY, no ? NULL : mark);
+	enqueue_if_leaf(vty, ifname, "marking", NB_OP_MODIFY, mark);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+DEFPY_YANG(no_cnpproxy_cp_if_marking, no_cnpproxy_cp_if_marking_cmd,
+	   "no congestion-point interface IFNAME$ifname marking [<none|ce|two-threshold>$mark]",
+	   NO_STR CP_MARKING_HELP)
+{
+	return no_if_leaf(vty, ifname, "marking", mark, NB_OP_MODIFY);
+}
+
+#define CP_NOTIFY_HELP                                                                            \
+	CP_IF_STR "Notifications to proxies\n"                                                    \
+		  "Minimum interval per flow (default: rtt)\n"                                    \
+		  "Microseconds\n"                                                                \
+		  "Notifications per second for the interface (default 1000)\n"                   \
+		  "Notifications per second\n"
+
 DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
-	   "[no] congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl>",
-	   NO_STR
-	   CP_IF_STR
-	   "Notifications to proxies\n"
-	   "Minimum interval per flow (default: rtt)\n"
-	   "Microseconds\n"
-	   "Notifications per second for the interface (default 1000)\n"
-	   "Notifications per second\n")
+	   "congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl>",
+	   CP_NOTIFY_HELP)
 {
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	if (iv_str)
-		enqueue_if_leaf(vty, ifname, "notify-min-interval",
-				no ? NB_OP_DESTROY : NB_OP_MODIFY, iv_str);
+		enqueue_if_leaf(vty, ifname, "notify-min-interval", NB_OP_MODIFY, iv_str);
 	else
-		enqueue_if_leaf(vty, ifname, "notify-rate-limit", NB_OP_MODIFY, no ? NULL : rl_str);
+		enqueue_if_leaf(vty, ifname, "notify-rate-limit", NB_OP_MODIFY, rl_str);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,
+	   "no congestion-point interface IFNAME$ifname notify <min-interval$ivk [(1-10000000)$iv]|rate-limit [(1-1000000)$rl]>",
+	   NO_STR CP_NOTIFY_HELP)
+{
+	if (ivk)
+		return no_if_leaf(vty, ifname, "notify-min-interval", iv_str, NB_OP_DESTROY);
+	return no_if_leaf(vty, ifname, "notify-rate-limit", rl_str, NB_OP_MODIFY);
 }
 
 static bool is_set(const struct lyd_node *dn, const char *leaf)
@@ -323,15 +390,21 @@ void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dn, bool sh
 void cnpproxy_cp_cli_init(void)
 {
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_source_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_source_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_fallback_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_fallback_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_poll_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_poll_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_rtt_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_rtt_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_static_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_bdp_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_thresholds_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_trigger_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_trigger_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_marking_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_marking_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_notify_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_notify_cmd);
 }

@@ -19,10 +19,19 @@
 
 #define CNPPROXY_STR "Congestion notification proxy (cnpproxyd)\n"
 
-/* Milliseconds since a monotonic time, -1 for never. */
+/* Milliseconds since a monotonic time. */
 static int64_t ms_ago(uint64_t t_us)
 {
-	return t_us ? (int64_t)(cnpproxy_now_us() - t_us) / 1000 : -1;
+	return (int64_t)(cnpproxy_now_us() - t_us) / 1000;
+}
+
+/* "N ms ago", or "never" for a time that has not come (0). */
+static const char *ago_str(uint64_t t_us, char *buf, size_t len)
+{
+	if (!t_us)
+		return "never";
+	snprintf(buf, len, "%" PRId64 " ms ago", ms_ago(t_us));
+	return buf;
 }
 
 static json_object *thresholds_json(const struct cp_if_view *v)
@@ -101,6 +110,7 @@ static json_object *if_json(const struct cp_if_view *v)
 static void if_text(struct vty *vty, const struct cp_if_view *v)
 {
 	const struct cp_policy_config *pc = &v->cfg->policy;
+	char onset[32], resume[32], notified[32];
 
 	vty_out(vty, "Interface %s (ifindex %d): %s, %s for %" PRId64 " ms", v->cfg->name,
 		v->ifindex, v->not_operational ? v->not_operational : "running",
@@ -135,10 +145,11 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 		cp_marking_name(pc->marking), v->ect1_prob, v->ce_prob, v->sampling ? "on" : "off",
 		v->level);
 	vty_out(vty,
-		"  Peak backlog %" PRIu64 " octets; last onset %" PRId64
-		" ms ago, last resume %" PRId64 " ms ago, last notification %" PRId64 " ms ago\n",
-		v->peak_backlog, ms_ago(v->last_onset_us), ms_ago(v->last_resume_us),
-		ms_ago(v->last_notify_us));
+		"  Peak backlog %" PRIu64
+		" octets; last onset %s, last resume %s, last notification %s\n",
+		v->peak_backlog, ago_str(v->last_onset_us, onset, sizeof(onset)),
+		ago_str(v->last_resume_us, resume, sizeof(resume)),
+		ago_str(v->last_notify_us, notified, sizeof(notified)));
 	for (int c = 0; c < CP_C_MAX; c++)
 		vty_out(vty, "    %-26s %" PRIu64 "\n", cp_counter_name(c), v->counters[c]);
 }

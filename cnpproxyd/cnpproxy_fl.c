@@ -196,6 +196,15 @@ void cnpproxy_fl_show(struct vty *vty, json_object *json)
 	}
 }
 
+void cnpproxy_fl_counters_clear(void)
+{
+	if (!fl.fe)
+		return;
+	frr_with_privs (&cnpproxy_privs) {
+		pnc_flenc_counters_clear(fl.fe);
+	}
+}
+
 void cnpproxy_fl_fini(void)
 {
 	fl_stop();

@@ -23,5 +23,7 @@ extern bool cnpproxy_fl_resolve(uint32_t label, struct pnc_flenc_flow *out);
 extern const char *cnpproxy_fl_not_operational(void);
 /* show cnpproxy flow-labels: the label table and the program's counters. */
 extern void cnpproxy_fl_show(struct vty *vty, json_object *json);
+/* clear cnpproxy counters: the program's counters. */
+extern void cnpproxy_fl_counters_clear(void);
 
 #endif /* _CNPPROXY_FL_H */

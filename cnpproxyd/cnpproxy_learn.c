@@ -209,12 +209,17 @@ void cnpproxy_learn_counters_clear(void)
 {
 	learn.cm_events = learn.roce_events = learn.cm_undecodable = 0;
 	memset(learn.results, 0, sizeof(learn.results));
+	if (learn.lx) {
+		frr_with_privs (&cnpproxy_privs) {
+			pnc_learn_xdp_counters_clear(learn.lx);
+		}
+	}
 }
 
 void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 {
 	struct pnc_learn_counters xc = {};
-	json_object *jl = NULL, *ji = NULL;
+	json_object *jl = NULL, *ji = NULL, *jx = NULL;
 	unsigned int i;
 
 	if (learn.lx)
@@ -224,6 +229,9 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 		ji = json_object_new_object();
 		json_object_object_add(json, "learning", jl);
 		json_object_object_add(jl, "interfaces", ji);
+		/* The program's own counters: some share a name with the results'. */
+		jx = json_object_new_object();
+		json_object_object_add(jl, "xdp", jx);
 		json_object_boolean_add(jl, "loaded", learn.lx != NULL);
 		if (learn.error)
 			json_object_string_add(jl, "error", learn.error);
@@ -251,8 +259,8 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 			vty_out(vty, "  %-28s %" PRIu64 "\n", name, learn.results[i]);
 	}
 	for (i = 0; i < PNC_LEARN_C_MAX; i++) {
-		if (jl)
-			json_object_int_add(jl, pnc_learn_counter_name(i), xc.v[i]);
+		if (jx)
+			json_object_int_add(jx, pnc_learn_counter_name(i), xc.v[i]);
 		else
 			vty_out(vty, "  xdp %-24s %" PRIu64 "\n", pnc_learn_counter_name(i),
 				xc.v[i]);

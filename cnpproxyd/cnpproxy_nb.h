@@ -76,6 +76,20 @@ void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode,
 				  bool show_defaults);
 void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 
+/*
+ * "no" of a setting (cnpproxy_cli.c).  Operators type it without its
+ * value; a typed value must be the configured one at "check", or
+ * nothing changes.  "change" (check itself, or the list entry holding
+ * it) gets op (NB_OP_DESTROY, or NB_OP_MODIFY to restore a default);
+ * where it is not configured, the command does nothing and creates
+ * nothing.  Both xpaths are relative ("./...").
+ */
+extern int cnpproxy_cli_no(struct vty *vty, const char *check, const char *typed,
+			   const char *change, enum nb_operation op);
+/* "no <role> source-address [ADDRESS]": both families without one. */
+extern int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4,
+				  const char *v6);
+
 extern void cnpproxy_cli_init(void);
 extern void cnpproxy_cp_cli_init(void);
 

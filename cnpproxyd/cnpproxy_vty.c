@@ -191,11 +191,11 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
       "Proxy table: which proxy serves which sender prefix\n"
       JSON_STR)
 {
-	json_object *json = NULL;
+	json_object *json = NULL, *jentries = NULL;
 	size_t i;
 
 	if (uj)
-		json = json_object_new_object();
+		jentries = json_object_new_object();
 	else
 		vty_out(vty, "%-43s %-39s %-8s %-8s %s\n", "Prefix", "Proxy", "Source", "Origin",
 			"Since");
@@ -207,12 +207,12 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		char since[32];
 
 		cnpproxy_pt_prefix2str(&e->prefix, pfx, sizeof(pfx));
-		if (json) {
+		if (jentries) {
 			json_object *list = NULL;
 
-			if (!json_object_object_get_ex(json, pfx, &list)) {
+			if (!json_object_object_get_ex(jentries, pfx, &list)) {
 				list = json_object_new_array();
-				json_object_object_add(json, pfx, list);
+				json_object_object_add(jentries, pfx, list);
 			}
 			json_object_array_add(list, proxy_entry_json(e));
 			continue;
@@ -223,14 +223,22 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 			origin_str(e), since);
 	}
 
-	if (json)
+	if (jentries) {
+		json = json_object_new_object();
+		json_object_object_add(json, "proxies", jentries);
+		json_object_int_add(json, "count", cnp_proxies.count);
+		json_object_int_add(json, "learnedChanges", cnp_proxies_stats.learned_add);
+		json_object_int_add(json, "learnedRemovals", cnp_proxies_stats.learned_del);
+		json_object_int_add(json, "pncWithoutProxyAddress",
+				    cnp_proxies_stats.no_proxy_addr);
 		vty_json(vty, json);
-	else
+	} else {
 		vty_out(vty,
 			"%zu entries (learned from zebra: %" PRIu64 " changes, %" PRIu64
 			" removals, %" PRIu64 " PNC without proxy address)\n",
 			cnp_proxies.count, cnp_proxies_stats.learned_add,
 			cnp_proxies_stats.learned_del, cnp_proxies_stats.no_proxy_addr);
+	}
 	return CMD_SUCCESS;
 }
 
@@ -299,15 +307,30 @@ DEFPY(debug_cnpproxy, debug_cnpproxy_cmd,
 	return CMD_SUCCESS;
 }
 
-DEFUN_NOSH(show_debugging_cnpproxy, show_debugging_cnpproxy_cmd,
-	   "show debugging [cnpproxy]",
-	   SHOW_STR
-	   DEBUG_STR
-	   CNPPROXY_STR)
+static int show_debugging(struct vty *vty)
 {
 	vty_out(vty, "cnpproxyd debugging status:\n");
 	cmd_show_lib_debugs(vty);
 	return CMD_SUCCESS;
+}
+
+/* What vtysh's own "show debugging" asks every daemon. */
+DEFUN_NOSH(show_debugging_cnpproxy_all, show_debugging_cnpproxy_all_cmd,
+	   "show debugging",
+	   SHOW_STR
+	   DEBUG_STR)
+{
+	return show_debugging(vty);
+}
+
+/* Not _NOSH, unlike other daemons' [DAEMON] form: vtysh must know it. */
+DEFUN(show_debugging_cnpproxy, show_debugging_cnpproxy_cmd,
+      "show debugging cnpproxy",
+      SHOW_STR
+      DEBUG_STR
+      CNPPROXY_STR)
+{
+	return show_debugging(vty);
 }
 
 DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
@@ -357,6 +380,7 @@ DEFPY(clear_cnpproxy_counters, clear_cnpproxy_counters_cmd,
 {
 	cnpproxy_pn_counters_clear();
 	cnpproxy_cp_counters_clear();
+	cnpproxy_fl_counters_clear();
 	return CMD_SUCCESS;
 }
 
@@ -443,5 +467,6 @@ void cnpproxy_vty_init(void)
 	install_element(VIEW_NODE, &show_cnpproxy_lookup_cmd);
 	install_element(ENABLE_NODE, &debug_cnpproxy_cmd);
 	install_element(CONFIG_NODE, &debug_cnpproxy_cmd);
+	install_element(ENABLE_NODE, &show_debugging_cnpproxy_all_cmd);
 	install_element(ENABLE_NODE, &show_debugging_cnpproxy_cmd);
 }

@@ -406,7 +406,8 @@ static __always_inline int sample_due(const struct flow_key *key, __u64 interval
 static __always_inline void fill(struct pnc_mark_sample *ev, struct __sk_buff *skb,
 				 const struct pkt *p, __u8 ecn_out, __u64 now)
 {
-	__builtin_memset(ev, 0, sizeof(*ev));
+	/* The copy itself is written next, up to cap_len; nothing reads beyond. */
+	__builtin_memset(ev, 0, __builtin_offsetof(struct pnc_mark_sample, data));
 	ev->hdr.type = PNC_MARK_EV_SAMPLE;
 	ev->hdr.ip_version = p->ip_version;
 	ev->hdr.flags = p->flags;

@@ -16,11 +16,20 @@
 /* Probabilities are in 1/65536: 0 never, PNC_MARK_PROB_ONE always. */
 #define PNC_MARK_PROB_ONE 65536
 
-/* Octets of a sampled packet copied from its outer IP header. */
-#define PNC_MARK_DATA_MAX 256
+/*
+ * Octets of a sampled packet copied from its outer IP header: a whole
+ * packet of a 1500-octet MTU.  A notification carries as much of the
+ * packet as fits in 576 (IPv4) or 1280 (IPv6) octets (codec/notif.h),
+ * at most 1216 octets from the inner IP header, so the copy never is
+ * what cuts it short.
+ */
+#define PNC_MARK_DATA_MAX 1536
 
-/* Ring buffer size; a power of two and a multiple of the page size. */
-#define PNC_MARK_RINGBUF_SIZE (256 * 1024)
+/*
+ * Ring buffer size; a power of two and a multiple of the page size.
+ * About 650 samples in flight.
+ */
+#define PNC_MARK_RINGBUF_SIZE (1024 * 1024)
 
 /* Interfaces with a state, and per-flow sample limiter entries (LRU). */
 #define PNC_MARK_IFS_MAX   256

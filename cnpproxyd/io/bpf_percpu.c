@@ -37,3 +37,22 @@ int pnc_bpf_percpu_counters(int map_fd, unsigned int n, uint64_t *out)
 	free(vals);
 	return 0;
 }
+
+int pnc_bpf_percpu_clear(int map_fd, unsigned int n)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	uint64_t *zeros;
+	int err = 0;
+	__u32 key;
+
+	if (ncpus <= 0)
+		return ncpus < 0 ? ncpus : -EINVAL;
+	zeros = calloc((size_t)ncpus, sizeof(*zeros));
+	if (!zeros)
+		return -ENOMEM;
+	for (key = 0; key < n && !err; key++)
+		if (bpf_map_update_elem(map_fd, &key, zeros, BPF_EXIST))
+			err = -errno;
+	free(zeros);
+	return err;
+}

@@ -492,6 +492,11 @@ int pnc_flenc_counters(const struct pnc_flenc_tc *fe, struct pnc_flenc_counters 
 				       out->v);
 }
 
+int pnc_flenc_counters_clear(struct pnc_flenc_tc *fe)
+{
+	return pnc_bpf_percpu_clear(bpf_map__fd(fe->skel->maps.counters), PNC_FLENC_C_MAX);
+}
+
 const char *pnc_flenc_counter_name(enum pnc_flenc_counter c)
 {
 	static const char *const names[PNC_FLENC_C_MAX] = {

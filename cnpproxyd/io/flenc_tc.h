@@ -107,6 +107,8 @@ extern int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc
 			 void *arg);
 
 extern int pnc_flenc_counters(const struct pnc_flenc_tc *fe, struct pnc_flenc_counters *out);
+/* Zero the program's counters (not the flows' packet counts).  0 or -errno. */
+extern int pnc_flenc_counters_clear(struct pnc_flenc_tc *fe);
 extern const char *pnc_flenc_counter_name(enum pnc_flenc_counter c);
 
 #endif /* _CNPPROXY_IO_FLENC_TC_H */

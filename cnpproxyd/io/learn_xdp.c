@@ -201,6 +201,11 @@ int pnc_learn_xdp_counters(const struct pnc_learn_xdp *lx, struct pnc_learn_coun
 				       out->v);
 }
 
+int pnc_learn_xdp_counters_clear(struct pnc_learn_xdp *lx)
+{
+	return pnc_bpf_percpu_clear(bpf_map__fd(lx->skel->maps.counters), PNC_LEARN_C_MAX);
+}
+
 const char *pnc_learn_counter_name(enum pnc_learn_counter c)
 {
 	static const char *const names[PNC_LEARN_C_MAX] = {

@@ -2,8 +2,8 @@
 /*
  * Loader of the XDP flow-learning program (bpf/learn.bpf.c): load it
  * once, attach it to any number of interfaces, read its events from the
- * ring buffer and its counters.  No FRR dependency, so that cnpproxyd's
- * fast-path thread and the pnc-xdp-learn test tool share it.
+ * ring buffer and its counters.  No FRR dependency, so that cnpproxyd
+ * and the pnc-xdp-learn test tool share it.
  *
  * Not thread safe: one thread owns a struct pnc_learn_xdp.
  */
@@ -75,6 +75,8 @@ extern int pnc_learn_xdp_fd(const struct pnc_learn_xdp *lx);
 extern uint64_t pnc_learn_xdp_bad_records(const struct pnc_learn_xdp *lx);
 
 extern int pnc_learn_xdp_counters(const struct pnc_learn_xdp *lx, struct pnc_learn_counters *out);
+/* Zero the program's counters.  0 or -errno. */
+extern int pnc_learn_xdp_counters_clear(struct pnc_learn_xdp *lx);
 extern const char *pnc_learn_counter_name(enum pnc_learn_counter c);
 
 #endif /* _CNPPROXY_IO_LEARN_XDP_H */

@@ -262,6 +262,11 @@ int pnc_mark_tc_counters(const struct pnc_mark_tc *mt, struct pnc_mark_counters 
 				       out->v);
 }
 
+int pnc_mark_tc_counters_clear(struct pnc_mark_tc *mt)
+{
+	return pnc_bpf_percpu_clear(bpf_map__fd(mt->skel->maps.counters), PNC_MARK_C_MAX);
+}
+
 int pnc_mark_tc_if_counters(const struct pnc_mark_tc *mt, int ifindex,
 			    struct pnc_mark_if_counters *out)
 {

@@ -4,8 +4,8 @@
  * load it once, attach it to the egress of any number of interfaces
  * (clsact, next to whatever root qdisc shapes the queue), write the
  * marking state of each, read the samples from the ring buffer and the
- * counters.  No FRR dependency, so that cnpproxyd's fast-path thread and
- * the pnc-tc-mark test tool share it.
+ * counters.  No FRR dependency, so that cnpproxyd and the pnc-tc-mark
+ * test tool share it.
  *
  * Not thread safe: one thread owns a struct pnc_mark_tc.
  */
@@ -76,6 +76,11 @@ extern int pnc_mark_tc_fd(const struct pnc_mark_tc *mt);
 extern uint64_t pnc_mark_tc_bad_records(const struct pnc_mark_tc *mt);
 
 extern int pnc_mark_tc_counters(const struct pnc_mark_tc *mt, struct pnc_mark_counters *out);
+/*
+ * Zero the program's counters (not the per-interface ones, whose deltas
+ * drive the ECN-rate trigger).  0 or -errno.
+ */
+extern int pnc_mark_tc_counters_clear(struct pnc_mark_tc *mt);
 extern const char *pnc_mark_counter_name(enum pnc_mark_counter c);
 /*
  * Counters of one attached interface, summed over CPUs; zeroed by attach.

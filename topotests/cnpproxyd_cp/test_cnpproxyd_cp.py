@@ -221,6 +221,21 @@ def test_congestion_notifies_proxy_ipv4():
         4, 17, "10.0.1.1", "10.0.2.1", 4791), n
     assert 4 <= n["cl"] <= 7 and n["start_name"] == "inner", n
     assert n["invoking_roce"]["bth"]["dqpn"] == 0x22, n
+    # As much of the 1068-octet packet as a 576-octet IPv4 datagram holds:
+    # 576 - 20 (IP) - 8 (UDP) - 16 (header of an IPv4 five-tuple).
+    assert n["invoking_len"] == 532 and len(payload) == 548, n
+
+
+def test_clear_counters_zeroes_the_egress_program():
+    "clear cnpproxy counters zeroes the egress program's counters too."
+    p = gear("p")
+    prog = congestion()["program"]
+    assert prog["seen"] > 0 and prog["marked_ce"] > 0 and prog["sampled"] > 0, prog
+    p.vtysh_cmd("clear cnpproxy counters")
+    prog = congestion()["program"]
+    # No RoCEv2 traffic runs now: nothing is marked or sampled again.
+    assert prog["marked_ce"] == 0 and prog["sampled"] == 0 and prog["roce"] == 0, prog
+    assert p_eth1()["counters"]["notificationsSent"] == 0, p_eth1()
 
 
 def oper_state(router):

@@ -10,8 +10,10 @@
 # Checks that the IS-IS adjacency comes up, that cnpproxyd is an integrated
 # FRR daemon (its "router cnpproxy" block is taken by vtysh, shown in
 # show running-config and in show cnpproxy status json, refused with a
-# message when invalid, kept across write memory and a daemon restart) and
-# that its status reports the live zebra session.
+# message when invalid, kept across write memory and a daemon restart),
+# that its status reports the live zebra session, and what an operator
+# meets at the CLI: "no" forms with and without their value, show
+# debugging cnpproxy, JSON output without lost keys.
 
 import functools
 import json
@@ -202,6 +204,158 @@ def test_zebra_session_follows_zebra():
     _, result = topotest.run_and_expect(test_func, "up", count=60, wait=1)
     assert result == "up"
     assert status(r1)["zebra"]["connects"] == before["connects"] + 1
+
+
+def cnpproxy_cfg(router, *commands):
+    return vtysh_rc(router, "configure terminal", "router cnpproxy", *commands)
+
+
+# (set-up, "no" with a value that is not the configured one, the line the
+# set-up adds to the block): the wrong value is refused and changes
+# nothing; "no" without the value removes the line.
+NO_FORMS = [
+    ("proxy rate-limit per-source 500", "no proxy rate-limit per-source 7",
+     " proxy rate-limit per-source 500\n", "no proxy rate-limit per-source"),
+    ("proxy rate-limit global 2000", "no proxy rate-limit global 2001",
+     " proxy rate-limit global 2000\n", "no proxy rate-limit global"),
+    ("proxy cnp dscp 10", "no proxy cnp dscp 11", " proxy cnp dscp 10\n",
+     "no proxy cnp dscp"),
+    ("proxy cnp min-interval 80", "no proxy cnp min-interval 81",
+     " proxy cnp min-interval 80\n", "no proxy cnp min-interval"),
+    ("proxy source-address 10.0.255.1", "no proxy source-address 10.0.255.9",
+     " proxy source-address 10.0.255.1\n", "no proxy source-address"),
+    # Compared as addresses, not as strings.
+    ("proxy source-address 2001:db8:ff::1", "no proxy source-address 2001:db8:ff::2",
+     " proxy source-address 2001:db8:ff::1\n", "no proxy source-address 2001:db8:ff:0::1"),
+    ("proxy accept-from prefix-list PROXIES", "no proxy accept-from prefix-list OTHER",
+     " proxy accept-from prefix-list PROXIES\n", "no proxy accept-from"),
+    ("proxy for 10.9.0.0/16 via 10.0.255.9", "no proxy for 10.9.0.0/16 via 10.0.255.8",
+     " proxy for 10.9.0.0/16 via 10.0.255.9\n", "no proxy for 10.9.0.0/16"),
+    ("proxy sender 10.8.0.0/16 format rocev2-cnp",
+     "no proxy sender 10.8.0.0/16 format long-haul-cnp",
+     " proxy sender 10.8.0.0/16 format rocev2-cnp\n", "no proxy sender 10.8.0.0/16"),
+    ("flow-label-port 61900", "no flow-label-port 61901", " flow-label-port 61900\n",
+     "no flow-label-port"),
+]
+
+
+@pytest.mark.parametrize("setup,wrong,line,bare", NO_FORMS)
+def test_no_forms(setup, wrong, line, bare):
+    "'no X' works without its value; with a wrong value it changes nothing."
+    assert_routers_healthy()
+    r1 = get_topogen().gears["r1"]
+    before = cnpproxy_block(r1)
+    rc, out = cnpproxy_cfg(r1, setup)
+    assert rc == 0, out
+    configured = cnpproxy_block(r1)
+    assert line in configured, configured
+
+    rc, out = cnpproxy_cfg(r1, wrong)
+    assert rc != 0 and "The configured value is" in out, out
+    assert cnpproxy_block(r1) == configured
+
+    rc, out = cnpproxy_cfg(r1, bare)
+    assert rc == 0, out
+    assert cnpproxy_block(r1) == before
+
+
+def test_no_forms_create_nothing():
+    "'no' of an interface setting never creates the interface or the role."
+    assert_routers_healthy()
+    tgen = get_topogen()
+    r1, r2 = tgen.gears["r1"], tgen.gears["r2"]
+    for router in (r1, r2):
+        before = cnpproxy_block(router)
+        roles = status(router)["roles"]
+        for cmd in ("no congestion-point interface nosuch0 rtt 5",
+                    "no congestion-point interface nosuch0 rtt",
+                    "no congestion-point interface nosuch0 poll-interval",
+                    "no congestion-point interface nosuch0 thresholds",
+                    "no congestion-point interface nosuch0 marking ce",
+                    "no congestion-point interface nosuch0 notify rate-limit",
+                    "no congestion-point interface nosuch0 trigger ecn-rate",
+                    "no congestion-point fallback-proxy",
+                    "no proxy flow-label-tunnel"):
+            rc, out = cnpproxy_cfg(router, cmd)
+            assert rc == 0, (cmd, out)
+            assert cnpproxy_block(router) == before, cmd
+        assert status(router)["roles"] == roles
+
+
+def test_no_form_of_interface_setting():
+    "On a configured interface, 'no' restores the default, a wrong value is refused."
+    assert_routers_healthy()
+    r2 = get_topogen().gears["r2"]
+    before = cnpproxy_block(r2)
+    ifcmd = "congestion-point interface r2-eth0"
+    rc, out = cnpproxy_cfg(r2, ifcmd, ifcmd + " rtt 5000", ifcmd + " marking ce")
+    assert rc == 0, out
+    block = cnpproxy_block(r2)
+    assert ifcmd + " rtt 5000\n" in block and ifcmd + " marking ce\n" in block, block
+    for wrong in ("no " + ifcmd + " rtt 5", "no " + ifcmd + " marking two-threshold"):
+        rc, out = cnpproxy_cfg(r2, wrong)
+        assert rc != 0 and "The configured value is" in out, out
+        assert cnpproxy_block(r2) == block
+    rc, out = cnpproxy_cfg(r2, "no " + ifcmd + " rtt", "no " + ifcmd + " marking")
+    assert rc == 0, out
+    assert cnpproxy_block(r2).replace(" " + ifcmd + "\n", "", 1) == before
+    # Never congested: times that have not come say so.
+    out = r2.vtysh_cmd("show cnpproxy congestion")
+    assert "last onset never, last resume never, last notification never" in out, out
+    assert "-1 ms" not in out, out
+    rc, out = cnpproxy_cfg(r2, "no " + ifcmd)
+    assert rc == 0 and cnpproxy_block(r2) == before, out
+
+
+def test_show_debugging_cnpproxy():
+    "vtysh knows show debugging cnpproxy; it lists what is on."
+    assert_routers_healthy()
+    r1 = get_topogen().gears["r1"]
+    rc, out = vtysh_rc(r1, "debug cnpproxy proxy")
+    assert rc == 0, out
+    rc, out = vtysh_rc(r1, "show debugging cnpproxy")
+    assert rc == 0, out
+    assert "cnpproxyd debugging status" in out, out
+    assert "cnpproxyd proxy role: notifications and CNPs debugging is on" in out, out
+    assert "zebra session events debugging is on" not in out, out
+    rc, out = vtysh_rc(r1, "no debug cnpproxy proxy")
+    assert rc == 0, out
+    rc, out = vtysh_rc(r1, "show debugging cnpproxy")
+    assert rc == 0 and "debugging is on" not in out, out
+    # vtysh's own show debugging still reaches cnpproxyd
+    rc, out = vtysh_rc(r1, "show debugging")
+    assert rc == 0 and "cnpproxyd debugging status" in out, out
+
+
+def no_duplicate_keys(pairs):
+    keys = [k for k, _ in pairs]
+    dup = {k for k in keys if keys.count(k) > 1}
+    assert not dup, "duplicate JSON keys {}".format(sorted(dup))
+    return dict(pairs)
+
+
+def test_json_has_every_count_once():
+    "Counters JSON has no key twice; proxies JSON has the text's counts."
+    assert_routers_healthy()
+    r1 = get_topogen().gears["r1"]
+    raw = r1.vtysh_cmd("show cnpproxy counters json")
+    counters = json.loads(raw, object_pairs_hook=no_duplicate_keys)
+    assert "ignored" in counters["learning"]["xdp"], counters["learning"]
+
+    rc, out = cnpproxy_cfg(r1, "proxy for 10.9.0.0/16 via 10.0.255.9")
+    assert rc == 0, out
+    proxies = json.loads(r1.vtysh_cmd("show cnpproxy proxies json"),
+                         object_pairs_hook=no_duplicate_keys)
+    assert proxies["count"] == 1, proxies
+    assert proxies["proxies"]["10.9.0.0/16"][0]["proxy"] == "10.0.255.9", proxies
+    for key in ("learnedChanges", "learnedRemovals", "pncWithoutProxyAddress"):
+        assert key in proxies, proxies
+    text = r1.vtysh_cmd("show cnpproxy proxies")
+    assert "1 entries (learned from zebra: {} changes, {} removals, {} PNC".format(
+        proxies["learnedChanges"], proxies["learnedRemovals"],
+        proxies["pncWithoutProxyAddress"]) in text, text
+    rc, out = cnpproxy_cfg(r1, "no proxy for 10.9.0.0/16")
+    assert rc == 0, out
 
 
 if __name__ == "__main__":

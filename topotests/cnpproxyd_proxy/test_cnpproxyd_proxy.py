@@ -300,6 +300,19 @@ def test_psn_learned_cnp_to_sender_ipv6():
     assert rq["rate_mbps"] == 2.5, rq
 
 
+def test_clear_counters_zeroes_the_learner():
+    "clear cnpproxy counters zeroes the XDP learner's counters too."
+    pe1 = gear("pe1")
+    learning = counters()["learning"]
+    assert learning["xdp"]["roce"] > 0 and learning["roceEvents"] > 0, learning
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    learning = counters()["learning"]
+    # The pairs are done: no RoCEv2 packet passes the learner any more.
+    assert learning["xdp"]["roce"] == 0 and learning["xdp"]["cm"] == 0, learning
+    assert learning["xdp"]["samples"] == 0 and learning["roceEvents"] == 0, learning
+    assert flows(), "clearing counters must not forget flows"
+
+
 def test_disabling_role_forgets_flows():
     "no proxy: sockets closed, flows forgotten, settings gone with the role."
     pe1 = gear("pe1")

@@ -84,7 +84,7 @@ def test_ipv4_pnc_in_rib_and_proxy_table():
         ]
         for i in range(4)
     }
-    expect_json(r, "show cnpproxy proxies json", proxies, exact=False)
+    expect_json(r, "show cnpproxy proxies json", {"proxies": proxies}, exact=False)
     expect_lookup(r, "10.100.0.3", {"found": True, "proxy": "10.255.0.9",
                                     "prefix": "10.100.0.3/32", "source": "learned"})
     expect_lookup(r, "10.100.0.4", {"found": False})
