@@ -33,7 +33,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/source-ipv4",
 			.cbs = {
-				.modify = cnpproxy_proxy_setting_modify,
+				.modify = cnpproxy_proxy_source_modify,
 				.destroy = cnpproxy_proxy_setting_destroy,
 				.cli_show = cli_show_cnpproxy_proxy_setting,
 			},
@@ -41,7 +41,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/source-ipv6",
 			.cbs = {
-				.modify = cnpproxy_proxy_setting_modify,
+				.modify = cnpproxy_proxy_source_modify,
 				.destroy = cnpproxy_proxy_setting_destroy,
 				.cli_show = cli_show_cnpproxy_proxy_setting,
 			},
@@ -125,7 +125,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/source",
 			.cbs = {
-				.modify = cnpproxy_fl_modify,
+				.modify = cnpproxy_fl_address_modify,
 			},
 		},
 		{
@@ -139,7 +139,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel/endpoint",
 			.cbs = {
-				.modify = cnpproxy_fl_modify,
+				.modify = cnpproxy_fl_address_modify,
 			},
 		},
 		{
@@ -153,7 +153,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/source-ipv4",
 			.cbs = {
-				.modify = cnpproxy_cp_leaf_modify,
+				.modify = cnpproxy_cp_source_modify,
 				.destroy = cnpproxy_cp_leaf_destroy,
 				.cli_show = cli_show_cnpproxy_cp_setting,
 			},
@@ -161,7 +161,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/source-ipv6",
 			.cbs = {
-				.modify = cnpproxy_cp_leaf_modify,
+				.modify = cnpproxy_cp_source_modify,
 				.destroy = cnpproxy_cp_leaf_destroy,
 				.cli_show = cli_show_cnpproxy_cp_setting,
 			},

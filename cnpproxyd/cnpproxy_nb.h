@@ -25,6 +25,10 @@ int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args);
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args);
 /* Shared by the address leaves' validation. */
 bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
+/* NB_EV_VALIDATE of an address leaf that must name one node ("WHAT A is not ..."). */
+int cnpproxy_unicast_validate(const struct lyd_node *dnode, const char *what, char *errmsg,
+			      size_t errmsg_len);
+int cnpproxy_proxy_source_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_setting_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_setting_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_proxy_learn_if_create(struct nb_cb_create_args *args);
@@ -38,6 +42,7 @@ int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args);
 int cnpproxy_fl_create(struct nb_cb_create_args *args);
 int cnpproxy_fl_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_fl_modify(struct nb_cb_modify_args *args);
+int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args);
 void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy);
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
@@ -54,6 +59,7 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
 int cnpproxy_cp_leaf_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_leaf_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args);
+int cnpproxy_cp_source_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_if_create(struct nb_cb_create_args *args);
 int cnpproxy_cp_if_destroy(struct nb_cb_destroy_args *args);
 /* The role's settings from the committed cnpproxy node (NULL: none). */

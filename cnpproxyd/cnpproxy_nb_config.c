@@ -125,6 +125,16 @@ int cnpproxy_proxy_setting_modify(struct nb_cb_modify_args *args)
 	return NB_OK;
 }
 
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/source-ipv4|source-ipv6 */
+int cnpproxy_proxy_source_modify(struct nb_cb_modify_args *args)
+{
+	/* The senders answer CNPs' source: it must be this one node. */
+	if (args->event == NB_EV_VALIDATE)
+		return cnpproxy_unicast_validate(args->dnode, "CNP source address", args->errmsg,
+						 args->errmsg_len);
+	return cnpproxy_proxy_setting_modify(args);
+}
+
 int cnpproxy_proxy_setting_destroy(struct nb_cb_destroy_args *args)
 {
 	/* The leaf is still in the tree being destroyed: reset it alone. */
@@ -256,6 +266,18 @@ bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a)
 	return !IN6_IS_ADDR_MULTICAST(&a->ipaddr_v6);
 }
 
+int cnpproxy_unicast_validate(const struct lyd_node *dnode, const char *what, char *errmsg,
+			      size_t errmsg_len)
+{
+	struct ipaddr a;
+
+	yang_dnode_get_ip(&a, dnode, NULL);
+	if (cnpproxy_ipaddr_is_unicast(&a))
+		return NB_OK;
+	snprintfrr(errmsg, errmsg_len, "%s %pIA is not a unicast address", what, &a);
+	return NB_ERR_VALIDATION;
+}
+
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy-for/via */
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args)
 {
@@ -266,12 +288,8 @@ int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args)
 	switch (args->event) {
 	case NB_EV_VALIDATE:
 		/* The proxy must be reachable as a unicast destination. */
-		if (!cnpproxy_ipaddr_is_unicast(&via)) {
-			snprintfrr(args->errmsg, args->errmsg_len,
-				   "proxy address %pIA is not a unicast address", &via);
-			return NB_ERR_VALIDATION;
-		}
-		break;
+		return cnpproxy_unicast_validate(args->dnode, "proxy address", args->errmsg,
+						 args->errmsg_len);
 	case NB_EV_PREPARE:
 	case NB_EV_ABORT:
 		break;

@@ -111,17 +111,20 @@ int cnpproxy_cp_leaf_destroy(struct nb_cb_destroy_args *args)
 /* The fallback must be a unicast destination. */
 int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args)
 {
-	struct ipaddr a;
-
 	if (args->event != NB_EV_VALIDATE)
 		return NB_OK;
-	yang_dnode_get_ip(&a, args->dnode, NULL);
-	if (!cnpproxy_ipaddr_is_unicast(&a)) {
-		snprintfrr(args->errmsg, args->errmsg_len,
-			   "fallback proxy %pIA is not a unicast address", &a);
-		return NB_ERR_VALIDATION;
-	}
-	return NB_OK;
+	return cnpproxy_unicast_validate(args->dnode, "fallback proxy", args->errmsg,
+					 args->errmsg_len);
+}
+
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/source-ipv4|6 */
+int cnpproxy_cp_source_modify(struct nb_cb_modify_args *args)
+{
+	/* Proxies accept notifications by source: it must be this node. */
+	if (args->event != NB_EV_VALIDATE)
+		return NB_OK;
+	return cnpproxy_unicast_validate(args->dnode, "notification source address", args->errmsg,
+					 args->errmsg_len);
 }
 
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/interface */

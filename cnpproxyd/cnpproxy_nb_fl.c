@@ -71,3 +71,12 @@ int cnpproxy_fl_modify(struct nb_cb_modify_args *args)
 {
 	return NB_OK;
 }
+
+/* The tunnel's outer source and endpoints: each is one node. */
+int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args)
+{
+	if (args->event != NB_EV_VALIDATE)
+		return NB_OK;
+	return cnpproxy_unicast_validate(args->dnode, "tunnel address", args->errmsg,
+					 args->errmsg_len);
+}

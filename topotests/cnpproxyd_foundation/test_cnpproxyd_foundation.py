@@ -307,6 +307,46 @@ def test_no_form_of_interface_setting():
     assert rc == 0 and cnpproxy_block(r2) == before, out
 
 
+@pytest.mark.parametrize(
+    "router,command,message",
+    [
+        ("r1", "proxy source-address 224.0.0.5", "CNP source address 224.0.0.5 is not a unicast"),
+        ("r1", "proxy source-address 255.255.255.255", "is not a unicast address"),
+        ("r1", "proxy source-address 0.0.0.0", "is not a unicast address"),
+        ("r1", "proxy source-address ff02::1", "CNP source address ff02::1 is not a unicast"),
+        ("r2", "congestion-point source-address ff02::1",
+         "notification source address ff02::1 is not a unicast"),
+        ("r2", "congestion-point source-address 224.0.0.5", "is not a unicast address"),
+        ("r1", "proxy flow-label-tunnel interface r1-eth0 source ::",
+         "tunnel address :: is not a unicast"),
+        ("r1", "proxy flow-label-tunnel interface r1-eth0 source ff0e::1",
+         "is not a unicast address"),
+    ],
+)
+def test_addresses_must_be_unicast(router, command, message):
+    "Source and tunnel addresses name one node: others are refused, nothing changes."
+    assert_routers_healthy()
+    r = get_topogen().gears[router]
+    before = r.vtysh_cmd("show running-config")
+    rc, out = cnpproxy_cfg(r, command)
+    assert rc != 0 and message in out, out
+    assert r.vtysh_cmd("show running-config") == before
+
+
+def test_tunnel_endpoint_must_be_unicast():
+    "A flow-label tunnel's endpoint is refused unless unicast."
+    assert_routers_healthy()
+    r1 = get_topogen().gears["r1"]
+    rc, out = cnpproxy_cfg(r1, "proxy flow-label-tunnel interface r1-eth0 source 2001:db8:ff::1")
+    assert rc == 0, out
+    before = cnpproxy_block(r1)
+    rc, out = cnpproxy_cfg(r1, "proxy flow-label-tunnel prefix 10.9.0.0/16 endpoint ff02::2")
+    assert rc != 0 and "tunnel address ff02::2 is not a unicast address" in out, out
+    assert cnpproxy_block(r1) == before
+    rc, out = cnpproxy_cfg(r1, "no proxy flow-label-tunnel")
+    assert rc == 0 and "flow-label-tunnel" not in cnpproxy_block(r1), out
+
+
 def test_show_debugging_cnpproxy():
     "vtysh knows show debugging cnpproxy; it lists what is on."
     assert_routers_healthy()
