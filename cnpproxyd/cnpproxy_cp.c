@@ -442,6 +442,9 @@ static void if_poll(struct event *t)
 	ci->have_cur = true;
 	ecn_rate_update(ci);
 	cp_thresholds_compute(&ci->cfg.policy, s.rate_bps, ci->link_bps, &ci->thr);
+	if (!cp_thresholds_known(&ci->thr))
+		ci->not_operational =
+			"no rate known and K_base 0: not marking (set rate or k-base)";
 
 	obs.now_us = s.ts_us;
 	obs.backlog = s.backlog_bytes;

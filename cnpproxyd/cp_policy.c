@@ -113,7 +113,8 @@ static void enter(struct cp_machine *m, enum cp_state s, uint64_t now_us)
 enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_policy_config *pc,
 			      const struct cp_thresholds *thr, const struct cp_observation *obs)
 {
-	enum cp_trigger trig = second_level(pc, thr, obs);
+	bool known = cp_thresholds_known(thr);
+	enum cp_trigger trig = known ? second_level(pc, thr, obs) : CP_TRIG_NONE;
 	enum cp_state was = m->state;
 
 	if (trig != CP_TRIG_NONE) {
@@ -124,7 +125,7 @@ enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_policy_confi
 		enter(m, CP_ST_CONGESTED, obs->now_us);
 		return was == CP_ST_IDLE ? CP_EV_ONSET : CP_EV_CONGESTED;
 	}
-	if (obs->backlog > thr->k_min) {
+	if (known && obs->backlog > thr->k_min) {
 		m->below_since = 0;
 		if (was != CP_ST_IDLE)
 			return CP_EV_NONE;
@@ -156,6 +157,8 @@ void cp_marks_compute(enum cp_marking marking, const struct cp_thresholds *thr, 
 		      struct cp_marks *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (!cp_thresholds_known(thr))
+		return;
 	switch (marking) {
 	case CP_MARK_NONE:
 	case CP_MARK_MAX:
@@ -176,6 +179,8 @@ void cp_marks_compute(enum cp_marking marking, const struct cp_thresholds *thr, 
 bool cp_should_notify(enum cp_marking marking, const struct cp_machine *m,
 		      const struct cp_thresholds *thr, uint64_t backlog)
 {
+	if (!cp_thresholds_known(thr))
+		return false;
 	if (m->state == CP_ST_CONGESTED)
 		return true;
 	return marking == CP_MARK_TWO_THRESHOLD && backlog > thr->k_min;

@@ -72,6 +72,17 @@ struct cp_thresholds {
 	bool from_base; /* BDP mode, K_base was the larger */
 };
 
+/*
+ * Whether the thresholds say anything about the queue.  BDP-adaptive
+ * thresholds with no rate known and K_base 0 are all 0: with them
+ * nothing is marked, nothing notified and the machine stays idle,
+ * rather than every ECN-capable packet being marked.
+ */
+static inline bool cp_thresholds_known(const struct cp_thresholds *thr)
+{
+	return thr->k_max > 0;
+}
+
 extern void cp_policy_config_init(struct cp_policy_config *pc);
 
 /*

@@ -263,6 +263,48 @@ static void test_marks(void **state)
 	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
 }
 
+/* No rate known and K_base 0: thresholds 0 mark and notify nothing. */
+static void test_unknown_rate_marks_nothing(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	struct cp_machine m;
+	struct cp_marks mk;
+	struct cp_observation obs = { .now_us = 1000, .backlog = 500000 };
+
+	(void)state;
+	bdp_config(&pc, 0, 10000);
+	pc.ecn_permille = 1;
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_int_equal(t.rate_source, CP_RATE_NONE);
+	assert_int_equal(t.k_max, 0);
+	assert_false(cp_thresholds_known(&t));
+	for (int mark = CP_MARK_NONE; mark < CP_MARK_MAX; mark++) {
+		cp_marks_compute(mark, &t, 1, &mk);
+		assert_int_equal(mk.ce_prob + mk.ect1_prob, 0);
+		cp_marks_compute(mark, &t, 500000, &mk);
+		assert_int_equal(mk.ce_prob + mk.ect1_prob, 0);
+	}
+	cp_machine_init(&m, 0);
+	obs.have_ecn = true;
+	obs.ecn_permille = 1000;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &obs), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_IDLE);
+	assert_false(cp_should_notify(CP_MARK_TWO_THRESHOLD, &m, &t, 500000));
+	/* A congested interface whose rate goes away resumes after RTT_est. */
+	m.state = CP_ST_CONGESTED;
+	assert_false(cp_should_notify(CP_MARK_CE, &m, &t, 500000));
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &obs), CP_EV_NONE);
+	obs.now_us += 10000;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &obs), CP_EV_RESUME);
+	/* A K_base makes them known again. */
+	pc.k_base = 30000;
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_true(cp_thresholds_known(&t));
+	cp_marks_compute(CP_MARK_CE, &t, 20000, &mk);
+	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
+}
+
 static void test_levels_and_notify(void **state)
 {
 	struct cp_policy_config pc;
@@ -323,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_machine_levels_and_resume),
 		cmocka_unit_test(test_machine_second_level_triggers),
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_unknown_rate_marks_nothing),
 		cmocka_unit_test(test_levels_and_notify),
 		cmocka_unit_test(test_names),
 	};
