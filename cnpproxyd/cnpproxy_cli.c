@@ -15,6 +15,25 @@
 
 #define CNPPROXY_STR "Congestion notification proxy (cnpproxyd)\n"
 
+int cnpproxy_cli_apply(struct vty *vty)
+{
+	struct nb_config *trial = nb_config_dup(vty->candidate_config);
+	char buf[BUFSIZ];
+	bool error;
+
+	/* Relative xpaths are relative to the node being edited, if any. */
+	nb_candidate_edit_config_changes(trial, vty->cfg_changes, vty->num_cfg_changes,
+					 vty->xpath_index ? VTY_CURR_XPATH : NULL, false, buf,
+					 sizeof(buf), &error);
+	nb_config_free(trial);
+	if (error) {
+		vty_out(vty, "%s", buf);
+		vty->num_cfg_changes = 0;
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
 /* A relative xpath ("./...") of the node being edited, made absolute. */
 static const struct lyd_node *candidate_node(struct vty *vty, const char *rel)
 {
@@ -49,7 +68,7 @@ int cnpproxy_cli_no(struct vty *vty, const char *check, const char *typed, const
 	if (!typed_matches(vty, dn, typed))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, change, op, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG_NOSH(router_cnpproxy, router_cnpproxy_cmd,
@@ -60,7 +79,7 @@ DEFPY_YANG_NOSH(router_cnpproxy, router_cnpproxy_cmd,
 	int ret;
 
 	nb_cli_enqueue_change(vty, CNPPROXY_XPATH, NB_OP_CREATE, NULL);
-	ret = nb_cli_apply_changes(vty, NULL);
+	ret = cnpproxy_cli_apply(vty);
 	if (ret == CMD_SUCCESS)
 		VTY_PUSH_XPATH(CNPPROXY_NODE, CNPPROXY_XPATH);
 
@@ -74,7 +93,7 @@ DEFPY_YANG(no_router_cnpproxy, no_router_cnpproxy_cmd,
 	   CNPPROXY_STR)
 {
 	nb_cli_enqueue_change(vty, CNPPROXY_XPATH, NB_OP_DESTROY, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 void cli_show_cnpproxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -94,7 +113,7 @@ DEFPY_YANG(cnpproxy_proxy, cnpproxy_proxy_cmd,
 	   "Proxy role: turn congestion notifications into CNPs to the senders\n")
 {
 	nb_cli_enqueue_change(vty, "./proxy", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -108,7 +127,7 @@ DEFPY_YANG(cnpproxy_congestion_point, cnpproxy_congestion_point_cmd,
 	   "Congestion point role: mark, and notify the proxies of congesting senders\n")
 {
 	nb_cli_enqueue_change(vty, "./congestion-point", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *dnode,
@@ -165,7 +184,7 @@ DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
 	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
 	strlcat(xpath, "/via", sizeof(xpath));
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, via_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_for, no_cnpproxy_proxy_for_cmd,
@@ -208,7 +227,7 @@ DEFPY_YANG(cnpproxy_proxy_source, cnpproxy_proxy_source_cmd,
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, v4_str ? v4_str : v6_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4, const char *v6)
@@ -226,7 +245,7 @@ int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4, co
 		nb_cli_enqueue_change(vty, x4, NB_OP_DESTROY, NULL);
 	if (candidate_node(vty, x6))
 		nb_cli_enqueue_change(vty, x6, NB_OP_DESTROY, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_source, no_cnpproxy_proxy_source_cmd,
@@ -252,7 +271,7 @@ DEFPY_YANG(cnpproxy_proxy_learn_if, cnpproxy_proxy_learn_if_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./proxy/learn-interface[.='%s']", ifname);
 	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 /*
@@ -268,7 +287,7 @@ DEFPY_YANG(cnpproxy_proxy_accept, cnpproxy_proxy_accept_cmd,
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, "./proxy/accept-prefix-list", NB_OP_MODIFY, name);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_accept, no_cnpproxy_proxy_accept_cmd,
@@ -304,7 +323,7 @@ DEFPY_YANG(cnpproxy_proxy_cnp, cnpproxy_proxy_cnp_cmd,
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, iv_str ? iv_str : dscp_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 /* Modify without a value restores a leaf's default. */
@@ -334,7 +353,7 @@ DEFPY_YANG(cnpproxy_proxy_rate_limit, cnpproxy_proxy_rate_limit_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./proxy/rate-limit-%s", which);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, rate_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_rate_limit, no_cnpproxy_proxy_rate_limit_cmd,
@@ -364,7 +383,7 @@ DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
 	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_CREATE, NULL);
 	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/interface", NB_OP_MODIFY, ifname);
 	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/source", NB_OP_MODIFY, src_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
@@ -388,7 +407,7 @@ DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
 			   source_str))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, fl, NB_OP_DESTROY, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 #define PROXY_FL_TUNNEL_HELP                                                                      \
@@ -416,7 +435,7 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
 	strlcat(xpath, "/endpoint", sizeof(xpath));
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, ep_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
@@ -485,7 +504,7 @@ DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
 	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
 	strlcat(xpath, "/format", sizeof(xpath));
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, fmt);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_sender, no_cnpproxy_proxy_sender_cmd,
@@ -515,7 +534,7 @@ DEFPY_YANG(cnpproxy_port, cnpproxy_port_cmd,
 
 	snprintf(xpath, sizeof(xpath), "./%s", leaf);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, port_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_port, no_cnpproxy_port_cmd,

@@ -56,7 +56,7 @@ DEFPY_YANG(cnpproxy_cp_source, cnpproxy_cp_source_cmd,
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, v4_str ? v4_str : v6_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_source, no_cnpproxy_cp_source_cmd,
@@ -79,7 +79,7 @@ DEFPY_YANG(cnpproxy_cp_fallback, cnpproxy_cp_fallback_cmd,
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, "./congestion-point/fallback-proxy", NB_OP_MODIFY, addr_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
@@ -118,7 +118,7 @@ DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), CP_IF_XPATH, ifname);
 	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 /*
@@ -145,7 +145,7 @@ DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	enqueue_if_leaf(vty, ifname, "poll-interval", NB_OP_MODIFY, ms_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_poll, no_cnpproxy_cp_if_poll_cmd,
@@ -167,7 +167,7 @@ DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	enqueue_if_leaf(vty, ifname, "rtt", NB_OP_MODIFY, rtt_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_rtt, no_cnpproxy_cp_if_rtt_cmd,
@@ -207,7 +207,7 @@ DEFPY_YANG(cnpproxy_cp_if_static, cnpproxy_cp_if_static_cmd,
 	enqueue_if_leaf(vty, ifname, "k-max", NB_OP_MODIFY, kmax_str);
 	if (kmin_str)
 		enqueue_if_leaf(vty, ifname, "k-min", NB_OP_MODIFY, kmin_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
@@ -235,7 +235,7 @@ DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
 		enqueue_if_leaf(vty, ifname, "rate", NB_OP_MODIFY, rate_str);
 	if (pct_str)
 		enqueue_if_leaf(vty, ifname, "k-min-percent", NB_OP_MODIFY, pct_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
@@ -249,7 +249,7 @@ DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
 				"%s/congestion-point/interface[name='%s']", VTY_CURR_XPATH, ifname))
 		return CMD_SUCCESS;
 	thresholds_reset(vty, ifname);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 #define CP_TRIGGER_HELP                                                                           \
@@ -268,7 +268,7 @@ DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	enqueue_if_leaf(vty, ifname, leaf, NB_OP_MODIFY, ecn_str ? ecn_str : growth_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_trigger, no_cnpproxy_cp_if_trigger_cmd,
@@ -293,7 +293,7 @@ DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	enqueue_if_leaf(vty, ifname, "marking", NB_OP_MODIFY, mark);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_marking, no_cnpproxy_cp_if_marking_cmd,
@@ -320,7 +320,7 @@ DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
 		enqueue_if_leaf(vty, ifname, "notify-min-interval", NB_OP_MODIFY, iv_str);
 	else
 		enqueue_if_leaf(vty, ifname, "notify-rate-limit", NB_OP_MODIFY, rl_str);
-	return nb_cli_apply_changes(vty, NULL);
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,

@@ -347,6 +347,28 @@ def test_tunnel_endpoint_must_be_unicast():
     assert rc == 0 and "flow-label-tunnel" not in cnpproxy_block(r1), out
 
 
+def test_command_with_a_bad_value_changes_nothing():
+    "One bad value refuses the whole command: no other leaf of it is applied."
+    assert_routers_healthy()
+    r2 = get_topogen().gears["r2"]
+    ifcmd = "congestion-point interface r2-eth0"
+    rc, out = cnpproxy_cfg(r2, ifcmd)
+    assert rc == 0, out
+    block = cnpproxy_block(r2)
+    thresholds = r2.vtysh_cmd("show cnpproxy congestion json",
+                              isjson=True)["interfaces"]["r2-eth0"]["thresholds"]
+    for bad in (ifcmd + " thresholds bdp-adaptive k-base 12345 alpha 0",
+                ifcmd + " thresholds bdp-adaptive k-base 12345 alpha many"):
+        rc, out = cnpproxy_cfg(r2, bad)
+        assert rc != 0, out
+        assert cnpproxy_block(r2) == block, bad
+        now = r2.vtysh_cmd("show cnpproxy congestion json",
+                           isjson=True)["interfaces"]["r2-eth0"]["thresholds"]
+        assert now["kBase"] == thresholds["kBase"] == 0, now
+    rc, out = cnpproxy_cfg(r2, "no " + ifcmd)
+    assert rc == 0, out
+
+
 def test_show_debugging_cnpproxy():
     "vtysh knows show debugging cnpproxy; it lists what is on."
     assert_routers_healthy()
