@@ -37,7 +37,7 @@ static void cnpproxy_zebra_set_state(bool up)
 
 	zlog_info("zebra session %s", up ? "up" : "down");
 
-	/* zebra replays redistribution when the session comes back. */
+	/* A new session sends every route again (we subscribe again). */
 	if (!up)
 		cnpproxy_proxies_flush_learned();
 }
@@ -54,10 +54,18 @@ static void cnpproxy_zebra_watch(struct event *event)
 			&t_watch);
 }
 
+static void cnpproxy_zebra_subscribe(void);
+
 static void cnpproxy_zebra_connected(struct zclient *zclient)
 {
 	DEBUGD(&cnp_dbg_zebra, "zebra: connected, sending registrations");
 	zclient_send_reg_requests(zclient, VRF_DEFAULT);
+	/*
+	 * A failed session goes through zclient_stop(), which forgets the
+	 * redistribution subscriptions: make them again on every session
+	 * (a no-op for the ones zclient_send_reg_requests() just sent).
+	 */
+	cnpproxy_zebra_subscribe();
 	cnpproxy_zebra_set_state(true);
 }
 
@@ -82,7 +90,8 @@ static zclient_handler *const cnpproxy_handlers[] = {
 
 /*
  * Every protocol may signal PNC, so ask for all of them, both families.
- * The subscription is replayed by lib/zclient on every new session.
+ * Sent at once when the session is up, else by zclient_send_reg_requests()
+ * when it comes up.
  */
 static void cnpproxy_zebra_subscribe(void)
 {

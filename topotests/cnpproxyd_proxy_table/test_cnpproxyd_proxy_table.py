@@ -174,6 +174,37 @@ def test_bad_static_refused(command, message):
     expect_lookup(r, "10.1.2.3", {"found": False})
 
 
+def test_zebra_restart_relearns():
+    "zebra restarted alone: cnpproxyd subscribes again and learns the PNC routes."
+    r = r1()
+    r.killDaemons(["zebra"])
+
+    def session():
+        return r.vtysh_cmd("show cnpproxy status json", isjson=True)["zebra"]["session"]
+
+    _, result = topotest.run_and_expect(session, "down", count=20, wait=0.5)
+    assert result == "down"
+    expect_json(r, "show cnpproxy proxies json", {"count": 0})
+    r.startDaemons(["zebra"])
+    _, result = topotest.run_and_expect(session, "up", count=60, wait=1)
+    assert result == "up"
+    # sharpd's routes went with zebra; installed again (once sharpd's own
+    # session is back), they reach cnpproxyd.
+    expect_json(r, "show ip route 10.0.12.0/24 json",
+                {"10.0.12.0/24": [{"protocol": "connected", "selected": True}]})
+
+    def relearned():
+        r.vtysh_cmd("sharp install routes 10.110.0.0 nexthop 10.0.12.2 2 pnc 10.255.0.7")
+        return lookup(r, "10.110.0.1").get("found")
+
+    _, result = topotest.run_and_expect(relearned, True, count=30, wait=1)
+    assert result is True, r.vtysh_cmd("show ip route 10.110.0.1/32")
+    expect_lookup(r, "10.110.0.1", {"found": True, "proxy": "10.255.0.7",
+                                    "source": "learned", "origin": "sharp"})
+    r.vtysh_cmd("sharp remove routes 10.110.0.0 2")
+    expect_lookup(r, "10.110.0.1", {"found": False})
+
+
 if __name__ == "__main__":
     args = ["-s"] + sys.argv[1:]
     sys.exit(pytest.main(args))
