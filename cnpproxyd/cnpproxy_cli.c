@@ -155,6 +155,20 @@ static void prefix_key(const struct prefix *prefix, char *buf, size_t len)
 	prefix2str(&p, buf, len);
 }
 
+/* "LIST PREFIX LEAF VALUE" for a list keyed by a sender prefix. */
+static int set_prefix_entry(struct vty *vty, const char *list, const struct prefix *prefix,
+			    const char *leaf, const char *value)
+{
+	char entry[XPATH_MAXLEN], child[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
+
+	prefix_key(prefix, pbuf, sizeof(pbuf));
+	snprintf(entry, sizeof(entry), "%s[prefix='%s']", list, pbuf);
+	snprintf(child, sizeof(child), "%s[prefix='%s']/%s", list, pbuf, leaf);
+	nb_cli_enqueue_change(vty, entry, NB_OP_CREATE, NULL);
+	nb_cli_enqueue_change(vty, child, NB_OP_MODIFY, value);
+	return cnpproxy_cli_apply(vty);
+}
+
 /* "no LIST PREFIX [LEAF VALUE]" for a list keyed by a sender prefix. */
 static int no_prefix_entry(struct vty *vty, const char *list, const struct prefix *prefix,
 			   const char *leaf, const char *typed)
@@ -171,20 +185,15 @@ DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
 	   "proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
 	   PROXY_FOR_HELP)
 {
-	char xpath[XPATH_MAXLEN];
 	char pbuf[PREFIX_STRLEN];
 
-	prefix_key(prefix, pbuf, sizeof(pbuf));
 	/* Optional in the syntax only, for a message better than "incomplete". */
 	if (!via_str) {
+		prefix_key(prefix, pbuf, sizeof(pbuf));
 		vty_out(vty, "%% Specify the proxy: proxy for %s via ADDRESS\n", pbuf);
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	snprintf(xpath, sizeof(xpath), "./proxy-for[prefix='%s']", pbuf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	strlcat(xpath, "/via", sizeof(xpath));
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, via_str);
-	return cnpproxy_cli_apply(vty);
+	return set_prefix_entry(vty, "./proxy-for", prefix, "via", via_str);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_for, no_cnpproxy_proxy_for_cmd,
@@ -423,19 +432,12 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 	   "proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx endpoint X:X::X:X$ep",
 	   PROXY_FL_TUNNEL_HELP)
 {
-	char xpath[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
-
 	if (!candidate_node(vty, "./proxy/flow-label-tunnel")) {
 		vty_out(vty,
 			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	prefix_key(pfx, pbuf, sizeof(pbuf));
-	snprintf(xpath, sizeof(xpath), "./proxy/flow-label-tunnel/tunnel[prefix='%s']", pbuf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	strlcat(xpath, "/endpoint", sizeof(xpath));
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, ep_str);
-	return cnpproxy_cli_apply(vty);
+	return set_prefix_entry(vty, "./proxy/flow-label-tunnel/tunnel", pfx, "endpoint", ep_str);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
@@ -495,16 +497,9 @@ DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
 	   "proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-cnp|scone-rate-advice>$fmt",
 	   PROXY_SENDER_HELP)
 {
-	char xpath[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
-
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	prefix_key(prefix, pbuf, sizeof(pbuf));
-	snprintf(xpath, sizeof(xpath), "./proxy/sender[prefix='%s']", pbuf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	strlcat(xpath, "/format", sizeof(xpath));
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, fmt);
-	return cnpproxy_cli_apply(vty);
+	return set_prefix_entry(vty, "./proxy/sender", prefix, "format", fmt);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_sender, no_cnpproxy_proxy_sender_cmd,
