@@ -121,6 +121,15 @@ DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
 	return cnpproxy_cli_apply(vty);
 }
 
+/* "congestion-point interface IFNAME <leaf> VALUE", while the role is on. */
+static int set_if_leaf(struct vty *vty, const char *ifname, const char *leaf, const char *value)
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	enqueue_if_leaf(vty, ifname, leaf, NB_OP_MODIFY, value);
+	return cnpproxy_cli_apply(vty);
+}
+
 /*
  * "no congestion-point interface IFNAME <leaf> [VALUE]": only on an
  * interface that is configured, which it never creates.
@@ -142,10 +151,7 @@ DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
 	   "congestion-point interface IFNAME$ifname poll-interval (1-10000)$ms",
 	   CP_POLL_HELP)
 {
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, "poll-interval", NB_OP_MODIFY, ms_str);
-	return cnpproxy_cli_apply(vty);
+	return set_if_leaf(vty, ifname, "poll-interval", ms_str);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_poll, no_cnpproxy_cp_if_poll_cmd,
@@ -157,17 +163,14 @@ DEFPY_YANG(no_cnpproxy_cp_if_poll, no_cnpproxy_cp_if_poll_cmd,
 
 #define CP_RTT_HELP                                                                               \
 	CP_IF_STR                                                                                 \
-		"Estimated round trip (BDP, resume time, notification interval; default 10000)\n" \
-		"Microseconds\n"
+	"Estimated round trip (BDP, resume time, notification interval; default 10000)\n"         \
+	"Microseconds\n"
 
 DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
 	   "congestion-point interface IFNAME$ifname rtt (1-10000000)$rtt",
 	   CP_RTT_HELP)
 {
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, "rtt", NB_OP_MODIFY, rtt_str);
-	return cnpproxy_cli_apply(vty);
+	return set_if_leaf(vty, ifname, "rtt", rtt_str);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_rtt, no_cnpproxy_cp_if_rtt_cmd,
@@ -263,12 +266,9 @@ DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,
 	   "congestion-point interface IFNAME$ifname trigger <ecn-rate (1-1000)$ecn|growth-rate (1-1000000000000)$growth>",
 	   CP_TRIGGER_HELP)
 {
-	const char *leaf = ecn_str ? "ecn-rate-threshold" : "growth-rate-threshold";
-
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, leaf, NB_OP_MODIFY, ecn_str ? ecn_str : growth_str);
-	return cnpproxy_cli_apply(vty);
+	if (ecn_str)
+		return set_if_leaf(vty, ifname, "ecn-rate-threshold", ecn_str);
+	return set_if_leaf(vty, ifname, "growth-rate-threshold", growth_str);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_trigger, no_cnpproxy_cp_if_trigger_cmd,
@@ -290,10 +290,7 @@ DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
 	   "congestion-point interface IFNAME$ifname marking <none|ce|two-threshold>$mark",
 	   CP_MARKING_HELP)
 {
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, "marking", NB_OP_MODIFY, mark);
-	return cnpproxy_cli_apply(vty);
+	return set_if_leaf(vty, ifname, "marking", mark);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_marking, no_cnpproxy_cp_if_marking_cmd,
@@ -314,13 +311,9 @@ DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
 	   "congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl>",
 	   CP_NOTIFY_HELP)
 {
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
 	if (iv_str)
-		enqueue_if_leaf(vty, ifname, "notify-min-interval", NB_OP_MODIFY, iv_str);
-	else
-		enqueue_if_leaf(vty, ifname, "notify-rate-limit", NB_OP_MODIFY, rl_str);
-	return cnpproxy_cli_apply(vty);
+		return set_if_leaf(vty, ifname, "notify-min-interval", iv_str);
+	return set_if_leaf(vty, ifname, "notify-rate-limit", rl_str);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,
