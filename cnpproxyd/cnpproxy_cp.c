@@ -37,6 +37,10 @@
 #define CP_GATE_SLOTS  16384
 #define CP_RETRY_S     1
 #define CP_DEBUG_PER_S 50
+/* The marking state's lifetime: polls, and a floor in ms. */
+#define CP_STATE_LIFETIME_POLLS	 4
+#define CP_STATE_LIFETIME_MIN_MS 200
+#define CP_READ_TIMEOUT_MS	 1000 /* for the kernel's answer to a qdisc dump */
 
 #define CP_DEBUG(fmt, ...)                                                                        \
 	do {                                                                                      \
@@ -366,18 +370,36 @@ static void ecn_rate_update(struct cp_if *ci)
 	ci->have_ecn = true;
 }
 
+/*
+ * How long a state written to the program holds (bpf/mark.h): a few
+ * poll intervals, and not less than a scheduling hiccup of the event
+ * loop.  A daemon that stops polling stops marking within this.
+ */
+static uint64_t state_lifetime_ns(const struct cp_if *ci)
+{
+	uint64_t ms = MAX((uint64_t)ci->cfg.poll_ms * CP_STATE_LIFETIME_POLLS,
+			  (uint64_t)CP_STATE_LIFETIME_MIN_MS);
+
+	return ms * 1000000u;
+}
+
 static void push_state(struct cp_if *ci, bool sampling)
 {
 	struct pnc_mark_state st = {};
 	struct cp_marks mk;
+	uint64_t now = pnc_mark_tc_now_ns(), life = state_lifetime_ns(ci);
 
 	cp_marks_compute(ci->cfg.policy.marking, &ci->thr, ci->cur.backlog_bytes, &mk);
 	st.ect1_prob = mk.ect1_prob;
 	st.ce_prob = mk.ce_prob;
 	st.sample = sampling;
 	st.sample_interval_ns = (uint64_t)notify_interval(ci) * 1000u;
-	if (ci->pushed_valid && !memcmp(&st, &ci->pushed, sizeof(st)))
+	/* Unchanged and still good for half its lifetime: no write needed. */
+	st.valid_until_ns = ci->pushed.valid_until_ns;
+	if (ci->pushed_valid && !memcmp(&st, &ci->pushed, sizeof(st)) &&
+	    st.valid_until_ns > now + life / 2)
 		return;
+	st.valid_until_ns = now + life;
 	if (pnc_mark_tc_set_state(cp.mt, ci->ifindex, &st) == 0) {
 		ci->pushed = st;
 		ci->pushed_valid = true;
@@ -650,6 +672,7 @@ bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out)
 	out->cfg = &ci->cfg;
 	out->ifindex = ci->ifindex;
 	out->not_operational = ci->not_operational;
+	out->attach = ci->attached ? pnc_mark_tc_mode(cp.mt, ci->ifindex) : NULL;
 	out->qdisc = ci->have_cur ? &ci->cur : NULL;
 	out->rates = &ci->rates;
 	out->link_bps = ci->link_bps;

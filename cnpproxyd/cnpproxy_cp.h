@@ -40,6 +40,7 @@ struct cp_if_view {
 	const struct cnp_cp_if_config *cfg;
 	int ifindex;
 	const char *not_operational;	     /* NULL: running */
+	const char *attach;		     /* "tcx", "tc-filter"; NULL: not attached */
 	const struct pnc_qmon_sample *qdisc; /* NULL before the first reading */
 	const struct pnc_qmon_rates *rates;
 	uint64_t link_bps;

@@ -67,6 +67,8 @@ static json_object *if_json(const struct cp_if_view *v)
 	json_object_boolean_add(j, "operational", !v->not_operational);
 	if (v->not_operational)
 		json_object_string_add(j, "reason", v->not_operational);
+	if (v->attach)
+		json_object_string_add(j, "attach", v->attach);
 	json_object_string_add(j, "state", cp_state_name(v->machine->state));
 	json_object_string_add(j, "trigger", cp_trigger_name(v->machine->trigger));
 	json_object_int_add(j, "stateSinceUs", v->machine->since_us);
@@ -118,6 +120,8 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 	if (v->machine->state == CP_ST_CONGESTED)
 		vty_out(vty, " (trigger %s)", cp_trigger_name(v->machine->trigger));
 	vty_out(vty, "\n");
+	if (v->attach)
+		vty_out(vty, "  Egress program: %s\n", v->attach);
 	if (v->qdisc) {
 		vty_out(vty,
 			"  Queue: %s, rate %" PRIu64

@@ -15,7 +15,10 @@
  * When the state asks for it, ECN-capable RoCEv2 packets are sampled
  * to user space through a ring buffer, at most one per flow and
  * sample_interval_ns: the notification needs the flow's identity, and
- * one sample per flow and interval is all it can use.  A flow is
+ * one sample per flow and interval is all it can use.
+ *
+ * A state past its valid_until_ns counts as none (bpf/mark.h): the
+ * fail-safe for a daemon that hangs or is killed while marking.  A flow is
  * (outer source, outer flow label) for RoCEv2 in an IPv6 tunnel (seed
  * 001: the ingress PE put a per-flow label there and is the outer
  * source), else (source, destination, BTH DestQP).
@@ -518,6 +521,10 @@ int pnc_mark(struct __sk_buff *skb)
 	st = bpf_map_lookup_elem(&states, &ifindex);
 	if (!st) {
 		count(PNC_MARK_C_NO_STATE);
+		return TC_ACT_UNSPEC;
+	}
+	if (bpf_ktime_get_ns() > st->valid_until_ns) {
+		count(PNC_MARK_C_STALE);
 		return TC_ACT_UNSPEC;
 	}
 	switch (parse_l3(skb, &p)) {

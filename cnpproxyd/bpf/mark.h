@@ -45,13 +45,21 @@
  * Value of the state map, keyed by the egress ifindex (__u32).  No entry:
  * the program leaves the interface's packets alone.  User space replaces
  * the whole value at once, so the program never sees half an update.
+ *
+ * The probabilities describe the queue as user space last saw it, so
+ * they hold only while user space keeps looking: past valid_until_ns
+ * the program treats the state as absent.  A daemon that hangs, or dies
+ * with the program still attached, thus stops marking on its own
+ * instead of marking on a reading that no longer holds.
  */
 struct pnc_mark_state {
 	__u32 ect1_prob; /* ECT(0)/ECT(1) leaves as ECT(1), 0..PNC_MARK_PROB_ONE */
 	__u32 ce_prob;	 /* ECN-capable leaves as CE; checked first, so CE wins */
 	__u8 sample;	 /* 1: sample ECN-capable RoCEv2 packets to user space */
 	__u8 pad[3];
+	__u32 rsvd;
 	__u64 sample_interval_ns; /* per flow; 0 samples every packet */
+	__u64 valid_until_ns;	  /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 };
 
 /*
@@ -109,7 +117,7 @@ struct pnc_mark_sample {
 
 /*
  * Per-CPU counters.  Every frame lands in exactly one of NO_STATE,
- * NOT_IP, PARSE_ERROR, NOT_ECT and ECN_CAPABLE.  MARKED_* count the
+ * STALE, NOT_IP, PARSE_ERROR, NOT_ECT and ECN_CAPABLE.  MARKED_* count the
  * packets whose codepoint changed.  ROCE counts RoCEv2 packets (plain
  * or tunnelled, complete BTH), TUNNELLED those of them in a tunnel; an
  * ECN-capable one on an interface that samples lands in exactly one of
@@ -132,6 +140,7 @@ enum pnc_mark_counter {
 	PNC_MARK_C_SAMPLE_SUPPRESSED, /* within the flow's sample interval */
 	PNC_MARK_C_RINGBUF_FULL,      /* samples lost: ring buffer full */
 	PNC_MARK_C_SAMPLE_ERROR,      /* copying the packet failed */
+	PNC_MARK_C_STALE,	      /* state past valid_until_ns: left alone */
 	PNC_MARK_C_MAX,
 };
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Loader of the congestion point's tc egress program: libbpf skeleton,
- * a clsact egress filter per interface, the state map, ring buffer
- * consumer, per-CPU counters.
+ * a tcx link (or, on kernels before 6.6, a clsact egress filter) per
+ * interface, the state map, ring buffer consumer, per-CPU counters.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -16,8 +18,15 @@
 #include "io/mark_tc.h"
 #include "mark.skel.h"
 
+/*
+ * Linux 6.6 UAPI; older headers lack it.  bpf_link_create() of libbpf
+ * 1.1 passes any attach type through to the kernel unchanged.
+ */
+#define PNC_BPF_TCX_EGRESS 47
+
 struct mark_if {
 	int ifindex;
+	int link_fd;	 /* tcx link, or -1 with a tc filter */
 	__u32 prog_id;	 /* what our filter runs: detach checks it still does */
 	bool own_clsact; /* attach created the qdisc, so detach removes it */
 };
@@ -140,17 +149,37 @@ static void if_counters_del(struct pnc_mark_tc *mt, int ifindex)
 	bpf_map_delete_elem(bpf_map__fd(mt->skel->maps.if_counters), &key);
 }
 
-int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
+/* A tc filter on clsact egress, for kernels without tcx. */
+static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
 {
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = mi->ifindex,
+			    .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_MARK_TC_HANDLE,
 			    .priority = PNC_MARK_TC_PRIORITY,
 			    .prog_fd = bpf_program__fd(mt->skel->progs.pnc_mark),
 			    /* A filter left by a process that died goes. */
 			    .flags = BPF_TC_F_REPLACE);
-	struct mark_if *ifs;
 	bool created;
 	int err;
+
+	err = clsact_get(&hook, &created);
+	if (err)
+		return err;
+	err = bpf_tc_attach(&hook, &opts);
+	if (err) {
+		if (created)
+			clsact_put(&hook);
+		return err;
+	}
+	mi->prog_id = opts.prog_id;
+	mi->own_clsact = created;
+	return 0;
+}
+
+int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
+{
+	struct mark_if *ifs, *mi;
+	int err = 0;
 
 	if (ifindex <= 0)
 		return -EINVAL;
@@ -160,25 +189,51 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 	if (!ifs)
 		return -ENOMEM;
 	mt->ifs = ifs;
+	mi = &ifs[mt->nifs];
+	memset(mi, 0, sizeof(*mi));
+	mi->ifindex = ifindex;
 
 	err = if_counters_reset(mt, ifindex);
 	if (err)
 		return err;
-	err = clsact_get(&hook, &created);
-	if (!err) {
-		err = bpf_tc_attach(&hook, &opts);
-		if (err && created)
-			clsact_put(&hook);
+	/*
+	 * A link lives only as long as our fd: whatever way the process
+	 * ends, the kernel detaches the program with it.
+	 */
+	mi->link_fd = bpf_link_create(bpf_program__fd(mt->skel->progs.pnc_mark), ifindex,
+				      PNC_BPF_TCX_EGRESS, NULL);
+	if (mi->link_fd < 0) {
+		err = mi->link_fd;
+		mi->link_fd = -1;
+		/* No tcx in this kernel; anything else is a real error. */
+		if (err == -EINVAL)
+			err = filter_attach(mt, mi);
 	}
 	if (err) {
 		if_counters_del(mt, ifindex);
 		return err;
 	}
-	ifs[mt->nifs].ifindex = ifindex;
-	ifs[mt->nifs].prog_id = opts.prog_id;
-	ifs[mt->nifs].own_clsact = created;
 	mt->nifs++;
 	return 0;
+}
+
+const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < mt->nifs; i++)
+		if (mt->ifs[i].ifindex == ifindex)
+			return mt->ifs[i].link_fd >= 0 ? "tcx" : "tc-filter";
+	return NULL;
+}
+
+uint64_t pnc_mark_tc_now_ns(void)
+{
+	struct timespec ts;
+
+	/* The clock of bpf_ktime_get_ns(), which valid_until_ns is read against. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Remove our filter if it is still ours; -ENOENT if it is not there. */
@@ -205,10 +260,16 @@ int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex)
 
 	if (!mi)
 		return -ENOENT;
-	err = filter_del(&hook, mi->prog_id);
-	/* Someone else's filter keeps their clsact alive. */
-	if (mi->own_clsact && err != -EBUSY)
-		clsact_put(&hook);
+	if (mi->link_fd >= 0) {
+		/* Interface gone: the kernel has detached the link already. */
+		close(mi->link_fd);
+		err = 0;
+	} else {
+		err = filter_del(&hook, mi->prog_id);
+		/* Someone else's filter keeps their clsact alive. */
+		if (mi->own_clsact && err != -EBUSY)
+			clsact_put(&hook);
+	}
 	pnc_mark_tc_clear_state(mt, ifindex);
 	if_counters_del(mt, ifindex);
 	*mi = mt->ifs[--mt->nifs];
@@ -227,6 +288,7 @@ int pnc_mark_tc_set_state(struct pnc_mark_tc *mt, int ifindex, const struct pnc_
 	if (v.ce_prob > PNC_MARK_PROB_ONE)
 		v.ce_prob = PNC_MARK_PROB_ONE;
 	memset(v.pad, 0, sizeof(v.pad));
+	v.rsvd = 0;
 	if (bpf_map_update_elem(bpf_map__fd(mt->skel->maps.states), &key, &v, BPF_ANY))
 		return -errno;
 	return 0;
@@ -303,6 +365,7 @@ const char *pnc_mark_counter_name(enum pnc_mark_counter c)
 	static const char *const names[PNC_MARK_C_MAX] = {
 		[PNC_MARK_C_SEEN] = "seen",
 		[PNC_MARK_C_NO_STATE] = "no_state",
+		[PNC_MARK_C_STALE] = "stale",
 		[PNC_MARK_C_NOT_IP] = "not_ip",
 		[PNC_MARK_C_PARSE_ERROR] = "parse_error",
 		[PNC_MARK_C_NOT_ECT] = "not_ect",

@@ -44,19 +44,28 @@ extern struct pnc_mark_tc *pnc_mark_tc_open(pnc_mark_tc_cb cb, void *arg);
 extern void pnc_mark_tc_close(struct pnc_mark_tc *mt);
 
 /*
- * Attach to the egress of an interface, creating its clsact qdisc if it
- * has none, and zero its per-interface counters.  The interface has no state yet, so its packets pass
- * unchanged until pnc_mark_tc_set_state().  Unlike an XDP link the
- * filter outlives a process that dies; the next attach replaces it.
- * 0 or -errno (-EEXIST: attached already by this process).
+ * Attach to the egress of an interface and zero its per-interface
+ * counters.  A tcx link where the kernel has tcx (Linux 6.6): it runs
+ * before any clsact filter and lives only as long as this process, so
+ * nothing is left attached by a process that dies.  Elsewhere a filter
+ * on clsact egress, creating the qdisc if the interface has none; that
+ * filter outlives a process that dies (the state's valid_until_ns stops
+ * it marking) and the next attach replaces it.  The interface has no
+ * state yet, so its packets pass unchanged until
+ * pnc_mark_tc_set_state().  0 or -errno (-EEXIST: attached already by
+ * this process).
  */
 extern int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex);
 /*
- * Remove our filter (only if it still runs our program), the clsact
- * qdisc if attach created it, and the interface's state and counters.
- * 0 or -errno.
+ * Remove our link or filter (a filter only if it still runs our
+ * program), the clsact qdisc if attach created it, and the interface's
+ * state and counters.  0 or -errno.
  */
 extern int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex);
+/* "tcx" or "tc-filter" for an attached interface, else NULL. */
+extern const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex);
+/* Now on the program's clock, for pnc_mark_state.valid_until_ns. */
+extern uint64_t pnc_mark_tc_now_ns(void);
 
 /* Marking and sampling of an interface; takes effect at once.  0 or -errno. */
 extern int pnc_mark_tc_set_state(struct pnc_mark_tc *mt, int ifindex,

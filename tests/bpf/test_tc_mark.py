@@ -20,9 +20,12 @@ with their addresses and DestQP, IPv4-in-IPv6 and IPv6-in-IPv6 after an
 SRH with the tunnelled flag, outer source, flow label and inner header
 offset; the data equal to the packet that arrived; one sample per flow
 and interval; no samples of non-RoCE or Not-ECT packets.  Counters add
-up, and the interface's own counters match the program's.  Detach removes our filter and the clsact qdisc only if it created
-it, next to a TBF root qdisc and next to someone else's filter, which
-runs after ours on every packet (the program gives no verdict).
+up, and the interface's own counters match the program's.  Detach
+removes our tcx link (or, on kernels without tcx, our filter and the
+clsact qdisc only if it created it), next to a TBF root qdisc and next
+to someone else's filter, which runs after ours on every packet (the
+program gives no verdict).  Fail-safe: after SIGKILL nothing is marked;
+a stopped (hung) marker stops marking when its state's lifetime ends.
 """
 
 import json
@@ -46,7 +49,7 @@ NOT_ECT, ECT1, ECT0, CE = 0, 1, 2, 3
 ONE = 65536
 COUNTERS = ("seen", "no_state", "not_ip", "parse_error", "not_ect", "ecn_capable",
             "marked_ect1", "marked_ce", "mark_error", "roce", "tunnelled", "truncated",
-            "sampled", "sample_suppressed", "ringbuf_full", "sample_error")
+            "sampled", "sample_suppressed", "ringbuf_full", "sample_error", "stale")
 OUR_HANDLE = "0x706e63"
 END_MARK = b"pnc-tc-mark test: end"
 
@@ -103,6 +106,15 @@ def qdisc_kinds(dev="p1"):
     out = subprocess.run(["tc", "-n", NS_P, "-j", "qdisc", "show", "dev", dev], check=True,
                          stdout=subprocess.PIPE, text=True).stdout
     return [q["kind"] for q in json.loads(out)]
+
+
+def our_links():
+    "tcx links (anywhere) that run the marking program."
+    def bpftool(*args):
+        return json.loads(subprocess.run(["bpftool", "-j"] + list(args), check=True,
+                                         stdout=subprocess.PIPE, text=True).stdout or "[]")
+    ours = {p["id"] for p in bpftool("prog", "show") if p.get("name") == "pnc_mark"}
+    return [ln for ln in bpftool("link", "show") if ln.get("prog_id") in ours]
 
 
 def egress_filters(dev="p1"):
@@ -295,13 +307,23 @@ class Marker:
     """pnc-tc-mark on the router's p1, stopped with SIGINT."""
 
     def __init__(self, args):
+        self.links_before = len(our_links())
         self.proc = subprocess.Popen(nsx(NS_P, MARK, "--dev", "p1", "--duration", "0") +
                                      list(args), stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         assert line, "pnc-tc-mark exited before attaching"
         ev = json.loads(line)
         assert ev["event"] == "attached" and ev["ifname"] == "p1", ev
-        assert OUR_HANDLE in egress_filters(), egress_filters()
+        self.mode = ev["mode"]
+        assert self.attached(), (self.mode, egress_filters())
+
+    def attached(self):
+        if self.mode == "tcx":
+            # a link, and no tc filter of ours
+            return len(our_links()) == self.links_before + 1 and \
+                OUR_HANDLE not in egress_filters()
+        assert self.mode == "tc-filter", self.mode
+        return OUR_HANDLE in egress_filters()
 
     def stop(self):
         self.proc.send_signal(signal.SIGINT)
@@ -309,6 +331,7 @@ class Marker:
         assert self.proc.returncode == 0, self.proc.returncode
         lines = [json.loads(line) for line in out.splitlines()]
         assert OUR_HANDLE not in egress_filters(), "our filter left behind"
+        assert len(our_links()) == self.links_before, "our link left behind"
         counters = [e for e in lines if e["event"] == "counters"]
         assert len(counters) == 1 and lines[-1] is counters[0], lines[-3:]
         c = counters[0]
@@ -334,8 +357,8 @@ def run_marker(args, items):
 
 def check_counters(c, samples):
     assert set(COUNTERS) <= set(c), c
-    assert c["seen"] == c["no_state"] + c["not_ip"] + c["parse_error"] + c["not_ect"] + \
-        c["ecn_capable"], c
+    assert c["seen"] == c["no_state"] + c["stale"] + c["not_ip"] + c["parse_error"] + \
+        c["not_ect"] + c["ecn_capable"], c
     assert c["marked_ce"] + c["marked_ect1"] <= c["ecn_capable"], c
     assert c["tunnelled"] <= c["roce"], c
     assert c["sampled"] == len(samples), (c, len(samples))
@@ -546,6 +569,49 @@ def run_foreign_clsact():
     sh("ip", "-n", NS_P, "link", "del", "m0")
 
 
+def run_killed():
+    """SIGKILL while marking everything: from the state's lifetime on at
+    the latest (at once with tcx), packets leave as they came."""
+    sent = [(roce4(ECT0, 0x51), 3), (udp6(ECT1), 3)]
+    m = Marker(["--ce-prob", str(ONE), "--lifetime-ms", "300"])
+    try:
+        got = arrivals(sent, send_and_capture(sent))
+        expect(got, sent, lambda p: CE)
+    finally:
+        m.proc.kill()
+        m.proc.wait()
+    time.sleep(0.5)
+    got = arrivals(sent, send_and_capture(sent))
+    expect(got, sent, ecn_of)
+    if m.mode == "tcx":
+        assert len(our_links()) == m.links_before, "a killed process left its link"
+    else:
+        sh("tc", "-n", NS_P, "qdisc", "del", "dev", "p1", "clsact")
+    return m.mode
+
+
+def run_hung():
+    """A process that stops refreshing (SIGSTOP) stops marking once the
+    state's lifetime is over, and marks again once it refreshes."""
+    sent = [(roce4(ECT0, 0x52), 3), (udp4(ECT0), 3)]
+    m = Marker(["--ce-prob", str(ONE), "--lifetime-ms", "300"])
+    try:
+        m.proc.send_signal(signal.SIGSTOP)
+        time.sleep(0.5)
+        got = arrivals(sent, send_and_capture(sent))
+        expect(got, sent, ecn_of)
+        m.proc.send_signal(signal.SIGCONT)
+        time.sleep(0.3)
+        got = arrivals(sent, send_and_capture(sent))
+        expect(got, sent, lambda p: CE)
+    finally:
+        m.proc.send_signal(signal.SIGCONT)
+        _, c = m.stop()
+    check_counters(c, [])
+    assert c["stale"] >= n_sent(sent), c
+    assert c["marked_ce"] == n_sent(sent), c
+
+
 def main():
     for tool in (MARK, PKT):
         if not os.access(tool, os.X_OK):
@@ -586,6 +652,10 @@ def main():
         run_foreign_clsact()
         print("ok: an existing clsact and its filter stay; that filter, after ours, "
               "still sees every packet")
+        mode = run_killed()
+        print("ok: SIGKILL while marking: nothing marked afterwards (%s)" % mode)
+        run_hung()
+        print("ok: a hung marker stops marking when its state expires, and resumes")
     finally:
         teardown()
     print("done in %.1f s" % (time.time() - start))

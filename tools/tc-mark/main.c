@@ -33,8 +33,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: pnc-tc-mark --dev IFNAME [options]\n"
 	      "\n"
-	      "Attach the ECN marking program to IFNAME's egress (clsact) and print its\n"
-	      "samples and counters as JSON lines.\n"
+	      "Attach the ECN marking program to IFNAME's egress (tcx, or clsact on\n"
+	      "kernels without it) and print its samples and counters as JSON lines.\n"
 	      "\n"
 	      "  --ce-prob P            probability of CE, 0..65536 (= always; default 0)\n"
 	      "  --ect1-prob P          probability that ECT(0) leaves as ECT(1) (default 0)\n"
@@ -42,6 +42,8 @@ static void usage(FILE *f)
 	      "  --sample-interval-us N per-flow minimum between samples (default 1000;\n"
 	      "                         0 = every packet)\n"
 	      "  --no-state             attach without a state: packets pass untouched\n"
+	      "  --lifetime-ms N        the state holds N ms past each refresh (default\n"
+	      "                         1000); refreshed every 100 ms while running\n"
 	      "  --duration S           seconds to run (default 5; 0 = until SIGINT/SIGTERM)\n",
 	      f);
 }
@@ -115,6 +117,7 @@ struct opts {
 	const char *dev;
 	struct pnc_mark_state st;
 	bool no_state;
+	uint64_t lifetime_ns;
 	double duration;
 };
 
@@ -128,6 +131,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "sample", no_argument, NULL, 's' },
 		{ "sample-interval-us", required_argument, NULL, 'i' },
 		{ "no-state", no_argument, NULL, 'n' },
+		{ "lifetime-ms", required_argument, NULL, 'l' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -137,6 +141,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int opt;
 
 	o->st.sample_interval_ns = 1000000;
+	o->lifetime_ns = 1000000000;
 	o->duration = 5;
 	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (opt) {
@@ -163,6 +168,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'n':
 			o->no_state = true;
 			break;
+		case 'l':
+			if (parse_u64(optarg, UINT64_MAX / 1000000, &v))
+				goto bad;
+			o->lifetime_ns = v * 1000000;
+			break;
 		case 'd':
 			o->duration = strtod(optarg, &end);
 			if (*end || o->duration < 0)
@@ -183,9 +193,10 @@ bad:
 	return 2;
 }
 
-static void print_attached(const struct opts *o, int ifindex)
+static void print_attached(const struct opts *o, int ifindex, const char *mode)
 {
-	printf("{\"event\":\"attached\",\"ifname\":\"%s\",\"ifindex\":%d", o->dev, ifindex);
+	printf("{\"event\":\"attached\",\"ifname\":\"%s\",\"ifindex\":%d,\"mode\":\"%s\"", o->dev,
+	       ifindex, mode);
 	if (o->no_state)
 		printf(",\"state\":null}\n");
 	else
@@ -223,15 +234,29 @@ static void print_if_counters(const struct pnc_mark_tc *mt, int ifindex)
 	       (uint64_t)c.roce, (uint64_t)c.sampled);
 }
 
-static int run(struct pnc_mark_tc *mt, double duration)
+/* Write the state with a fresh lifetime, as cnpproxyd does every poll. */
+static int refresh(struct pnc_mark_tc *mt, int ifindex, struct opts *o)
 {
-	double end = now_s() + duration;
+	if (o->no_state)
+		return 0;
+	o->st.valid_until_ns = pnc_mark_tc_now_ns() + o->lifetime_ns;
+	return pnc_mark_tc_set_state(mt, ifindex, &o->st);
+}
 
-	while (!stop && (duration == 0 || now_s() < end)) {
+static int run(struct pnc_mark_tc *mt, int ifindex, struct opts *o)
+{
+	double end = now_s() + o->duration;
+
+	while (!stop && (o->duration == 0 || now_s() < end)) {
 		int n = pnc_mark_tc_poll(mt, 100);
 
 		if (n < 0 && n != -EINTR) {
 			fprintf(stderr, "pnc-tc-mark: ring buffer: %s\n", strerror(-n));
+			return 1;
+		}
+		n = refresh(mt, ifindex, o);
+		if (n) {
+			fprintf(stderr, "pnc-tc-mark: state: %s\n", strerror(-n));
 			return 1;
 		}
 	}
@@ -264,16 +289,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	err = pnc_mark_tc_attach(mt, ifindex);
-	if (!err && !o.no_state)
-		err = pnc_mark_tc_set_state(mt, ifindex, &o.st);
+	if (!err)
+		err = refresh(mt, ifindex, &o);
 	if (err) {
 		fprintf(stderr, "pnc-tc-mark: attaching to %s: %s\n", o.dev, strerror(-err));
 		pnc_mark_tc_close(mt);
 		return 1;
 	}
-	print_attached(&o, ifindex);
+	print_attached(&o, ifindex, pnc_mark_tc_mode(mt, ifindex));
 
-	rv = run(mt, o.duration);
+	rv = run(mt, ifindex, &o);
 	print_if_counters(mt, ifindex);
 
 	/* Detach first so that the counters match the samples drained below. */

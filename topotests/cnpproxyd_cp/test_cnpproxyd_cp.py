@@ -17,7 +17,11 @@
 # mode) and send five-tuple notifications to pe1 (decoded from a capture
 # with pnc-pkt), pe1 sends CNPs, the sender's rate drops; IPv4 and IPv6;
 # withdrawing PNC on pe1 stops the notifications to it and counts
-# noProxy, or sends them to the configured fallback.
+# noProxy, or sends them to the configured fallback.  Fail-safe: with p's
+# cnpproxyd stopped (SIGSTOP) or killed (SIGKILL) in the middle of
+# marking, the receiver sees no CE mark once the marking state's lifetime
+# is over (stopped) or at once (killed: the tcx link goes with the
+# process); SIGCONT resumes marking, a restart marks again.
 
 import json
 import os
@@ -385,11 +389,22 @@ def test_flow_label_tunnel():
     assert "pnc_flenc" not in pe1.cmd("tc filter show dev pe1-eth1 egress")
 
 
+def mark_links(router):
+    "tcx links that run the marking program (links are not per namespace)."
+    progs = json.loads(router.cmd("bpftool -j prog show") or "[]")
+    ours = {p["id"] for p in progs if p.get("name") == "pnc_mark"}
+    links = json.loads(router.cmd("bpftool -j link show") or "[]")
+    return len([ln for ln in links if ln.get("prog_id") in ours])
+
+
 def test_removing_interface_detaches():
     "Removing the interface stops monitoring and takes the program off."
     p = gear("p")
+    assert p_eth1()["attach"] == "tcx", p_eth1()
+    assert mark_links(p) == 1
     p_config("no congestion-point interface p-eth1")
     expect(lambda: list(congestion()["interfaces"]), [])
+    assert mark_links(p) == 0
     out = p.cmd("tc filter show dev p-eth1 egress")
     assert "pnc_mark" not in out and "direct-action" not in out, out
     assert "tbf" in p.cmd("tc qdisc show dev p-eth1")
@@ -397,6 +412,55 @@ def test_removing_interface_detaches():
              "congestion-point interface p-eth1 thresholds static k-max 40000 k-min 15000",
              "congestion-point interface p-eth1 marking ce")
     expect(lambda: p_eth1()["operational"], True)
+
+
+def cnpproxyd_signal(router, sig):
+    rc, out = run_rc(router, "kill -{} $(cat /var/run/frr/cnpproxyd.pid)".format(sig))
+    assert rc == 0, out
+
+
+def marking_then(tag, action):
+    """Traffic above the TBF rate; once p marks, action(); the run ends.
+    The receiver's CE count of that run."""
+    req, resp = run_pair(tag, "10.0.1.1", "10.0.2.1", duration=4)
+    time.sleep(2)
+    action()
+    wait_done(req, resp)
+    return summary(tag, "resp")["ce_pkts"]
+
+
+def ce_of_a_run(tag):
+    req, resp = run_pair(tag, "10.0.1.1", "10.0.2.1", duration=2)
+    wait_done(req, resp)
+    return summary(tag, "resp")["ce_pkts"]
+
+
+def test_stopped_daemon_stops_marking():
+    "SIGSTOP while marking: no CE once the state's lifetime is over; SIGCONT marks again."
+    p = gear("p")
+    expect(lambda: p_eth1()["operational"], True)
+    try:
+        assert marking_then("stop1", lambda: cnpproxyd_signal(p, "STOP")) > 0
+        # 200 ms lifetime (4 polls of 2 ms, at least 200 ms); the run
+        # starts 0.5 s later, and TBF's queue is full all along.
+        assert ce_of_a_run("stop2") == 0
+    finally:
+        cnpproxyd_signal(p, "CONT")
+    assert ce_of_a_run("stop3") > 0
+
+
+def test_killed_daemon_stops_marking():
+    "SIGKILL while marking: no CE afterwards, nothing attached; a restart marks again."
+    p = gear("p")
+    assert marking_then("kill1", lambda: cnpproxyd_signal(p, "KILL")) > 0
+    assert mark_links(p) == 0
+    assert ce_of_a_run("kill2") == 0
+    p.startDaemons(["cnpproxyd"])
+    rc, out = run_rc(p, "vtysh -b -d cnpproxyd")
+    assert rc == 0, out
+    expect(lambda: p_eth1()["operational"], True)
+    assert mark_links(p) == 1
+    assert ce_of_a_run("kill3") > 0
 
 
 def test_cnpproxyd_still_up():
