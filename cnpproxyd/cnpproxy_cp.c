@@ -54,6 +54,8 @@ struct cp_if {
 	bool attached;
 	const char *not_operational;
 	struct event *t_poll;
+	struct pnc_qmon *qm;		  /* this interface's own: readings never wait on another's */
+	struct event *t_read, *t_timeout; /* a reading under way */
 
 	struct pnc_qmon_sample cur;
 	bool have_cur;
@@ -78,7 +80,6 @@ struct cp_if {
 static struct {
 	struct cp_if ifs[CNP_CP_IF_MAX];
 	unsigned int n_if;
-	struct pnc_qmon *qm;
 	struct pnc_mark_tc *mt;
 	const char *not_operational;
 	struct event *t_samples, *t_retry;
@@ -440,55 +441,108 @@ static void poll_arm(struct cp_if *ci)
 	event_add_timer_msec(master, if_poll, ci, ci->cfg.poll_ms, &ci->t_poll);
 }
 
-static void if_poll(struct event *t)
+static void poll_failed(struct cp_if *ci, int err)
 {
-	struct cp_if *ci = EVENT_ARG(t);
-	struct pnc_qmon_sample s;
+	ci->c[CP_C_POLL_ERRORS]++;
+	/* No new state: what the program has expires (push_state()). */
+	ci->not_operational = "cannot read the interface's qdisc";
+	CP_DEBUG("%s: qdisc: %s", ci->cfg.name, pnc_qmon_strerror(err));
+}
+
+/* A complete reading of the queue: thresholds, state machine, marking. */
+static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
+{
 	struct cp_observation obs = {};
 	enum cp_event ev;
-	int err;
 
-	ci->c[CP_C_POLLS]++;
-	err = pnc_qmon_read(cp.qm, ci->ifindex, &s);
-	if (err) {
-		ci->c[CP_C_POLL_ERRORS]++;
-		ci->not_operational = "cannot read the interface's qdisc";
-		CP_DEBUG("%s: qdisc: %s", ci->cfg.name, pnc_qmon_strerror(err));
-		poll_arm(ci);
-		return;
-	}
 	ci->not_operational = NULL;
 	if (ci->have_cur)
-		pnc_qmon_derive(&ci->cur, &s, &ci->rates);
-	ci->cur = s;
+		pnc_qmon_derive(&ci->cur, s, &ci->rates);
+	ci->cur = *s;
 	ci->have_cur = true;
 	ecn_rate_update(ci);
-	cp_thresholds_compute(&ci->cfg.policy, s.rate_bps, ci->link_bps, &ci->thr);
+	cp_thresholds_compute(&ci->cfg.policy, s->rate_bps, ci->link_bps, &ci->thr);
 	if (!cp_thresholds_known(&ci->thr))
 		ci->not_operational =
 			"no rate known and K_base 0: not marking (set rate or k-base)";
 
-	obs.now_us = s.ts_us;
-	obs.backlog = s.backlog_bytes;
+	obs.now_us = s->ts_us;
+	obs.backlog = s->backlog_bytes;
 	obs.growth_bps = ci->rates.growth_Bps;
 	obs.have_growth = ci->rates.valid;
 	obs.ecn_permille = ci->ecn_permille;
 	obs.have_ecn = ci->have_ecn;
 	ev = cp_machine_step(&ci->m, &ci->cfg.policy, &ci->thr, &obs);
-	machine_event(ci, ev, s.ts_us);
+	machine_event(ci, ev, s->ts_us);
 
-	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, s.backlog_bytes);
-	if (s.backlog_bytes > ci->peak_backlog)
-		ci->peak_backlog = s.backlog_bytes;
-	push_state(ci, cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, s.backlog_bytes));
+	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, s->backlog_bytes);
+	if (s->backlog_bytes > ci->peak_backlog)
+		ci->peak_backlog = s->backlog_bytes;
+	push_state(ci, cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, s->backlog_bytes));
+}
+
+static void if_read(struct event *t)
+{
+	struct cp_if *ci = EVENT_ARG(t);
+	struct pnc_qmon_sample s;
+	int err = pnc_qmon_continue(ci->qm, &s);
+
+	if (err == PNC_QMON_PENDING) {
+		event_add_read(master, if_read, ci, pnc_qmon_fd(ci->qm), &ci->t_read);
+		return;
+	}
+	event_cancel(&ci->t_timeout);
+	if (err)
+		poll_failed(ci, err);
+	else
+		if_reading(ci, &s);
 	poll_arm(ci);
+}
+
+static void if_read_timeout(struct event *t)
+{
+	struct cp_if *ci = EVENT_ARG(t);
+
+	/* The next reading's request abandons this one. */
+	event_cancel(&ci->t_read);
+	poll_failed(ci, -ETIMEDOUT);
+	poll_arm(ci);
+}
+
+/*
+ * Ask the kernel and come back when it answers: the event loop never
+ * waits for a reply, and one lost reply costs one reading.
+ */
+static void if_poll(struct event *t)
+{
+	struct cp_if *ci = EVENT_ARG(t);
+	int err;
+
+	ci->c[CP_C_POLLS]++;
+	err = pnc_qmon_begin(ci->qm, ci->ifindex);
+	if (err) {
+		poll_failed(ci, err);
+		poll_arm(ci);
+		return;
+	}
+	event_add_read(master, if_read, ci, pnc_qmon_fd(ci->qm), &ci->t_read);
+	event_add_timer_msec(master, if_read_timeout, ci, CP_READ_TIMEOUT_MS, &ci->t_timeout);
 }
 
 /* ---- configuration ------------------------------------------------------ */
 
-static void if_stop(struct cp_if *ci)
+static void if_events_cancel(struct cp_if *ci)
 {
 	event_cancel(&ci->t_poll);
+	event_cancel(&ci->t_read);
+	event_cancel(&ci->t_timeout);
+}
+
+static void if_stop(struct cp_if *ci)
+{
+	if_events_cancel(ci);
+	pnc_qmon_close(ci->qm);
+	ci->qm = NULL;
 	if (ci->attached && cp.mt) {
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_mark_tc_detach(cp.mt, ci->ifindex);
@@ -514,6 +568,12 @@ static bool if_start(struct cp_if *ci)
 	ci->ifindex = (int)if_nametoindex(ci->cfg.name);
 	if (!ci->ifindex) {
 		ci->not_operational = "no such interface";
+		return false;
+	}
+	if (!ci->qm)
+		ci->qm = pnc_qmon_open();
+	if (!ci->qm) {
+		ci->not_operational = "cannot open a netlink socket";
 		return false;
 	}
 	frr_with_privs (&cnpproxy_privs) {
@@ -554,22 +614,14 @@ static void cp_stop(void)
 		pnc_mark_tc_close(cp.mt);
 	}
 	cp.mt = NULL;
-	pnc_qmon_close(cp.qm);
-	cp.qm = NULL;
 	sockets_close();
 }
 
 static bool cp_start(void)
 {
 	frr_with_privs (&cnpproxy_privs) {
-		if (!cp.qm)
-			cp.qm = pnc_qmon_open();
 		if (!cp.mt)
 			cp.mt = pnc_mark_tc_open(sample_cb, NULL);
-	}
-	if (!cp.qm) {
-		cp.not_operational = "cannot open a netlink socket";
-		return false;
 	}
 	if (!cp.mt) {
 		cp.not_operational = "cannot load the egress program (CAP_BPF, BTF?)";
@@ -615,12 +667,19 @@ void cnpproxy_cp_apply(void)
 	}
 	sockets_open();
 
-	/* Keep the state of interfaces still configured; stop the others. */
+	/*
+	 * Keep the state of interfaces still configured; stop the others.
+	 * The events point into cp.ifs, which is rebuilt: cancel them all (a
+	 * reading under way is abandoned) and arm them again below.
+	 */
 	for (unsigned int i = 0; i < n_old; i++)
-		event_cancel(&cp.ifs[i].t_poll);
+		if_events_cancel(&cp.ifs[i]);
 	memcpy(old, cp.ifs, sizeof(old));
 	for (unsigned int i = 0; i < n_old; i++) {
-		if (!old[i].attached || configured(cc, old[i].cfg.name))
+		if (configured(cc, old[i].cfg.name))
+			continue;
+		pnc_qmon_close(old[i].qm);
+		if (!old[i].attached)
 			continue;
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_mark_tc_detach(cp.mt, old[i].ifindex);
@@ -632,7 +691,7 @@ void cnpproxy_cp_apply(void)
 
 		if (was)
 			*ci = *was;
-		ci->t_poll = NULL;
+		ci->t_poll = ci->t_read = ci->t_timeout = NULL;
 		ci->cfg = cc->ifs[k];
 		ci->pushed_valid = false;
 		cnp_bucket_init(&ci->bucket, ci->cfg.notify_rate, ci->cfg.notify_rate,

@@ -20,6 +20,7 @@
 
 #include "io/bpf_percpu.h"
 #include "io/flenc_tc.h"
+#include "io/nlmsg.h"
 #include "flenc.skel.h"
 
 /* One of our filters. */
@@ -91,26 +92,6 @@ static struct flenc_if *find_if(struct pnc_flenc_tc *fe, int ifindex, enum bpf_t
 }
 
 /* Filters of a netlink dump answer; 1 at its end, or -errno. */
-static int count_filter_msgs(const char *buf, size_t len, int *n)
-{
-	const struct nlmsghdr *nh;
-
-	for (nh = (const void *)buf; NLMSG_OK(nh, len); nh = NLMSG_NEXT(nh, len)) {
-		if (nh->nlmsg_type == NLMSG_DONE)
-			return 1;
-		if (nh->nlmsg_type == NLMSG_ERROR) {
-			int err = ((const struct nlmsgerr *)NLMSG_DATA(nh))->error;
-
-			return err ? err : 1;
-		}
-		/* A classifier also shows up once without a handle: skip that. */
-		if (nh->nlmsg_type == RTM_NEWTFILTER &&
-		    ((const struct tcmsg *)NLMSG_DATA(nh))->tcm_handle)
-			(*n)++;
-	}
-	return 0;
-}
-
 /* Filters under one clsact hook (parent TC_H_MIN_INGRESS/EGRESS), or -errno. */
 static int count_filters(int ifindex, __u32 hook_min)
 {
@@ -136,7 +117,7 @@ static int count_filters(int ifindex, __u32 hook_min)
 		rv = -errno;
 	while (!rv) {
 		len = recv(fd, buf, sizeof(buf), 0);
-		rv = len < 0 ? -errno : count_filter_msgs(buf, (size_t)len, &n);
+		rv = len < 0 ? -errno : pnc_nlmsg_count_filters(buf, (size_t)len, &n);
 	}
 	close(fd);
 	return rv < 0 ? rv : n;

@@ -10,11 +10,12 @@
 #include <linux/rtnetlink.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "io/nlmsg.h"
 #include "io/qmon.h"
 
 /* --- parsers ------------------------------------------------------------- */
@@ -419,30 +420,49 @@ int pnc_qmon_derive(const struct pnc_qmon_sample *prev, const struct pnc_qmon_sa
 /* --- netlink reader -------------------------------------------------------- */
 
 #define QMON_BUF_SIZE (64 * 1024) /* above the kernel's dump skb size */
+#define QMON_READ_TIMEOUT_MS 2000 /* pnc_qmon_read only */
+
+/*
+ * A reading is a dump of the qdiscs and, for HTB, one of its classes.
+ * The socket is non-blocking; the caller sends, waits for the fd and
+ * feeds the replies in, so nothing blocks on the kernel.
+ */
+enum qmon_stage {
+	QMON_IDLE,
+	QMON_QDISC, /* RTM_GETQDISC dump outstanding */
+	QMON_CLASS, /* RTM_GETTCLASS dump outstanding */
+};
+
+struct read_ctx {
+	int ifindex;
+	bool found;
+	int root_err; /* why the root qdisc's message was refused */
+	struct pnc_qmon_sample sample;
+	uint64_t class_rate_bps;
+};
 
 struct pnc_qmon {
 	int fd;
 	uint32_t seq;
 	uint64_t bad_messages;
+	enum qmon_stage stage;
+	struct read_ctx rc;
 	uint8_t buf[QMON_BUF_SIZE];
 };
 
 struct pnc_qmon *pnc_qmon_open(void)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct timeval tv = { .tv_sec = 2 };
 	struct pnc_qmon *qm;
 	int saved;
 
 	qm = calloc(1, sizeof(*qm));
 	if (!qm)
 		return NULL;
-	qm->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	qm->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
 	if (qm->fd < 0)
 		goto fail;
-	/* A reply never takes long; do not hang the caller if one is lost. */
-	if (setsockopt(qm->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
-	    bind(qm->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+	if (bind(qm->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
 	qm->seq = (uint32_t)time(NULL);
 	return qm;
@@ -463,12 +483,15 @@ void pnc_qmon_close(struct pnc_qmon *qm)
 	free(qm);
 }
 
+int pnc_qmon_fd(const struct pnc_qmon *qm)
+{
+	return qm->fd;
+}
+
 uint64_t pnc_qmon_bad_messages(const struct pnc_qmon *qm)
 {
 	return qm->bad_messages;
 }
-
-typedef void (*dump_cb)(struct pnc_qmon *qm, const struct nlmsghdr *nh, void *arg);
 
 static int dump_request(struct pnc_qmon *qm, uint16_t type, int ifindex)
 {
@@ -493,54 +516,6 @@ static int dump_request(struct pnc_qmon *qm, uint16_t type, int ifindex)
 	return n == (ssize_t)req.nh.nlmsg_len ? 0 : -EIO;
 }
 
-/*
- * Run cb on every message of our dump until NLMSG_DONE; messages of an
- * earlier, abandoned request (other seq) are skipped.  0 or -errno.
- */
-static int dump(struct pnc_qmon *qm, uint16_t type, int ifindex, dump_cb cb, void *arg)
-{
-	int rv = dump_request(qm, type, ifindex);
-
-	while (!rv) {
-		struct sockaddr_nl sa;
-		struct iovec iov = { qm->buf, sizeof(qm->buf) };
-		struct msghdr mh = { .msg_name = &sa,
-				     .msg_namelen = sizeof(sa),
-				     .msg_iov = &iov,
-				     .msg_iovlen = 1 };
-		const struct nlmsghdr *nh;
-		ssize_t n = recvmsg(qm->fd, &mh, 0);
-		size_t left;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		}
-		if (mh.msg_flags & MSG_TRUNC)
-			return -EMSGSIZE;
-		if (sa.nl_pid != 0)
-			continue; /* not from the kernel */
-		left = (size_t)n;
-		for (nh = (const struct nlmsghdr *)qm->buf; NLMSG_OK(nh, left);
-		     nh = NLMSG_NEXT(nh, left)) {
-			if (nh->nlmsg_seq != qm->seq)
-				continue;
-			if (nh->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (nh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(nh);
-
-				if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-					return -EBADMSG;
-				return e->error ? e->error : -EBADMSG;
-			}
-			cb(qm, nh, arg);
-		}
-	}
-	return rv;
-}
-
 static uint64_t now_us(void)
 {
 	struct timespec ts;
@@ -549,17 +524,8 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-struct read_ctx {
-	int ifindex;
-	bool found;
-	int root_err; /* why the root qdisc's message was refused */
-	struct pnc_qmon_sample *out;
-	uint64_t class_rate_bps;
-};
-
-static void on_qdisc(struct pnc_qmon *qm, const struct nlmsghdr *nh, void *arg)
+static void on_qdisc(struct pnc_qmon *qm, const struct nlmsghdr *nh, struct read_ctx *rc)
 {
-	struct read_ctx *rc = arg;
 	struct pnc_qmon_id id;
 	uint16_t type;
 
@@ -574,19 +540,18 @@ static void on_qdisc(struct pnc_qmon *qm, const struct nlmsghdr *nh, void *arg)
 	 */
 	if (id.ifindex != rc->ifindex || id.parent != TC_H_ROOT || rc->found)
 		return;
-	rc->root_err = pnc_qmon_parse_qdisc(nh, nh->nlmsg_len, rc->out);
+	rc->root_err = pnc_qmon_parse_qdisc(nh, nh->nlmsg_len, &rc->sample);
 	if (rc->root_err) {
 		qm->bad_messages++;
 		return;
 	}
 	/* When the kernel's snapshot arrived, not after the rest of the dump. */
-	rc->out->ts_us = now_us();
+	rc->sample.ts_us = now_us();
 	rc->found = true;
 }
 
-static void on_class(struct pnc_qmon *qm, const struct nlmsghdr *nh, void *arg)
+static void on_class(struct pnc_qmon *qm, const struct nlmsghdr *nh, struct read_ctx *rc)
 {
-	struct read_ctx *rc = arg;
 	struct pnc_qmon_class c;
 
 	if (pnc_qmon_parse_class(nh, nh->nlmsg_len, &c)) {
@@ -598,28 +563,130 @@ static void on_class(struct pnc_qmon *qm, const struct nlmsghdr *nh, void *arg)
 		rc->class_rate_bps += c.rate_bps;
 }
 
-int pnc_qmon_read(struct pnc_qmon *qm, int ifindex, struct pnc_qmon_sample *out)
+int pnc_qmon_begin(struct pnc_qmon *qm, int ifindex)
 {
-	struct read_ctx rc = { .ifindex = ifindex, .out = out };
 	int rv;
 
-	if (!qm || !out || ifindex <= 0)
+	if (!qm || ifindex <= 0)
 		return PNC_QMON_E_INVALID_ARG;
-	rv = dump(qm, RTM_GETQDISC, ifindex, on_qdisc, &rc);
-	if (rv)
-		return rv;
-	if (!rc.found)
-		return rc.root_err ? rc.root_err : PNC_QMON_E_NO_ROOT;
-	/*
-	 * HTB's root qdisc accounts the backlog of its leaves itself
-	 * (checked on 6.18, see tests/emu/test_qmon.py), so only its rate
-	 * comes from the classes.
-	 */
-	if (!strcmp(out->kind, "htb")) {
-		rv = dump(qm, RTM_GETTCLASS, ifindex, on_class, &rc);
-		if (rv)
-			return rv;
-		out->rate_bps = rc.class_rate_bps;
+	/* Replies to an abandoned reading carry its seq and are skipped. */
+	memset(&qm->rc, 0, sizeof(qm->rc));
+	qm->rc.ifindex = ifindex;
+	rv = dump_request(qm, RTM_GETQDISC, ifindex);
+	qm->stage = rv ? QMON_IDLE : QMON_QDISC;
+	return rv;
+}
+
+/* A dump of this reading ended: on to the next stage, or done. */
+static int dump_done(struct pnc_qmon *qm, struct pnc_qmon_sample *out)
+{
+	struct read_ctx *rc = &qm->rc;
+	int rv;
+
+	if (qm->stage == QMON_QDISC) {
+		if (!rc->found)
+			return rc->root_err ? rc->root_err : PNC_QMON_E_NO_ROOT;
+		/*
+		 * HTB's root qdisc accounts the backlog of its leaves itself
+		 * (checked on 6.18, see tests/emu/test_qmon.py), so only its
+		 * rate comes from the classes.
+		 */
+		if (!strcmp(rc->sample.kind, "htb")) {
+			rv = dump_request(qm, RTM_GETTCLASS, rc->ifindex);
+			if (rv)
+				return rv;
+			qm->stage = QMON_CLASS;
+			return PNC_QMON_PENDING;
+		}
+	} else {
+		rc->sample.rate_bps = rc->class_rate_bps;
 	}
+	*out = rc->sample;
 	return 0;
+}
+
+/* The messages of one datagram: PNC_QMON_PENDING, or the reading's end. */
+static int on_datagram(struct pnc_qmon *qm, size_t len, struct pnc_qmon_sample *out)
+{
+	const struct nlmsghdr *nh;
+	size_t left;
+
+	for (nh = pnc_nlmsg_first(qm->buf, len, &left); nh; nh = pnc_nlmsg_next(nh, &left)) {
+		if (nh->nlmsg_seq != qm->seq)
+			continue;
+		if (nh->nlmsg_type == NLMSG_DONE)
+			return dump_done(qm, out);
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = NLMSG_DATA(nh);
+
+			if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+				return -EBADMSG;
+			return e->error ? e->error : -EBADMSG;
+		}
+		if (qm->stage == QMON_QDISC)
+			on_qdisc(qm, nh, &qm->rc);
+		else
+			on_class(qm, nh, &qm->rc);
+	}
+	return PNC_QMON_PENDING;
+}
+
+int pnc_qmon_continue(struct pnc_qmon *qm, struct pnc_qmon_sample *out)
+{
+	int rv = PNC_QMON_PENDING;
+
+	if (!qm || !out || qm->stage == QMON_IDLE)
+		return PNC_QMON_E_INVALID_ARG;
+	while (rv == PNC_QMON_PENDING) {
+		struct sockaddr_nl sa;
+		struct iovec iov = { qm->buf, sizeof(qm->buf) };
+		struct msghdr mh = { .msg_name = &sa,
+				     .msg_namelen = sizeof(sa),
+				     .msg_iov = &iov,
+				     .msg_iovlen = 1 };
+		ssize_t n = recvmsg(qm->fd, &mh, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return PNC_QMON_PENDING;
+			rv = -errno;
+			break;
+		}
+		if (mh.msg_flags & MSG_TRUNC) {
+			rv = -EMSGSIZE;
+			break;
+		}
+		if (sa.nl_pid != 0)
+			continue; /* not from the kernel */
+		rv = on_datagram(qm, (size_t)n, out);
+	}
+	qm->stage = QMON_IDLE;
+	return rv;
+}
+
+int pnc_qmon_read(struct pnc_qmon *qm, int ifindex, struct pnc_qmon_sample *out)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	int rv;
+
+	if (!out)
+		return PNC_QMON_E_INVALID_ARG;
+	rv = pnc_qmon_begin(qm, ifindex);
+	pfd.fd = qm ? qm->fd : -1;
+	while (rv == 0 || rv == PNC_QMON_PENDING) {
+		/* A reply never takes long; do not hang the caller if one is lost. */
+		rv = poll(&pfd, 1, QMON_READ_TIMEOUT_MS);
+		if (rv < 0 && errno == EINTR)
+			continue;
+		if (rv <= 0) {
+			qm->stage = QMON_IDLE;
+			return rv < 0 ? -errno : -ETIMEDOUT;
+		}
+		rv = pnc_qmon_continue(qm, out);
+		if (rv != PNC_QMON_PENDING)
+			return rv;
+	}
+	return rv;
 }

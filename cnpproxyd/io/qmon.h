@@ -13,7 +13,9 @@
  *
  * Three layers, each usable alone:
  *   parsers  pnc_qmon_parse_qdisc/_class: one netlink message, no I/O
- *   socket   pnc_qmon_open/read/close: dump, pick the root, fill a sample
+ *   socket   pnc_qmon_open/begin/continue/close: dump, pick the root,
+ *            fill a sample, without ever blocking (pnc_qmon_read: the
+ *            same, waiting for the replies, for tools)
  *   derive   pnc_qmon_derive: rates from two samples, no I/O
  *
  * Not thread safe: one thread owns a struct pnc_qmon.
@@ -115,12 +117,25 @@ struct pnc_qmon;
 extern struct pnc_qmon *pnc_qmon_open(void);
 extern void pnc_qmon_close(struct pnc_qmon *qm);
 
+/* pnc_qmon_continue(): the reading goes on, wait for pnc_qmon_fd(). */
+#define PNC_QMON_PENDING 1
+
 /*
- * Read the root qdisc of ifindex.  For htb, rate_bps is the sum of the
- * rates of the classes right under the root (what the root may send
- * without borrowing).  0, -errno, or a PNC_QMON_E_* (PNC_QMON_E_NO_ROOT:
- * no such interface or no qdisc).
+ * Start reading the root qdisc of ifindex: send the request.  A reading
+ * still under way is abandoned (its replies are skipped).  0 or -errno.
  */
+extern int pnc_qmon_begin(struct pnc_qmon *qm, int ifindex);
+/*
+ * Take in the replies waiting on the socket.  PNC_QMON_PENDING while the
+ * reading is incomplete; 0 when *out holds it; else it failed: -errno or
+ * a PNC_QMON_E_* (PNC_QMON_E_NO_ROOT: no such interface or no qdisc).
+ * For htb, rate_bps is the sum of the rates of the classes right under
+ * the root (what the root may send without borrowing).
+ */
+extern int pnc_qmon_continue(struct pnc_qmon *qm, struct pnc_qmon_sample *out);
+/* Readable when replies wait (non-blocking socket). */
+extern int pnc_qmon_fd(const struct pnc_qmon *qm);
+/* begin, then continue until done, waiting up to 2 s for each reply. */
 extern int pnc_qmon_read(struct pnc_qmon *qm, int ifindex, struct pnc_qmon_sample *out);
 
 /* Messages the reader skipped as malformed since open (never expected). */
