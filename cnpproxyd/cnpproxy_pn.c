@@ -42,6 +42,7 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
 #define PN_FLOWS	  65536
 #define PN_FLOW_IDLE_US	  (300ull * 1000000u)
 #define PN_AGE_INTERVAL_S 10
+#define PN_BIND_RETRY_S	  1  /* a port another process holds may be freed */
 #define PN_DEBUG_PER_S	  50 /* a flood of bad notifications must not flood the log */
 
 static bool pn_debug_allowed(void);
@@ -111,14 +112,17 @@ static struct {
 	int fcn_fd[2];
 	int raw_fd[2];
 	uint16_t notif_port, fcn_port;
-	struct event *t_notif[2], *t_fcn[2], *t_age;
+	struct event *t_notif[2], *t_fcn[2], *t_age, *t_open;
+	bool open_warned; /* warned of the sockets that failed since they last worked */
 	struct hash *sources;
 	struct hash *qps;
 	struct cnp_bucket global;
 	struct cnp_bucket debug;
 	uint16_t ip_id;
-	const char *not_operational;
+	bool role_off;
+	const char *sockets_missing; /* NULL: all sockets open */
 } pn = {
+	.role_off = true,
 	.notif_fd = { -1, -1 },
 	.fcn_fd = { -1, -1 },
 	.raw_fd = { -1, -1 },
@@ -154,7 +158,7 @@ static void pn_qp_free(void *item)
 
 /* ---- sockets ---------------------------------------------------------- */
 
-static int udp_socket(int family, uint16_t port)
+static int udp_socket(int family, uint16_t port, bool warn)
 {
 	union sockunion su = {};
 	int fd, on = 1;
@@ -171,8 +175,10 @@ static int udp_socket(int family, uint16_t port)
 	else
 		su.sin6.sin6_port = htons(port);
 	if (bind(fd, &su.sa, sockunion_sizeof(&su)) < 0) {
-		zlog_warn("cnpproxyd: cannot bind UDP port %u (%s): %s", port,
-			  family == AF_INET ? "IPv4" : "IPv6", safe_strerror(errno));
+		if (warn)
+			zlog_warn("cnpproxyd: cannot bind UDP port %u (%s): %s; retrying every %d s",
+				  port, family == AF_INET ? "IPv4" : "IPv6", safe_strerror(errno),
+				  PN_BIND_RETRY_S);
 		close(fd);
 		return -1;
 	}
@@ -198,6 +204,8 @@ static void pn_close(void)
 		close_fd(&pn.raw_fd[i]);
 	}
 	event_cancel(&pn.t_age);
+	event_cancel(&pn.t_open);
+	pn.open_warned = false;
 }
 
 static void pn_age(struct event *t)
@@ -215,11 +223,50 @@ static void pn_arm(int i)
 		event_add_read(master, pn_read, &pn.fcn_fd[i], pn.fcn_fd[i], &pn.t_fcn[i]);
 }
 
+/*
+ * Open whichever sockets are missing, and come back until all are
+ * there: a port held by another process now may be free later, and the
+ * operator should not have to touch the configuration for it.
+ */
+static void pn_open(struct event *t)
+{
+	static const int families[2] = { AF_INET, AF_INET6 };
+	bool missing = false;
+
+	for (int i = 0; i < 2; i++) {
+		if (pn.notif_fd[i] < 0)
+			pn.notif_fd[i] = udp_socket(families[i], pn.notif_port, !pn.open_warned);
+		if (pn.fcn_fd[i] < 0)
+			pn.fcn_fd[i] = udp_socket(families[i], pn.fcn_port, !pn.open_warned);
+		if (pn.raw_fd[i] < 0) {
+			frr_with_privs (&cnpproxy_privs) {
+				pn.raw_fd[i] = socket(families[i], SOCK_RAW | SOCK_CLOEXEC,
+						      IPPROTO_RAW);
+			}
+		}
+		pn_arm(i);
+		missing |= pn.notif_fd[i] < 0 || pn.fcn_fd[i] < 0 || pn.raw_fd[i] < 0;
+	}
+	if (pn.notif_fd[0] < 0 || pn.notif_fd[1] < 0 || pn.fcn_fd[0] < 0 || pn.fcn_fd[1] < 0)
+		pn.sockets_missing = "cannot bind the notification ports (retrying)";
+	else if (pn.raw_fd[0] < 0 || pn.raw_fd[1] < 0)
+		pn.sockets_missing = "cannot open raw sockets (CAP_NET_RAW; retrying)";
+	else
+		pn.sockets_missing = NULL;
+	if (missing) {
+		pn.open_warned = true;
+		event_add_timer(master, pn_open, NULL, PN_BIND_RETRY_S, &pn.t_open);
+	} else if (pn.open_warned) {
+		zlog_info("cnpproxyd: notification ports %u and %u bound", pn.notif_port,
+			  pn.fcn_port);
+		pn.open_warned = false;
+	}
+}
+
 void cnpproxy_pn_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
 	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY];
-	static const int families[2] = { AF_INET, AF_INET6 };
 
 	cnp_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
 	/* New limits apply to sources from scratch. */
@@ -235,9 +282,10 @@ void cnpproxy_pn_apply(void)
 		pnc_flow_table_free(pn_flows);
 		pn_flows = NULL;
 		hash_clean(pn.qps, pn_qp_free);
-		pn.not_operational = "role not enabled";
+		pn.role_off = true;
 		return;
 	}
+	pn.role_off = false;
 	if (pn.notif_fd[0] >= 0 && pn.notif_port == cfg->notification_port &&
 	    pn.fcn_port == cfg->flow_label_port)
 		return;
@@ -245,26 +293,24 @@ void cnpproxy_pn_apply(void)
 	pn_close();
 	pn.notif_port = cfg->notification_port;
 	pn.fcn_port = cfg->flow_label_port;
-	for (int i = 0; i < 2; i++) {
-		pn.notif_fd[i] = udp_socket(families[i], pn.notif_port);
-		pn.fcn_fd[i] = udp_socket(families[i], pn.fcn_port);
-		frr_with_privs (&cnpproxy_privs) {
-			pn.raw_fd[i] = socket(families[i], SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
-		}
-		pn_arm(i);
-	}
-	if (pn.notif_fd[0] < 0 || pn.notif_fd[1] < 0 || pn.fcn_fd[0] < 0 || pn.fcn_fd[1] < 0)
-		pn.not_operational = "cannot bind the notification ports";
-	else if (pn.raw_fd[0] < 0 || pn.raw_fd[1] < 0)
-		pn.not_operational = "cannot open raw sockets (CAP_NET_RAW)";
-	else
-		pn.not_operational = NULL;
+	pn_open(NULL);
 	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
 }
 
+/* Every call, not at apply time: a prefix-list may come and go later. */
 const char *cnpproxy_pn_not_operational(void)
 {
-	return pn.not_operational;
+	const char *plist = cnp_g.cfg.proxy.accept_plist;
+
+	if (pn.role_off)
+		return "role not enabled";
+	if (pn.sockets_missing)
+		return pn.sockets_missing;
+	if (!plist[0])
+		return "no accept-from prefix-list: every notification is dropped";
+	if (!prefix_list_lookup(AFI_IP, plist) && !prefix_list_lookup(AFI_IP6, plist))
+		return "the accept-from prefix-list does not exist: every notification is dropped";
+	return NULL;
 }
 
 /* ---- the pipeline ------------------------------------------------------ */
@@ -539,7 +585,6 @@ void cnpproxy_pn_init(void)
 {
 	pn.sources = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd notification sources");
 	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
-	pn.not_operational = "role not enabled";
 	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
 }
 

@@ -37,14 +37,6 @@ static const char *role_not_operational(enum cnp_role r)
 	return cnpproxy_cp_not_operational();
 }
 
-/* Something the operator should know about a running role. */
-static const char *role_note(enum cnp_role r)
-{
-	if (r == CNP_ROLE_PROXY && !cnp_g.cfg.proxy.accept_plist[0])
-		return "no accept-from prefix-list: every notification is dropped";
-	return NULL;
-}
-
 static void time_str(time_t t, char *buf, size_t len)
 {
 	struct tm tm;
@@ -96,8 +88,6 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 			json_object_boolean_add(jr, "operational", cfg->role[r] && !why);
 			if (cfg->role[r] && why)
 				json_object_string_add(jr, "reason", why);
-			if (cfg->role[r] && !why && role_note(r))
-				json_object_string_add(jr, "note", role_note(r));
 			json_object_object_add(jroles, cnp_role_json_key(r), jr);
 		}
 		json_object_object_add(json, "roles", jroles);
@@ -147,8 +137,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 			vty_out(vty, "  role %s: enabled, not operational (%s)\n",
 				cnp_role_name(r), why);
 		else if (cfg->role[r])
-			vty_out(vty, "  role %s: enabled, operational%s%s\n", cnp_role_name(r),
-				role_note(r) ? "; " : "", role_note(r) ? role_note(r) : "");
+			vty_out(vty, "  role %s: enabled, operational\n", cnp_role_name(r));
 		else
 			vty_out(vty, "  role %s: disabled\n", cnp_role_name(r));
 	}

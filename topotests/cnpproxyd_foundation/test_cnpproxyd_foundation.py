@@ -101,11 +101,11 @@ def test_status_json():
     assert r1["frrVersion"] == "10.7.1"
     assert r1["zebra"]["session"] == "up"
     assert r1["configured"] is True
-    # The proxy role runs, but says that without accept-from it accepts
-    # nothing; its settings are the defaults.
+    # Without accept-from the proxy role accepts nothing, so it is not
+    # operational and says why; its settings are the defaults.
     proxy = r1["roles"]["proxy"]
-    assert proxy["enabled"] and proxy["operational"], proxy
-    assert "every notification is dropped" in proxy["note"], proxy
+    assert proxy["enabled"] and not proxy["operational"], proxy
+    assert "every notification is dropped" in proxy["reason"], proxy
     assert proxy["settings"] == {
         "cnpMinIntervalUs": 50, "cnpDscp": 48, "rateLimitPerSource": 10000,
         "rateLimitGlobal": 100000, "learnInterfaces": []}, proxy

@@ -20,6 +20,7 @@
 
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -105,7 +106,7 @@ def test_proxy_role_operational():
     status = gear("pe1").vtysh_cmd("show cnpproxy status json", isjson=True)
     proxy = status["roles"]["proxy"]
     assert proxy["enabled"] and proxy["operational"], status
-    assert "note" not in proxy, status
+    assert "reason" not in proxy, status
     assert proxy["settings"] == {
         "sourceIpv4": "10.0.1.254", "sourceIpv6": "2001:db8:1::fe",
         "acceptPrefixList": "CPS", "cnpMinIntervalUs": 50, "cnpDscp": 48,
@@ -188,15 +189,30 @@ def test_rate_limit_per_source():
 def test_no_accept_list_accepts_nothing():
     "Without accept-from, every notification is dropped, and the status says so."
     pe1 = gear("pe1")
+
+    def proxy_role():
+        return pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+
     pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy accept-from\n")
-    status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
-    assert "every notification is dropped" in status["roles"]["proxy"].get("note", ""), status
+    role = proxy_role()
+    assert not role["operational"], role
+    assert "every notification is dropped" in role["reason"], role
     pe1.vtysh_cmd("clear cnpproxy counters")
     send_from("p", "10.0.12.1", NOTIF_PORT, notification())
     expect_counters({"received": 1, "droppedNoAcceptList": 1})
+    # A prefix-list that does not exist: not operational either, until
+    # it is created.
+    pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy accept-from prefix-list LATER\n")
+    role = proxy_role()
+    assert not role["operational"] and "does not exist" in role["reason"], role
+    pe1.vtysh_cmd("configure terminal\nip prefix-list LATER seq 5 permit 10.0.0.0/8 le 32\n")
+    role = proxy_role()
+    assert role["operational"] and "reason" not in role, role
+    pe1.vtysh_cmd("configure terminal\nno ip prefix-list LATER\n")
+    assert not proxy_role()["operational"]
     pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy accept-from prefix-list CPS\n")
-    assert "note" not in pe1.vtysh_cmd("show cnpproxy status json",
-                                       isjson=True)["roles"]["proxy"]
+    role = proxy_role()
+    assert role["operational"] and "reason" not in role, role
 
 
 def logfile(name):
@@ -311,6 +327,42 @@ def test_clear_counters_zeroes_the_learner():
     assert learning["xdp"]["roce"] == 0 and learning["xdp"]["cm"] == 0, learning
     assert learning["xdp"]["samples"] == 0 and learning["roceEvents"] == 0, learning
     assert flows(), "clearing counters must not forget flows"
+
+
+def test_busy_port_bound_once_freed():
+    """A notification port another process holds: not operational, said
+    why, and bound without any operator action once the port is free."""
+    pe1 = gear("pe1")
+
+    def proxy_role():
+        return pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+
+    holder = pe1.popen(["/usr/bin/python3", "-c",
+                        "import socket, time\n"
+                        "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+                        "s.bind(('0.0.0.0', 61801))\n"
+                        "print('bound', flush=True)\n"
+                        "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "bound"
+        rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                           "notification-port 61801")
+        assert rc == 0, out
+        role = proxy_role()
+        assert not role["operational"], role
+        assert "cannot bind the notification ports" in role["reason"], role
+    finally:
+        holder.kill()
+        holder.wait()
+    _, up = topotest.run_and_expect(lambda: proxy_role()["operational"], True, count=20,
+                                    wait=0.5)
+    assert up, proxy_role()
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", 61801, notification())
+    expect_counters({"received": 1})
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", "no notification-port")
+    assert rc == 0, out
+    assert proxy_role()["operational"]
 
 
 def test_disabling_role_forgets_flows():
