@@ -30,7 +30,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
-from pnc_topo import gear, isis_route_pnc, reach_entries
+from pnc_topo import gear, isis_route_pnc, reach_entries, vtysh_rc
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -91,7 +91,8 @@ def expected_json(octet):
         "n": bool(octet & 0x20),
         "e": bool(octet & 0x10),
         "a": bool(octet & 0x08),
-        "p": bool(octet & 0x01),
+        # P (bit 7 here) is an unassigned bit to the decoder: listed by number
+        "otherBits": [7] if octet & 0x01 else [],
         "length": 1,
         "raw": "{:02x}".format(octet),
     }
@@ -118,11 +119,11 @@ def test_p_flag_seen_by_all_routers():
 
 
 def test_text_output():
-    "show isis database detail names every known flag."
+    "show isis database detail names every assigned flag and lists P's bit by number."
     out = gear("r4").vtysh_cmd("show isis database detail r1.00-00")
     assert re.search(
         r"IP Reachability: 10\.255\.0\.1/32.*?\n\s+Subtlvs:\n\s+"
-        r"Prefix Attribute Flags: X:0 R:0 N:1 E:0 A:0 P:1\n",
+        r"Prefix Attribute Flags: X:0 R:0 N:1 E:0 A:0 other-bits:7\n",
         out, re.S), out
 
 
@@ -184,6 +185,37 @@ def test_cnpproxyd_maps_senders_to_the_proxy():
             assert got == want, "{} lookup {}: {}".format(name, addr, lookup(router, addr))
         # r4's own loopback is not proxied
         assert lookup(router, "10.255.0.4").get("found") is False
+
+
+def test_prefix_list_edit_updates_the_lsp():
+    "Editing the prefix-list that selects P-flagged prefixes changes r1's LSP."
+    r1, r4 = gear("r1"), gear("r4")
+
+    def subnet_flagged():
+        return any(attr_flags(r4).get("10.1.0.0/24", [None]))
+
+    r1.vtysh_cmd("configure terminal\nno ip prefix-list SENDERS seq 5 permit 10.1.0.0/24\n")
+    _, result = topotest.run_and_expect(subnet_flagged, False, count=30, wait=1)
+    assert result is False, attr_flags(r4).get("10.1.0.0/24")
+    _, result = topotest.run_and_expect(lambda: isis_route_pnc(r4, "10.1.0.0/24"), "none",
+                                        count=30, wait=1)
+    assert result == "none", result
+    r1.vtysh_cmd("configure terminal\nip prefix-list SENDERS seq 5 permit 10.1.0.0/24\n")
+    _, result = topotest.run_and_expect(lambda: check_flags(r4), None, count=30, wait=1)
+    assert result is None, result
+
+
+def test_narrow_metrics_refused():
+    "PNC needs wide metrics: metric-style narrow is refused while it is on, and nothing changes."
+    r1 = gear("r1")
+    before = r1.vtysh_cmd("show running-config")
+    rc, out = vtysh_rc(r1, "configure terminal", "router isis core", "metric-style narrow")
+    assert rc != 0 and "needs wide or transition metrics" in out, out
+    assert r1.vtysh_cmd("show running-config") == before
+    rc, out = vtysh_rc(r1, "configure terminal", "router isis core", "metric-style transition")
+    assert rc == 0, out
+    rc, out = vtysh_rc(r1, "configure terminal", "router isis core", "metric-style wide")
+    assert rc == 0, out
 
 
 def test_removing_config_clears_p():
