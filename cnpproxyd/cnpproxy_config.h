@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cp_policy.h"
+#include "cnpproxy_cp_policy.h"
 
 /* RoCEv2 data traffic; a notification port must never shadow it. */
 #define CNP_ROCEV2_UDP_PORT 4791

@@ -3,7 +3,7 @@
  * cnpproxyd congestion point role.
  *
  * Per watched interface, a timer reads the root qdisc over netlink and
- * feeds the trigger policy (cp_policy.c); the resulting marking and
+ * feeds the trigger policy (cnpproxy_cp_policy.c); the resulting marking and
  * sampling state goes to the tc egress program (bpf/mark.bpf.c).  The
  * program samples ECN-capable RoCEv2 packets while the interface is
  * congested; each sample becomes a notification:
@@ -28,11 +28,10 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
-#include "cnpproxy_pn.h"
-#include "cnpproxy_proxies.h"
-#include "cp_gate.h"
-#include "cp_sample.h"
-#include "ratelimit.h"
+#include "cnpproxy_rib.h"
+#include "cnpproxy_cp_gate.h"
+#include "cnpproxy_cp_sample.h"
+#include "cnpproxy_ratelimit.h"
 
 #define CP_GATE_SLOTS  16384
 #define CP_RETRY_S     1
@@ -54,7 +53,7 @@ struct cp_if {
 	bool attached;
 	const char *not_operational;
 	struct event *t_poll;
-	struct pnc_qmon *qm;		  /* this interface's own: readings never wait on another's */
+	struct pnc_qmon *qm; /* this interface's own: readings never wait on another's */
 	struct event *t_read, *t_timeout; /* a reading under way */
 
 	struct pnc_qmon_sample cur;
@@ -478,7 +477,8 @@ static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, s->backlog_bytes);
 	if (s->backlog_bytes > ci->peak_backlog)
 		ci->peak_backlog = s->backlog_bytes;
-	push_state(ci, cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, s->backlog_bytes));
+	push_state(ci,
+		   cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, s->backlog_bytes));
 }
 
 static void if_read(struct event *t)

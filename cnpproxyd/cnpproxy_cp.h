@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "cnpproxy_config.h"
-#include "cp_policy.h"
+#include "cnpproxy_cp_policy.h"
 #include "io/mark_tc.h"
 #include "io/qmon.h"
 

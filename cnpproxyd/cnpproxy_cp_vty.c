@@ -12,7 +12,6 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_cp.h"
-#include "cnpproxy_pn.h"
 #include "cnpproxy_vty.h"
 
 #include "cnpproxyd/cnpproxy_cp_vty_clippy.c"

@@ -21,8 +21,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_learn.h"
-#include "cnpproxy_pn.h"
-#include "flow_table.h"
+#include "cnpproxy_flows.h"
 
 #define LEARN_RETRY_S 5
 
@@ -34,6 +33,7 @@ struct learn_if {
 
 static struct {
 	struct pnc_learn_xdp *lx;
+	struct pnc_flow_table *flows; /* the proxy role's; learning only fills it */
 	struct learn_if ifs[CNP_LEARN_IF_MAX];
 	unsigned int n_ifs;
 	struct event *t_read, *t_retry;
@@ -70,7 +70,7 @@ static void learn_event(void *arg, const struct pnc_learn_event *ev)
 {
 	uint64_t now = cnpproxy_now_us();
 
-	if (!pn_flows)
+	if (!learn.flows)
 		return;
 	if (ev->cm) {
 		struct pnc_cm_packet cm;
@@ -82,13 +82,13 @@ static void learn_event(void *arg, const struct pnc_learn_event *ev)
 			learn.cm_undecodable++;
 			return;
 		}
-		count_result(pnc_flow_learn_cm(pn_flows, &cm, now));
+		count_result(pnc_flow_learn_cm(learn.flows, &cm, now));
 	} else if (ev->roce) {
 		struct pnc_roce_view v;
 
 		learn.roce_events++;
 		roce_view(ev->roce, &v);
-		count_result(pnc_flow_learn_roce(pn_flows, &v, now));
+		count_result(pnc_flow_learn_roce(learn.flows, &v, now));
 	}
 }
 
@@ -114,16 +114,17 @@ static void learn_close(void)
 
 static void learn_retry(struct event *t)
 {
-	cnpproxy_learn_apply();
+	cnpproxy_learn_apply(learn.flows);
 }
 
-void cnpproxy_learn_apply(void)
+void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	bool on = cnp_g.cfg.present && cnp_g.cfg.role[CNP_ROLE_PROXY] && pc->n_learn_if;
 	bool missing = false;
 	unsigned int i, j;
 
+	learn.flows = flows;
 	if (!on) {
 		learn_close();
 		learn.error = NULL;
@@ -238,7 +239,8 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 		json_object_int_add(jl, "cmEvents", learn.cm_events);
 		json_object_int_add(jl, "cmUndecodable", learn.cm_undecodable);
 		json_object_int_add(jl, "roceEvents", learn.roce_events);
-		json_object_int_add(jl, "flows", pn_flows ? pnc_flow_table_count(pn_flows) : 0);
+		json_object_int_add(jl, "flows",
+				    learn.flows ? pnc_flow_table_count(learn.flows) : 0);
 	} else {
 		vty_out(vty, "Queue-pair learning (XDP): %s\n",
 			learn.lx ? "loaded" : (learn.error ? learn.error : "not configured"));
@@ -246,7 +248,7 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "cmUndecodable", learn.cm_undecodable);
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "roceEvents", learn.roce_events);
 		vty_out(vty, "  %-28s %zu\n", "flows",
-			pn_flows ? pnc_flow_table_count(pn_flows) : 0);
+			learn.flows ? pnc_flow_table_count(learn.flows) : 0);
 	}
 	for (i = 0; i < array_size(learn.results); i++) {
 		const char *name = pnc_flow_result_str((int)i);

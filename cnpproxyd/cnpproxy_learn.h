@@ -12,9 +12,13 @@
 
 struct vty;
 struct json_object;
+struct pnc_flow_table;
 
-/* Follow the configuration: load, attach, detach, unload. */
-extern void cnpproxy_learn_apply(void);
+/*
+ * Follow the configuration: load, attach, detach, unload.  flows: where
+ * learned pairs go, the proxy role's table (NULL when it has none).
+ */
+extern void cnpproxy_learn_apply(struct pnc_flow_table *flows);
 extern void cnpproxy_learn_fini(void);
 /* Counters of learning, for show cnpproxy counters. */
 extern void cnpproxy_learn_show(struct vty *vty, struct json_object *json);

@@ -27,8 +27,8 @@
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
-#include "cnpproxy_pn.h"
-#include "cnpproxy_proxies.h"
+#include "cnpproxy_proxy.h"
+#include "cnpproxy_rib.h"
 #include "cnpproxy_vty.h"
 #include "cnpproxy_zebra.h"
 

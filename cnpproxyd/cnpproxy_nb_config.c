@@ -16,8 +16,8 @@
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_nb.h"
-#include "cnpproxy_pn.h"
-#include "cnpproxy_proxies.h"
+#include "cnpproxy_proxy.h"
+#include "cnpproxy_rib.h"
 
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy */
 int cnpproxy_create(struct nb_cb_create_args *args)

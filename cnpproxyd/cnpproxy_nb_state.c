@@ -13,8 +13,8 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_nb.h"
-#include "cnpproxy_pn.h"
-#include "flow_table.h"
+#include "cnpproxy_proxy.h"
+#include "cnpproxy_flows.h"
 
 /* "droppedSourceDenied" and "dropped-source-denied" name the same counter. */
 static bool same_name(const char *camel, const char *kebab)

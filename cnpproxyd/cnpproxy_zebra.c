@@ -14,7 +14,7 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
-#include "cnpproxy_proxies.h"
+#include "cnpproxy_rib.h"
 #include "cnpproxy_zebra.h"
 
 static struct zclient *cnpproxy_zclient;

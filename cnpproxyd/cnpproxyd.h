@@ -5,6 +5,9 @@
 #ifndef _CNPPROXYD_H
 #define _CNPPROXYD_H
 
+#include <stdint.h>
+#include <time.h>
+
 #include "lib/privs.h"
 #include "lib/frrevent.h"
 #include "lib/memory.h"
@@ -21,5 +24,14 @@ DECLARE_MGROUP(CNPPROXYD);
 extern struct cnpproxy_globals cnp_g;
 extern struct zebra_privs_t cnpproxy_privs;
 extern struct event_loop *master;
+
+/* CLOCK_MONOTONIC in microseconds: the time base of both roles. */
+static inline uint64_t cnpproxy_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
 
 #endif /* _CNPPROXYD_H */

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "ratelimit.h"
+#include "cnpproxy_ratelimit.h"
 
 static unsigned int taken(struct cnp_bucket *b, uint64_t from_us, uint64_t to_us, uint64_t step)
 {

@@ -3,13 +3,13 @@
  * cnpproxyd's proxy table, seen from FRR: filled from zebra's
  * redistribution (routes carrying PNC) and from static configuration.
  */
-#ifndef _CNPPROXY_PROXIES_H
-#define _CNPPROXY_PROXIES_H
+#ifndef _CNPPROXY_RIB_H
+#define _CNPPROXY_RIB_H
 
 #include "lib/ipaddr.h"
 #include "lib/prefix.h"
 
-#include "proxy_table.h"
+#include "cnpproxy_lpm.h"
 
 struct zapi_route;
 
@@ -41,4 +41,4 @@ extern bool cnpproxy_pt_addr(struct pt_addr *out, const struct ipaddr *a);
 extern const char *cnpproxy_pt_addr2str(const struct pt_addr *a, char *buf, size_t len);
 extern const char *cnpproxy_pt_prefix2str(const struct pt_prefix *p, char *buf, size_t len);
 
-#endif /* _CNPPROXY_PROXIES_H */
+#endif /* _CNPPROXY_RIB_H */

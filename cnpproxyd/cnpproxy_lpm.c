@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proxy_table.h"
+#include "cnpproxy_lpm.h"
 
 void pt_init(struct proxy_table *pt)
 {

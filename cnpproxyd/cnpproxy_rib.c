@@ -12,7 +12,7 @@
 #include "lib/zclient.h"
 
 #include "cnpproxy_debug.h"
-#include "cnpproxy_proxies.h"
+#include "cnpproxy_rib.h"
 
 struct proxy_table cnp_proxies;
 struct cnpproxy_proxies_stats cnp_proxies_stats;

@@ -29,9 +29,9 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
 #include "cnpproxy_learn.h"
-#include "cnpproxy_pn.h"
-#include "flow_table.h"
-#include "ratelimit.h"
+#include "cnpproxy_proxy.h"
+#include "cnpproxy_flows.h"
+#include "cnpproxy_ratelimit.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_SOURCE, "cnpproxyd notification source");
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
@@ -127,14 +127,6 @@ static struct {
 	.fcn_fd = { -1, -1 },
 	.raw_fd = { -1, -1 },
 };
-
-uint64_t cnpproxy_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static uint64_t now_us(void)
 {
@@ -275,9 +267,10 @@ void cnpproxy_pn_apply(void)
 	/* The flow table's pools are large: only the enabled role has one. */
 	if (on && !pn_flows)
 		pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
-	cnpproxy_learn_apply();
-	cnpproxy_fl_apply();
 	if (!on) {
+		/* Learning lets go of the table before it is freed. */
+		cnpproxy_learn_apply(NULL);
+		cnpproxy_fl_apply();
 		pn_close();
 		pnc_flow_table_free(pn_flows);
 		pn_flows = NULL;
@@ -285,6 +278,8 @@ void cnpproxy_pn_apply(void)
 		pn.role_off = true;
 		return;
 	}
+	cnpproxy_learn_apply(pn_flows);
+	cnpproxy_fl_apply();
 	pn.role_off = false;
 	if (pn.notif_fd[0] >= 0 && pn.notif_port == cfg->notification_port &&
 	    pn.fcn_port == cfg->flow_label_port)

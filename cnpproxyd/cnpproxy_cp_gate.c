@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Per-flow notification interval (see cp_gate.h).
+ * Per-flow notification interval (see cnpproxy_cp_gate.h).
  */
 #include <string.h>
 
-#include "cp_gate.h"
+#include "cnpproxy_cp_gate.h"
 
 /* FNV-1a; never 0, which marks an empty slot. */
 static uint64_t key_hash(const void *key, size_t len)

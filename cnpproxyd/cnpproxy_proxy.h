@@ -3,8 +3,8 @@
  * cnpproxyd proxy role (PN): receive congestion notifications, resolve
  * the sender's queue pair from the flow table, send it a RoCEv2 CNP.
  */
-#ifndef _CNPPROXY_PN_H
-#define _CNPPROXY_PN_H
+#ifndef _CNPPROXY_PROXY_H
+#define _CNPPROXY_PROXY_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,9 +40,6 @@ extern struct pn_counters pn_counters;
 /* The counter's JSON key / text label. */
 extern const char *pn_counter_name(enum pn_counter c);
 
-/* CLOCK_MONOTONIC in microseconds: the time base of the pipeline. */
-extern uint64_t cnpproxy_now_us(void);
-
 /* (Re)open or close sockets after a configuration change. */
 extern void cnpproxy_pn_apply(void);
 extern void cnpproxy_pn_init(void);
@@ -54,4 +51,4 @@ extern void cnpproxy_pn_counters_clear(void);
 struct pnc_flow_table;
 extern struct pnc_flow_table *pn_flows;
 
-#endif /* _CNPPROXY_PN_H */
+#endif /* _CNPPROXY_PROXY_H */

@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flow_table.h"
+#include "cnpproxy_flows.h"
 
 #define NIL	 UINT32_MAX
 #define PSN_MASK 0xffffffu

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Sampled packets and their notifications (see cp_sample.h).
+ * Sampled packets and their notifications (see cnpproxy_cp_sample.h).
  */
 #include <string.h>
 
 #include "codec/notif.h"
-#include "cp_sample.h"
+#include "cnpproxy_cp_sample.h"
 
 #define IP6_HLEN 40
 

@@ -11,7 +11,7 @@
  *    REP S->C that names it; the REP then gives both QPNs, and the
  *    P_Key comes from the REQ.  REJ, DREQ and DREP remove the state.
  *  - PSN correlation (4.4) for QPs connected out of band, see
- *    flow_table.c for the exact rule.
+ *    cnpproxy_flows.c for the exact rule.
  *
  * A flow is keyed by (IP version, sender, receiver, receiver QPN), as
  * in the invoking packet: IP source, IP destination, BTH DestQP.
@@ -22,8 +22,8 @@
  * Not thread safe: the caller serialises access.  Timestamps are the
  * caller's monotonic clock in microseconds and must not go backwards.
  */
-#ifndef _CNPPROXY_FLOW_TABLE_H
-#define _CNPPROXY_FLOW_TABLE_H
+#ifndef _CNPPROXY_FLOWS_H
+#define _CNPPROXY_FLOWS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -149,4 +149,4 @@ extern void pnc_flow_table_stats(const struct pnc_flow_table *t, struct pnc_flow
 /* Stable short name of a result ("learned-cm", ...), for debug output. */
 extern const char *pnc_flow_result_str(int result);
 
-#endif /* _CNPPROXY_FLOW_TABLE_H */
+#endif /* _CNPPROXY_FLOWS_H */

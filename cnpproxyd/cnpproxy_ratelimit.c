@@ -2,7 +2,7 @@
 /*
  * Token bucket.
  */
-#include "ratelimit.h"
+#include "cnpproxy_ratelimit.h"
 
 void cnp_bucket_init(struct cnp_bucket *b, uint64_t rate, uint64_t burst, uint64_t now_us)
 {

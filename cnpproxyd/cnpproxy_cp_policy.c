@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Congestion point trigger policy (see cp_policy.h).
+ * Congestion point trigger policy (see cnpproxy_cp_policy.h).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "cp_policy.h"
+#include "cnpproxy_cp_policy.h"
 
 void cp_policy_config_init(struct cp_policy_config *pc)
 {
