@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cnpproxy_alloc.h"
 #include "cnpproxy_flows.h"
 
 #define NIL	 UINT32_MAX
@@ -183,7 +184,7 @@ static bool idle(const struct pnc_flow_table *t, uint64_t last, uint64_t now)
 
 static struct node_hdr *hdr(const struct pool *p, uint32_t i)
 {
-	/* mem is calloc()ed and size is a multiple of the node alignment */
+	/* mem is zero-allocated and size is a multiple of the node alignment */
 	return (struct node_hdr *)(void *)(p->mem + (size_t)i * p->size);
 }
 
@@ -215,8 +216,8 @@ static bool pool_init(struct pool *p, size_t cap, size_t size)
 	uint32_t nb = buckets_for((uint32_t)cap);
 
 	memset(p, 0, sizeof(*p));
-	p->mem = calloc(cap, size);
-	p->buckets = calloc(nb, sizeof(*p->buckets));
+	p->mem = pnc_calloc(PNC_POOL_FLOWS, cap, size);
+	p->buckets = pnc_calloc(PNC_POOL_FLOW_INDEX, nb, sizeof(*p->buckets));
 	if (!p->mem || !p->buckets)
 		return false;
 	p->size = size;
@@ -228,8 +229,8 @@ static bool pool_init(struct pool *p, size_t cap, size_t size)
 
 static void pool_fini(struct pool *p)
 {
-	free(p->mem);
-	free(p->buckets);
+	pnc_free(PNC_POOL_FLOWS, p->mem);
+	pnc_free(PNC_POOL_FLOW_INDEX, p->buckets);
 }
 
 static void list_unlink(struct pool *p, uint32_t i)
@@ -842,7 +843,7 @@ struct pnc_flow_table *pnc_flow_table_new_config(const struct pnc_flow_config *c
 
 	if (!cfg->max_flows || cfg->max_flows > MAX_POOL || nreq > MAX_POOL || nwin > MAX_POOL)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = pnc_calloc(PNC_POOL_FLOW_INDEX, 1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->timeout = cfg->idle_timeout_us;
@@ -851,7 +852,8 @@ struct pnc_flow_table *pnc_flow_table_new_config(const struct pnc_flow_config *c
 	if (!pool_init(&t->flows, cfg->max_flows, sizeof(struct flow_node)) ||
 	    !pool_init(&t->reqs, nreq, sizeof(struct req_node)) ||
 	    !pool_init(&t->wins, nwin, sizeof(struct win_node)) ||
-	    !(t->cbuckets = calloc((size_t)t->flows.mask + 1, sizeof(*t->cbuckets)))) {
+	    !(t->cbuckets = pnc_calloc(PNC_POOL_FLOW_INDEX, (size_t)t->flows.mask + 1,
+				       sizeof(*t->cbuckets)))) {
 		pnc_flow_table_free(t);
 		return NULL;
 	}
@@ -876,8 +878,8 @@ void pnc_flow_table_free(struct pnc_flow_table *t)
 	pool_fini(&t->flows);
 	pool_fini(&t->reqs);
 	pool_fini(&t->wins);
-	free(t->cbuckets);
-	free(t);
+	pnc_free(PNC_POOL_FLOW_INDEX, t->cbuckets);
+	pnc_free(PNC_POOL_FLOW_INDEX, t);
 }
 
 const struct pnc_flow *pnc_flow_lookup(struct pnc_flow_table *t, uint8_t ip_version,

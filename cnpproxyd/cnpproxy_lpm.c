@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cnpproxy_alloc.h"
 #include "cnpproxy_lpm.h"
 
 void pt_init(struct proxy_table *pt)
@@ -14,7 +15,7 @@ void pt_init(struct proxy_table *pt)
 
 void pt_fini(struct proxy_table *pt)
 {
-	free(pt->entries);
+	pnc_free(PNC_POOL_LPM, pt->entries);
 	pt_init(pt);
 }
 
@@ -165,7 +166,7 @@ int pt_set(struct proxy_table *pt, const struct pt_entry *e)
 
 	if (pt->count == pt->alloc) {
 		size_t alloc = pt->alloc ? pt->alloc * 2 : 16;
-		struct pt_entry *m = realloc(pt->entries, alloc * sizeof(*m));
+		struct pt_entry *m = pnc_realloc(PNC_POOL_LPM, pt->entries, alloc * sizeof(*m));
 
 		if (!m)
 			return -1;

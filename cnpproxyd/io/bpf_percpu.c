@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cnpproxy_alloc.h"
 #include "io/bpf_percpu.h"
 
 int pnc_bpf_percpu_counters(int map_fd, unsigned int n, uint64_t *out)
@@ -20,7 +21,7 @@ int pnc_bpf_percpu_counters(int map_fd, unsigned int n, uint64_t *out)
 
 	if (ncpus <= 0)
 		return ncpus < 0 ? ncpus : -EINVAL;
-	vals = calloc((size_t)ncpus, sizeof(*vals));
+	vals = pnc_calloc(PNC_POOL_BPF, (size_t)ncpus, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
 	memset(out, 0, n * sizeof(*out));
@@ -28,13 +29,13 @@ int pnc_bpf_percpu_counters(int map_fd, unsigned int n, uint64_t *out)
 		if (bpf_map_lookup_elem(map_fd, &key, vals)) {
 			int err = -errno;
 
-			free(vals);
+			pnc_free(PNC_POOL_BPF, vals);
 			return err;
 		}
 		for (cpu = 0; cpu < ncpus; cpu++)
 			out[key] += vals[cpu];
 	}
-	free(vals);
+	pnc_free(PNC_POOL_BPF, vals);
 	return 0;
 }
 
@@ -47,12 +48,12 @@ int pnc_bpf_percpu_clear(int map_fd, unsigned int n)
 
 	if (ncpus <= 0)
 		return ncpus < 0 ? ncpus : -EINVAL;
-	zeros = calloc((size_t)ncpus, sizeof(*zeros));
+	zeros = pnc_calloc(PNC_POOL_BPF, (size_t)ncpus, sizeof(*zeros));
 	if (!zeros)
 		return -ENOMEM;
 	for (key = 0; key < n && !err; key++)
 		if (bpf_map_update_elem(map_fd, &key, zeros, BPF_EXIST))
 			err = -errno;
-	free(zeros);
+	pnc_free(PNC_POOL_BPF, zeros);
 	return err;
 }

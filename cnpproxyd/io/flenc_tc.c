@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cnpproxy_alloc.h"
 #include "io/bpf_percpu.h"
 #include "io/flenc_tc.h"
 #include "io/nlmsg.h"
@@ -43,7 +44,7 @@ struct pnc_flenc_tc *pnc_flenc_open(const struct pnc_flenc_cfg *cfg)
 	struct pnc_flenc_tc *fe;
 	int err;
 
-	fe = calloc(1, sizeof(*fe));
+	fe = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*fe));
 	if (!fe)
 		return NULL;
 	fe->skel = pnc_flenc__open();
@@ -76,9 +77,9 @@ void pnc_flenc_close(struct pnc_flenc_tc *fe)
 		else
 			pnc_flenc_detach_decap(fe, fi->ifindex);
 	}
-	free(fe->ifs);
+	pnc_free(PNC_POOL_BPF, fe->ifs);
 	pnc_flenc__destroy(fe->skel);
-	free(fe);
+	pnc_free(PNC_POOL_BPF, fe);
 }
 
 static struct flenc_if *find_if(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir)
@@ -177,7 +178,7 @@ static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_po
 
 	if (find_if(fe, ifindex, dir))
 		return -EEXIST;
-	ifs = realloc(fe->ifs, (fe->nifs + 1) * sizeof(*ifs));
+	ifs = pnc_realloc(PNC_POOL_BPF, fe->ifs, (fe->nifs + 1) * sizeof(*ifs));
 	if (!ifs)
 		return -ENOMEM;
 	fe->ifs = ifs;
@@ -402,7 +403,7 @@ static int collect_idle(void *arg, const struct pnc_flenc_flow *f)
 	if (ac->n == ac->cap) {
 		size_t cap = ac->cap ? 2 * ac->cap : 64;
 
-		p = realloc(ac->idle, cap * sizeof(*p));
+		p = pnc_realloc(PNC_POOL_BPF, ac->idle, cap * sizeof(*p));
 		if (!p)
 			return -ENOMEM;
 		ac->idle = p;
@@ -453,7 +454,7 @@ int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_c
 	/* Collected first: deleting while walking a hash map restarts the walk. */
 	rv = pnc_flenc_for_each_flow(fe, collect_idle, &ac);
 	if (rv < 0) {
-		free(ac.idle);
+		pnc_free(PNC_POOL_BPF, ac.idle);
 		return rv;
 	}
 	for (i = 0; i < ac.n; i++) {
@@ -463,7 +464,7 @@ int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_c
 		if (cb)
 			cb(arg, &ac.idle[i]);
 	}
-	free(ac.idle);
+	pnc_free(PNC_POOL_BPF, ac.idle);
 	return n;
 }
 

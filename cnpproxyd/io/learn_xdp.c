@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cnpproxy_alloc.h"
 #include "io/bpf_percpu.h"
 #include "io/learn_xdp.h"
 #include "learn.skel.h"
@@ -70,7 +71,7 @@ struct pnc_learn_xdp *pnc_learn_xdp_open(const struct pnc_learn_cfg *cfg, pnc_le
 	struct pnc_learn_xdp *lx;
 	int err;
 
-	lx = calloc(1, sizeof(*lx));
+	lx = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*lx));
 	if (!lx)
 		return NULL;
 	lx->cb = cb;
@@ -104,10 +105,10 @@ void pnc_learn_xdp_close(struct pnc_learn_xdp *lx)
 		return;
 	while (lx->nifs)
 		pnc_learn_xdp_detach(lx, lx->ifs[lx->nifs - 1].ifindex);
-	free(lx->ifs);
+	pnc_free(PNC_POOL_BPF, lx->ifs);
 	ring_buffer__free(lx->rb);
 	pnc_learn__destroy(lx->skel);
-	free(lx);
+	pnc_free(PNC_POOL_BPF, lx);
 }
 
 static int link_xdp(struct pnc_learn_xdp *lx, int ifindex, __u32 flags)
@@ -129,7 +130,7 @@ int pnc_learn_xdp_attach(struct pnc_learn_xdp *lx, int ifindex, enum pnc_learn_x
 	for (i = 0; i < lx->nifs; i++)
 		if (lx->ifs[i].ifindex == ifindex)
 			return -EEXIST;
-	ifs = realloc(lx->ifs, (lx->nifs + 1) * sizeof(*ifs));
+	ifs = pnc_realloc(PNC_POOL_BPF, lx->ifs, (lx->nifs + 1) * sizeof(*ifs));
 	if (!ifs)
 		return -ENOMEM;
 	lx->ifs = ifs;

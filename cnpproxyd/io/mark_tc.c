@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cnpproxy_alloc.h"
 #include "io/bpf_percpu.h"
 #include "io/mark_tc.h"
 #include "mark.skel.h"
@@ -61,7 +62,7 @@ struct pnc_mark_tc *pnc_mark_tc_open(pnc_mark_tc_cb cb, void *arg)
 	struct pnc_mark_tc *mt;
 	int err;
 
-	mt = calloc(1, sizeof(*mt));
+	mt = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*mt));
 	if (!mt)
 		return NULL;
 	mt->cb = cb;
@@ -90,10 +91,10 @@ void pnc_mark_tc_close(struct pnc_mark_tc *mt)
 		return;
 	while (mt->nifs)
 		pnc_mark_tc_detach(mt, mt->ifs[mt->nifs - 1].ifindex);
-	free(mt->ifs);
+	pnc_free(PNC_POOL_BPF, mt->ifs);
 	ring_buffer__free(mt->rb);
 	pnc_mark__destroy(mt->skel);
-	free(mt);
+	pnc_free(PNC_POOL_BPF, mt);
 }
 
 static struct mark_if *find_if(struct pnc_mark_tc *mt, int ifindex)
@@ -133,12 +134,12 @@ static int if_counters_reset(struct pnc_mark_tc *mt, int ifindex)
 
 	if (ncpus <= 0)
 		return ncpus < 0 ? ncpus : -EINVAL;
-	vals = calloc((size_t)ncpus, sizeof(*vals));
+	vals = pnc_calloc(PNC_POOL_BPF, (size_t)ncpus, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
 	if (bpf_map_update_elem(bpf_map__fd(mt->skel->maps.if_counters), &key, vals, BPF_ANY))
 		err = -errno;
-	free(vals);
+	pnc_free(PNC_POOL_BPF, vals);
 	return err;
 }
 
@@ -185,7 +186,7 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 		return -EINVAL;
 	if (find_if(mt, ifindex))
 		return -EEXIST;
-	ifs = realloc(mt->ifs, (mt->nifs + 1) * sizeof(*ifs));
+	ifs = pnc_realloc(PNC_POOL_BPF, mt->ifs, (mt->nifs + 1) * sizeof(*ifs));
 	if (!ifs)
 		return -ENOMEM;
 	mt->ifs = ifs;
@@ -339,13 +340,13 @@ int pnc_mark_tc_if_counters(const struct pnc_mark_tc *mt, int ifindex,
 
 	if (ncpus <= 0)
 		return ncpus < 0 ? ncpus : -EINVAL;
-	vals = calloc((size_t)ncpus, sizeof(*vals));
+	vals = pnc_calloc(PNC_POOL_BPF, (size_t)ncpus, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
 	if (bpf_map_lookup_elem(bpf_map__fd(mt->skel->maps.if_counters), &key, vals)) {
 		int err = -errno;
 
-		free(vals);
+		pnc_free(PNC_POOL_BPF, vals);
 		return err;
 	}
 	memset(out, 0, sizeof(*out));
@@ -356,7 +357,7 @@ int pnc_mark_tc_if_counters(const struct pnc_mark_tc *mt, int ifindex,
 		out->roce += vals[cpu].roce;
 		out->sampled += vals[cpu].sampled;
 	}
-	free(vals);
+	pnc_free(PNC_POOL_BPF, vals);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cnpproxy_alloc.h"
 #include "io/nlmsg.h"
 #include "io/qmon.h"
 
@@ -419,8 +420,8 @@ int pnc_qmon_derive(const struct pnc_qmon_sample *prev, const struct pnc_qmon_sa
 
 /* --- netlink reader -------------------------------------------------------- */
 
-#define QMON_BUF_SIZE (64 * 1024) /* above the kernel's dump skb size */
-#define QMON_READ_TIMEOUT_MS 2000 /* pnc_qmon_read only */
+#define QMON_BUF_SIZE	     (64 * 1024) /* above the kernel's dump skb size */
+#define QMON_READ_TIMEOUT_MS 2000	 /* pnc_qmon_read only */
 
 /*
  * A reading is a dump of the qdiscs and, for HTB, one of its classes.
@@ -456,7 +457,7 @@ struct pnc_qmon *pnc_qmon_open(void)
 	struct pnc_qmon *qm;
 	int saved;
 
-	qm = calloc(1, sizeof(*qm));
+	qm = pnc_calloc(PNC_POOL_QMON, 1, sizeof(*qm));
 	if (!qm)
 		return NULL;
 	qm->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
@@ -470,7 +471,7 @@ fail:
 	saved = errno;
 	if (qm->fd >= 0)
 		close(qm->fd);
-	free(qm);
+	pnc_free(PNC_POOL_QMON, qm);
 	errno = saved;
 	return NULL;
 }
@@ -480,7 +481,7 @@ void pnc_qmon_close(struct pnc_qmon *qm)
 	if (!qm)
 		return;
 	close(qm->fd);
-	free(qm);
+	pnc_free(PNC_POOL_QMON, qm);
 }
 
 int pnc_qmon_fd(const struct pnc_qmon *qm)

@@ -248,6 +248,15 @@ def oper_state(router):
     return json.loads(out)["frr-cnpproxyd:cnpproxyd"]["state"]
 
 
+def test_show_memory_lists_the_pools():
+    "The queue monitor, the egress program's loader and the proxy table are in MTYPEs."
+    mem = gear("p").vtysh_cmd("show memory cnpproxyd json", isjson=True)
+    # daemon -> memory group -> types
+    types = {t["name"]: t for t in mem["cnpproxyd"]["cnpproxyd"]}
+    for name in ("cnpproxyd queue monitor", "cnpproxyd BPF loaders", "cnpproxyd proxy table"):
+        assert types.get(name, {}).get("currentAllocations", 0) > 0, (name, types.get(name))
+
+
 def test_operational_state_in_yang():
     "The YANG operational state gives the same counters as the show commands."
     p, pe1 = gear("p"), gear("pe1")

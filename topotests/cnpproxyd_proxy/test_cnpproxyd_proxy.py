@@ -365,6 +365,23 @@ def test_busy_port_bound_once_freed():
     assert proxy_role()["operational"]
 
 
+def memory_types(router):
+    "cnpproxyd's MTYPEs from show memory json: name -> counters."
+    mem = router.vtysh_cmd("show memory cnpproxyd json", isjson=True)
+    # daemon -> memory group -> types
+    return {t["name"]: t for t in mem["cnpproxyd"]["cnpproxyd"]}
+
+
+def test_show_memory_lists_the_pools():
+    "The flow table's pools and the BPF loader's state are accounted in MTYPEs."
+    types = memory_types(gear("pe1"))
+    for name in ("cnpproxyd flow table pools", "cnpproxyd flow table index",
+                 "cnpproxyd BPF loaders"):
+        assert types.get(name, {}).get("currentAllocations", 0) > 0, (name, types.get(name))
+    # 65536 flows, the QP request and PSN window pools: megabytes, not bytes
+    assert types["cnpproxyd flow table pools"]["totalBytes"] > 4 << 20, types
+
+
 def test_disabling_role_forgets_flows():
     "no proxy: sockets closed, flows forgotten, settings gone with the role."
     pe1 = gear("pe1")
@@ -375,6 +392,11 @@ def test_disabling_role_forgets_flows():
     status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
     assert status["roles"]["proxy"] == {"enabled": False, "operational": False}, status
     assert "proxy source-address" not in pe1.vtysh_cmd("show running-config")
+    # the pools are given back
+    types = memory_types(pe1)
+    for name in ("cnpproxyd flow table pools", "cnpproxyd flow table index",
+                 "cnpproxyd BPF loaders"):
+        assert types[name]["currentAllocations"] == 0, types[name]
 
 
 def test_cnpproxyd_still_up():
