@@ -28,6 +28,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_if.h"
 #include "cnpproxy_rib.h"
 #include "cnpproxy_cp_gate.h"
 #include "cnpproxy_cp_sample.h"
@@ -461,7 +462,10 @@ static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 	ci->have_cur = true;
 	ecn_rate_update(ci);
 	cp_thresholds_compute(&ci->cfg.policy, s->rate_bps, ci->link_bps, &ci->thr);
-	if (!cp_thresholds_known(&ci->thr))
+	if (!strcmp(s->kind, "noqueue"))
+		/* Nothing queues: the link rate makes thresholds, but no backlog. */
+		ci->not_operational = "no queue to watch (qdisc noqueue): add a root qdisc";
+	else if (!cp_thresholds_known(&ci->thr))
 		ci->not_operational =
 			"no rate known and K_base 0: not marking (set rate or k-base)";
 
@@ -565,7 +569,7 @@ static bool if_start(struct cp_if *ci)
 		ci->not_operational = "invalid thresholds";
 		return true;
 	}
-	ci->ifindex = (int)if_nametoindex(ci->cfg.name);
+	ci->ifindex = cnpproxy_if_index(ci->cfg.name);
 	if (!ci->ifindex) {
 		ci->not_operational = "no such interface";
 		return false;
@@ -768,8 +772,30 @@ bool cnpproxy_cp_prog_counters(struct pnc_mark_counters *out)
 	return cp.mt && pnc_mark_tc_counters(cp.mt, out) == 0;
 }
 
+/*
+ * The interface was deleted, or re-created with another ifindex: the
+ * program went with the old device; start over on the new one.
+ */
+static void cp_if_changed(const char *ifname, int ifindex)
+{
+	for (unsigned int i = 0; i < cp.n_if; i++) {
+		struct cp_if *ci = &cp.ifs[i];
+
+		if (strcmp(ci->cfg.name, ifname) || (ci->attached && ci->ifindex == ifindex))
+			continue;
+		if (ci->attached) {
+			zlog_info("cnpproxyd: congestion point interface %s is gone", ifname);
+			if_stop(ci);
+			ci->not_operational = "no such interface";
+		}
+		if (ifindex && cp.mt)
+			if_start(ci);
+	}
+}
+
 void cnpproxy_cp_init(void)
 {
+	cnpproxy_if_watch(cp_if_changed);
 	cp_gate_init(&cp.gate, cp.slots, CP_GATE_SLOTS);
 	cnp_bucket_init(&cp.debug, CP_DEBUG_PER_S, CP_DEBUG_PER_S, cnpproxy_now_us());
 	cp.not_operational = "role not enabled";

@@ -21,6 +21,7 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_fl.h"
+#include "cnpproxy_if.h"
 
 #define FL_RETRY_S 1
 #define FL_AGE_S   10
@@ -66,7 +67,7 @@ static void fl_attach(struct event *t)
 {
 	int ret = -ENODEV;
 
-	fl.ifindex = (int)if_nametoindex(fl.applied.fl_if);
+	fl.ifindex = cnpproxy_if_index(fl.applied.fl_if);
 	if (fl.ifindex) {
 		frr_with_privs (&cnpproxy_privs) {
 			ret = pnc_flenc_attach(fl.fe, fl.ifindex);
@@ -203,6 +204,31 @@ void cnpproxy_fl_counters_clear(void)
 	frr_with_privs (&cnpproxy_privs) {
 		pnc_flenc_counters_clear(fl.fe);
 	}
+}
+
+/* Deleted, or re-created with another ifindex: attach to what is there now. */
+static void fl_if_changed(const char *ifname, int ifindex)
+{
+	if (!fl.on || !fl.fe || strcmp(fl.applied.fl_if, ifname) ||
+	    (fl.attached && fl.ifindex == ifindex))
+		return;
+	if (fl.attached) {
+		zlog_info("cnpproxyd: flow-label tunnel interface %s is gone", ifname);
+		frr_with_privs (&cnpproxy_privs) {
+			pnc_flenc_detach(fl.fe, fl.ifindex);
+		}
+		fl.attached = false;
+		fl.not_operational = "no such interface";
+	}
+	if (ifindex) {
+		event_cancel(&fl.t_retry);
+		fl_attach(NULL);
+	}
+}
+
+void cnpproxy_fl_init(void)
+{
+	cnpproxy_if_watch(fl_if_changed);
 }
 
 void cnpproxy_fl_fini(void)

@@ -16,6 +16,7 @@ struct vty;
 
 /* Follow the proxy's flow-label-tunnel configuration. */
 extern void cnpproxy_fl_apply(void);
+extern void cnpproxy_fl_init(void);
 extern void cnpproxy_fl_fini(void);
 /* The flow a label was allocated to; false if none. */
 extern bool cnpproxy_fl_resolve(uint32_t label, struct pnc_flenc_flow *out);

@@ -20,6 +20,7 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_if.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_flows.h"
 
@@ -177,7 +178,7 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 		}
 		if (li->ifindex)
 			continue;
-		ifindex = (int)if_nametoindex(li->name);
+		ifindex = cnpproxy_if_index(li->name);
 		if (!ifindex) {
 			li->error = "no such interface";
 			missing = true;
@@ -199,6 +200,32 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 	}
 	if (missing && !learn.t_retry)
 		event_add_timer(master, learn_retry, NULL, LEARN_RETRY_S, &learn.t_retry);
+}
+
+/* Deleted, or re-created with another ifindex: attach to what is there now. */
+static void learn_if_changed(const char *ifname, int ifindex)
+{
+	for (unsigned int i = 0; i < learn.n_ifs; i++) {
+		struct learn_if *li = &learn.ifs[i];
+
+		if (strcmp(li->name, ifname) || !li->ifindex || li->ifindex == ifindex)
+			continue;
+		zlog_info("cnpproxyd: learning interface %s is gone", ifname);
+		if (learn.lx) {
+			frr_with_privs (&cnpproxy_privs) {
+				pnc_learn_xdp_detach(learn.lx, li->ifindex);
+			}
+		}
+		li->ifindex = 0;
+		li->error = "no such interface";
+	}
+	if (ifindex)
+		cnpproxy_learn_apply(learn.flows);
+}
+
+void cnpproxy_learn_init(void)
+{
+	cnpproxy_if_watch(learn_if_changed);
 }
 
 void cnpproxy_learn_fini(void)

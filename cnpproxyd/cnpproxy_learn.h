@@ -19,6 +19,7 @@ struct pnc_flow_table;
  * learned pairs go, the proxy role's table (NULL when it has none).
  */
 extern void cnpproxy_learn_apply(struct pnc_flow_table *flows);
+extern void cnpproxy_learn_init(void);
 extern void cnpproxy_learn_fini(void);
 /* Counters of learning, for show cnpproxy counters. */
 extern void cnpproxy_learn_show(struct vty *vty, struct json_object *json);

@@ -26,6 +26,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_if.h"
 #include "cnpproxy_nb.h"
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_rib.h"
@@ -73,6 +74,7 @@ static void sighup(void)
 static void __attribute__((noreturn)) sigint(void)
 {
 	zlog_notice("Terminating on signal");
+	cnpproxy_if_fini();
 	cnpproxy_cp_fini();
 	cnpproxy_pn_fini();
 	cnpproxy_zebra_fini();
@@ -153,6 +155,7 @@ int main(int argc, char **argv, char **envp)
 	cnpproxy_cp_cli_init();
 	cnpproxy_vty_init();
 	cnpproxy_cp_vty_init();
+	cnpproxy_if_init();
 	cnpproxy_zebra_init();
 	cnpproxy_pn_init();
 	cnpproxy_cp_init();

@@ -580,6 +580,8 @@ void cnpproxy_pn_init(void)
 {
 	pn.sources = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd notification sources");
 	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
+	cnpproxy_learn_init();
+	cnpproxy_fl_init();
 	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
 }
 

@@ -472,6 +472,52 @@ def test_killed_daemon_stops_marking():
     assert ce_of_a_run("kill3") > 0
 
 
+def test_removed_qdisc_reported():
+    "The bottleneck's qdisc removed: not operational, and why; back once it returns."
+    p = gear("p")
+    expect(lambda: p_eth1()["operational"], True)
+    p.cmd_raises("tc qdisc del dev p-eth1 root")
+    expect(lambda: p_eth1().get("reason", ""),
+           "no queue to watch (qdisc noqueue): add a root qdisc")
+    assert not congestion()["interfaces"]["p-eth1"]["operational"]
+    p.cmd_raises("tc qdisc add dev p-eth1 root tbf rate {} burst 16kb limit 400kb".format(
+        TBF_RATE))
+    expect(lambda: p_eth1()["operational"], True)
+    assert p_eth1()["queue"]["kind"] == "tbf", p_eth1()
+
+
+def test_interface_deleted_and_recreated():
+    """A congestion-point interface deleted: detached and said so; re-created
+    (new ifindex): attached again from zebra's interface event."""
+    p = gear("p")
+
+    def cpx0():
+        return congestion()["interfaces"].get("cpx0", {})
+
+    def make():
+        p.cmd_raises("ip link add cpx0 type veth peer name cpx1")
+        p.cmd_raises("ip link set cpx0 up")
+        p.cmd_raises("tc qdisc add dev cpx0 root tbf rate 10mbit burst 16kb limit 100kb")
+
+    links = mark_links(p)
+    make()
+    p_config("congestion-point interface cpx0")
+    expect(lambda: cpx0().get("operational"), True)
+    first = cpx0()
+    assert first["attach"] == "tcx" and mark_links(p) == links + 1, first
+    p.cmd_raises("ip link del cpx0")
+    expect(lambda: cpx0().get("reason"), "no such interface")
+    assert "attach" not in cpx0() and mark_links(p) == links, cpx0()
+    make()
+    expect(lambda: cpx0().get("operational"), True)
+    again = cpx0()
+    assert again["attach"] == "tcx" and again["ifindex"] != first["ifindex"], (first, again)
+    assert mark_links(p) == links + 1
+    p_config("no congestion-point interface cpx0")
+    p.cmd_raises("ip link del cpx0")
+    assert mark_links(p) == links
+
+
 def test_cnpproxyd_still_up():
     "Nothing crashed."
     for name in ("pe1", "p", "pe2"):

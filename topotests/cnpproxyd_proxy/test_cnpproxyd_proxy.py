@@ -365,6 +365,41 @@ def test_busy_port_bound_once_freed():
     assert proxy_role()["operational"]
 
 
+def test_learning_interface_deleted_and_recreated():
+    """A learning interface deleted: detached and said so; re-created: XDP
+    attached again from zebra's interface event, without the operator."""
+    pe1 = gear("pe1")
+
+    def lrn0():
+        out = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+        return out["learning"]["interfaces"].get("lrn0")
+
+    def make():
+        pe1.cmd_raises("ip link add lrn0 type veth peer name lrn1")
+        pe1.cmd_raises("ip link set lrn0 up")
+        pe1.cmd_raises("ip link set lrn1 up")
+
+    make()
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", "proxy learn-interface lrn0")
+    assert rc == 0, out
+    _, got = topotest.run_and_expect(lrn0, "attached", count=20, wait=0.5)
+    assert got == "attached", got
+    assert "xdp" in pe1.cmd("ip link show lrn0")
+    pe1.cmd_raises("ip link del lrn0")
+    _, got = topotest.run_and_expect(lrn0, "no such interface", count=20, wait=0.5)
+    assert got == "no such interface", got
+    make()
+    _, got = topotest.run_and_expect(lrn0, "attached", count=20, wait=0.5)
+    assert got == "attached", got
+    assert "xdp" in pe1.cmd("ip link show lrn0")
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "no proxy learn-interface lrn0")
+    assert rc == 0, out
+    assert lrn0() is None
+    assert "xdp" not in pe1.cmd("ip link show lrn0")
+    pe1.cmd_raises("ip link del lrn0")
+
+
 def memory_types(router):
     "cnpproxyd's MTYPEs from show memory json: name -> counters."
     mem = router.vtysh_cmd("show memory cnpproxyd json", isjson=True)
