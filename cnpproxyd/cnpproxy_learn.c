@@ -223,6 +223,22 @@ static void learn_if_changed(const char *ifname, int ifindex)
 		cnpproxy_learn_apply(learn.flows);
 }
 
+const char *cnpproxy_learn_not_operational(void)
+{
+	static char why[64 + IFNAMSIZ];
+
+	if (learn.error)
+		return learn.error;
+	for (unsigned int i = 0; i < learn.n_ifs; i++) {
+		if (learn.ifs[i].ifindex)
+			continue;
+		snprintf(why, sizeof(why), "learning on %s: %s", learn.ifs[i].name,
+			 learn.ifs[i].error ? learn.ifs[i].error : "not attached");
+		return why;
+	}
+	return NULL;
+}
+
 void cnpproxy_learn_init(void)
 {
 	cnpproxy_if_watch(learn_if_changed);

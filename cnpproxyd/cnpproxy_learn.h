@@ -20,6 +20,8 @@ struct pnc_flow_table;
  */
 extern void cnpproxy_learn_apply(struct pnc_flow_table *flows);
 extern void cnpproxy_learn_init(void);
+/* A configured learning interface that does not learn, and why; NULL: all do. */
+extern const char *cnpproxy_learn_not_operational(void);
 extern void cnpproxy_learn_fini(void);
 /* Counters of learning, for show cnpproxy counters. */
 extern void cnpproxy_learn_show(struct vty *vty, struct json_object *json);

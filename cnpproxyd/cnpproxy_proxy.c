@@ -296,6 +296,7 @@ void cnpproxy_pn_apply(void)
 const char *cnpproxy_pn_not_operational(void)
 {
 	const char *plist = cnp_g.cfg.proxy.accept_plist;
+	const char *why;
 
 	if (pn.role_off)
 		return "role not enabled";
@@ -305,6 +306,12 @@ const char *cnpproxy_pn_not_operational(void)
 		return "no accept-from prefix-list: every notification is dropped";
 	if (!prefix_list_lookup(AFI_IP, plist) && !prefix_list_lookup(AFI_IP6, plist))
 		return "the accept-from prefix-list does not exist: every notification is dropped";
+	/* Parts the configuration asks for, failing: the role does less than it says. */
+	why = cnpproxy_learn_not_operational();
+	if (why)
+		return why;
+	if (cnp_g.cfg.proxy.fl_enabled && cnpproxy_fl_not_operational())
+		return cnpproxy_fl_not_operational();
 	return NULL;
 }
 

@@ -159,6 +159,24 @@ def test_bad_config_refused(command, message):
     assert status(r2)["ports"] == {"notification": 61000, "flowLabel": 61792}
 
 
+def test_long_prefix_list_name_refused():
+    "accept-from names a prefix-list of at most 63 characters; a longer one is refused whole."
+    assert_routers_healthy()
+    r1 = get_topogen().gears["r1"]
+    before = cnpproxy_block(r1)
+    rc, out = vtysh_rc(r1, "configure terminal", "router cnpproxy",
+                       "proxy accept-from prefix-list " + "P" * 64)
+    assert rc != 0 and "at most 63 characters" in out, out
+    assert cnpproxy_block(r1) == before
+    rc, out = vtysh_rc(r1, "configure terminal", "router cnpproxy",
+                       "proxy accept-from prefix-list " + "P" * 63)
+    assert rc == 0, out
+    assert "proxy accept-from prefix-list " + "P" * 63 + "\n" in cnpproxy_block(r1)
+    rc, out = vtysh_rc(r1, "configure terminal", "router cnpproxy", "no proxy accept-from")
+    assert rc == 0, out
+    assert cnpproxy_block(r1) == before
+
+
 def test_write_memory_and_restart():
     "Configuration saved with write memory comes back after a restart."
     assert_routers_healthy()

@@ -388,9 +388,15 @@ def test_learning_interface_deleted_and_recreated():
     pe1.cmd_raises("ip link del lrn0")
     _, got = topotest.run_and_expect(lrn0, "no such interface", count=20, wait=0.5)
     assert got == "no such interface", got
+    # the role does less than configured, and says so
+    role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert not role["operational"], role
+    assert role["reason"] == "learning on lrn0: no such interface", role
     make()
     _, got = topotest.run_and_expect(lrn0, "attached", count=20, wait=0.5)
     assert got == "attached", got
+    role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert role["operational"], role
     assert "xdp" in pe1.cmd("ip link show lrn0")
     rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
                        "no proxy learn-interface lrn0")
