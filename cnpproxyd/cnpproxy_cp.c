@@ -772,6 +772,11 @@ bool cnpproxy_cp_prog_counters(struct pnc_mark_counters *out)
 	return cp.mt && pnc_mark_tc_counters(cp.mt, out) == 0;
 }
 
+uint32_t cnpproxy_cp_prog_id(void)
+{
+	return cp.mt ? pnc_mark_tc_prog_id(cp.mt) : 0;
+}
+
 /*
  * The interface was deleted, or re-created with another ifindex: the
  * program went with the old device; start over on the new one.

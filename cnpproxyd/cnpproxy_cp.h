@@ -67,5 +67,7 @@ extern bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out);
 extern void cnpproxy_cp_counters_clear(void);
 /* Counters of the egress program, summed over interfaces and CPUs. */
 extern bool cnpproxy_cp_prog_counters(struct pnc_mark_counters *out);
+/* The egress program's kernel id, 0 when it is not loaded. */
+extern uint32_t cnpproxy_cp_prog_id(void);
 
 #endif /* _CNPPROXY_CP_H */

@@ -196,8 +196,10 @@ DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
 				vty_out(vty, "    %-26s %" PRIu64 "\n", pnc_mark_counter_name(c),
 					pc.v[c]);
 		}
-		if (json)
+		if (json) {
+			json_object_int_add(jp, "id", cnpproxy_cp_prog_id());
 			json_object_object_add(json, "program", jp);
+		}
 	}
 	if (json) {
 		json_object_object_add(json, "interfaces", jifs);

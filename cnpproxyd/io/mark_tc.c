@@ -228,6 +228,16 @@ const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex)
 	return NULL;
 }
 
+uint32_t pnc_mark_tc_prog_id(const struct pnc_mark_tc *mt)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(mt->skel->progs.pnc_mark), &info, &len))
+		return 0;
+	return info.id;
+}
+
 uint64_t pnc_mark_tc_now_ns(void)
 {
 	struct timespec ts;

@@ -64,6 +64,8 @@ extern int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex);
 extern int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex);
 /* "tcx" or "tc-filter" for an attached interface, else NULL. */
 extern const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex);
+/* The loaded program's kernel id (what its links and filters run); 0 unknown. */
+extern uint32_t pnc_mark_tc_prog_id(const struct pnc_mark_tc *mt);
 /* Now on the program's clock, for pnc_mark_state.valid_until_ns. */
 extern uint64_t pnc_mark_tc_now_ns(void);
 

@@ -108,13 +108,12 @@ def qdisc_kinds(dev="p1"):
     return [q["kind"] for q in json.loads(out)]
 
 
-def our_links():
-    "tcx links (anywhere) that run the marking program."
-    def bpftool(*args):
-        return json.loads(subprocess.run(["bpftool", "-j"] + list(args), check=True,
-                                         stdout=subprocess.PIPE, text=True).stdout or "[]")
-    ours = {p["id"] for p in bpftool("prog", "show") if p.get("name") == "pnc_mark"}
-    return [ln for ln in bpftool("link", "show") if ln.get("prog_id") in ours]
+def links_of(prog_id):
+    """tcx links (anywhere) that run program prog_id: every pnc-tc-mark loads
+    its own, so other tests running at the same time do not count."""
+    out = subprocess.run(["bpftool", "-j", "link", "show"], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    return [ln for ln in json.loads(out or "[]") if ln.get("prog_id") == prog_id]
 
 
 def egress_filters(dev="p1"):
@@ -307,7 +306,6 @@ class Marker:
     """pnc-tc-mark on the router's p1, stopped with SIGINT."""
 
     def __init__(self, args):
-        self.links_before = len(our_links())
         self.proc = subprocess.Popen(nsx(NS_P, MARK, "--dev", "p1", "--duration", "0") +
                                      list(args), stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
@@ -315,13 +313,14 @@ class Marker:
         ev = json.loads(line)
         assert ev["event"] == "attached" and ev["ifname"] == "p1", ev
         self.mode = ev["mode"]
+        self.prog_id = ev["prog_id"]
+        assert self.prog_id > 0, ev
         assert self.attached(), (self.mode, egress_filters())
 
     def attached(self):
         if self.mode == "tcx":
             # a link, and no tc filter of ours
-            return len(our_links()) == self.links_before + 1 and \
-                OUR_HANDLE not in egress_filters()
+            return len(links_of(self.prog_id)) == 1 and OUR_HANDLE not in egress_filters()
         assert self.mode == "tc-filter", self.mode
         return OUR_HANDLE in egress_filters()
 
@@ -331,7 +330,7 @@ class Marker:
         assert self.proc.returncode == 0, self.proc.returncode
         lines = [json.loads(line) for line in out.splitlines()]
         assert OUR_HANDLE not in egress_filters(), "our filter left behind"
-        assert len(our_links()) == self.links_before, "our link left behind"
+        assert not links_of(self.prog_id), "our link left behind"
         counters = [e for e in lines if e["event"] == "counters"]
         assert len(counters) == 1 and lines[-1] is counters[0], lines[-3:]
         c = counters[0]
@@ -584,7 +583,7 @@ def run_killed():
     got = arrivals(sent, send_and_capture(sent))
     expect(got, sent, ecn_of)
     if m.mode == "tcx":
-        assert len(our_links()) == m.links_before, "a killed process left its link"
+        assert not links_of(m.prog_id), "a killed process left its link"
     else:
         sh("tc", "-n", NS_P, "qdisc", "del", "dev", "p1", "clsact")
     return m.mode

@@ -193,10 +193,11 @@ bad:
 	return 2;
 }
 
-static void print_attached(const struct opts *o, int ifindex, const char *mode)
+static void print_attached(const struct opts *o, int ifindex, const char *mode, uint32_t prog_id)
 {
-	printf("{\"event\":\"attached\",\"ifname\":\"%s\",\"ifindex\":%d,\"mode\":\"%s\"", o->dev,
-	       ifindex, mode);
+	printf("{\"event\":\"attached\",\"ifname\":\"%s\",\"ifindex\":%d,\"mode\":\"%s\""
+	       ",\"prog_id\":%u",
+	       o->dev, ifindex, mode, prog_id);
 	if (o->no_state)
 		printf(",\"state\":null}\n");
 	else
@@ -296,7 +297,7 @@ int main(int argc, char **argv)
 		pnc_mark_tc_close(mt);
 		return 1;
 	}
-	print_attached(&o, ifindex, pnc_mark_tc_mode(mt, ifindex));
+	print_attached(&o, ifindex, pnc_mark_tc_mode(mt, ifindex), pnc_mark_tc_prog_id(mt));
 
 	rv = run(mt, ifindex, &o);
 	print_if_counters(mt, ifindex);

@@ -398,12 +398,13 @@ def test_flow_label_tunnel():
     assert "pnc_flenc" not in pe1.cmd("tc filter show dev pe1-eth1 egress")
 
 
-def mark_links(router):
-    "tcx links that run the marking program (links are not per namespace)."
-    progs = json.loads(router.cmd("bpftool -j prog show") or "[]")
-    ours = {p["id"] for p in progs if p.get("name") == "pnc_mark"}
+def mark_links(router, prog_id=None):
+    """tcx links that run p's marking program (links are not per namespace,
+    so only that program's count)."""
+    if prog_id is None:
+        prog_id = congestion()["program"]["id"]
     links = json.loads(router.cmd("bpftool -j link show") or "[]")
-    return len([ln for ln in links if ln.get("prog_id") in ours])
+    return len([ln for ln in links if ln.get("prog_id") == prog_id])
 
 
 def test_removing_interface_detaches():
@@ -461,8 +462,10 @@ def test_stopped_daemon_stops_marking():
 def test_killed_daemon_stops_marking():
     "SIGKILL while marking: no CE afterwards, nothing attached; a restart marks again."
     p = gear("p")
+    prog_id = congestion()["program"]["id"]
+    assert mark_links(p, prog_id) == 1
     assert marking_then("kill1", lambda: cnpproxyd_signal(p, "KILL")) > 0
-    assert mark_links(p) == 0
+    assert mark_links(p, prog_id) == 0
     assert ce_of_a_run("kill2") == 0
     p.startDaemons(["cnpproxyd"])
     rc, out = run_rc(p, "vtysh -b -d cnpproxyd")
