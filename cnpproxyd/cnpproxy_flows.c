@@ -120,6 +120,9 @@ struct pnc_flow_table {
 
 /* ---- helpers ----------------------------------------------------------- */
 
+#define QPN_MAX	      0xffffffu /* 24 bits */
+#define MIN_U64(a, b) ((a) < (b) ? (a) : (b))
+
 static size_t addr_len(uint8_t ver)
 {
 	return ver == 4 ? 4 : ver == 6 ? 16 : 0;
@@ -939,6 +942,61 @@ void pnc_flow_table_walk(const struct pnc_flow_table *t,
 	for (i = 0; i < t->flows.cap; i++)
 		if (FLOW(t, i)->h.used)
 			cb(&FLOW(t, i)->f, arg);
+}
+
+void pnc_flow_table_walk_saved(const struct pnc_flow_table *t,
+			       void (*cb)(const struct pnc_flow_saved *s, void *arg), void *arg)
+{
+	struct pnc_flow_saved sv;
+	uint32_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->flows.cap; i++) {
+		const struct flow_node *n = FLOW(t, i);
+
+		if (!n->h.used)
+			continue;
+		sv.f = n->f;
+		sv.sender_comm = n->f.source == PNC_FLOW_CM ? n->sender_comm : 0;
+		sv.receiver_comm = n->f.source == PNC_FLOW_CM ? n->receiver_comm : 0;
+		cb(&sv, arg);
+	}
+}
+
+int pnc_flow_table_restore(struct pnc_flow_table *t, const struct pnc_flow_saved *sv,
+			   uint64_t now_us)
+{
+	const struct pnc_flow *f = &sv->f;
+	uint8_t s[16], r[16];
+	struct flow_want w;
+	uint32_t i;
+	int rv;
+
+	if (!t || (f->source != PNC_FLOW_CM && f->source != PNC_FLOW_PSN) ||
+	    f->sender_qpn > QPN_MAX || f->receiver_qpn > QPN_MAX ||
+	    !addr_norm(f->ip_version, f->sender, s) || !addr_norm(f->ip_version, f->receiver, r))
+		return PNC_FLOW_IGNORED;
+	w = (struct flow_want){
+		.ver = f->ip_version,
+		.s = s,
+		.r = r,
+		.rqpn = f->receiver_qpn,
+		.sqpn = f->sender_qpn,
+		.pkey = f->pkey,
+		.sport = f->udp_sport,
+		.flow_label = f->flow_label,
+		.source = f->source,
+		.s_comm = sv->sender_comm,
+		.r_comm = sv->receiver_comm,
+	};
+	rv = flow_set(t, &w, MIN_U64(f->last_seen_us, now_us));
+	if (rv == PNC_FLOW_TABLE_FULL)
+		return rv;
+	i = flow_find(t, w.ver, s, r, w.rqpn);
+	FLOW(t, i)->f.learned_us = MIN_U64(f->learned_us, now_us);
+	FLOW(t, i)->f.packets = f->packets;
+	return rv;
 }
 
 void pnc_flow_table_clear(struct pnc_flow_table *t)

@@ -141,6 +141,29 @@ extern size_t pnc_flow_table_count(const struct pnc_flow_table *t);
 extern void pnc_flow_table_walk(const struct pnc_flow_table *t,
 				void (*cb)(const struct pnc_flow *f, void *arg), void *arg);
 
+/*
+ * A learned flow as kept across a restart of the daemon: the flow and,
+ * for a CM pairing, the communication IDs its DREQ/DREP/REJ will name.
+ */
+struct pnc_flow_saved {
+	struct pnc_flow f;
+	uint32_t sender_comm, receiver_comm;
+};
+
+/* Call cb for every flow with what pnc_flow_table_restore() takes back. */
+extern void pnc_flow_table_walk_saved(const struct pnc_flow_table *t,
+				      void (*cb)(const struct pnc_flow_saved *s, void *arg),
+				      void *arg);
+/*
+ * Put a saved flow back, with its times (CLOCK_MONOTONIC survives a
+ * daemon restart; times ahead of now_us are taken as now_us).  Returns
+ * PNC_FLOW_LEARNED_CM / _PSN, PNC_FLOW_REFRESHED if it was there
+ * already, PNC_FLOW_TABLE_FULL, or PNC_FLOW_IGNORED for a record that
+ * makes no flow (version, QPNs out of range).
+ */
+extern int pnc_flow_table_restore(struct pnc_flow_table *t, const struct pnc_flow_saved *s,
+				  uint64_t now_us);
+
 /* Forget every flow and pending state; counters are kept. */
 extern void pnc_flow_table_clear(struct pnc_flow_table *t);
 

@@ -28,6 +28,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
+#include "cnpproxy_flows_file.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_flows.h"
@@ -265,9 +266,16 @@ void cnpproxy_pn_apply(void)
 	hash_clean(pn.sources, pn_source_free);
 
 	/* The flow table's pools are large: only the enabled role has one. */
-	if (on && !pn_flows)
+	if (on && !pn_flows) {
 		pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
+		/* What a previous cnpproxyd had learned (a restart, not a new role). */
+		cnpproxy_flows_file_restore(pn_flows);
+		cnpproxy_flows_file_start(pn_flows);
+	}
 	if (!on) {
+		/* Disabling the role forgets the flows, on file too. */
+		if (pn_flows)
+			cnpproxy_flows_file_forget();
 		/* Learning lets go of the table before it is freed. */
 		cnpproxy_learn_apply(NULL);
 		cnpproxy_fl_apply();
@@ -594,6 +602,8 @@ void cnpproxy_pn_init(void)
 
 void cnpproxy_pn_fini(void)
 {
+	/* A clean stop keeps the flows for the next start. */
+	cnpproxy_flows_file_stop();
 	cnpproxy_learn_fini();
 	cnpproxy_fl_fini();
 	pn_close();

@@ -14,6 +14,7 @@
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
+#include "cnpproxy_flows_file.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_rib.h"
@@ -356,6 +357,7 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	if (json)
 		json_object_object_add(json, "malformedByReason", jm);
 	cnpproxy_learn_show(vty, json);
+	cnpproxy_flows_file_show(vty, json);
 	if (json)
 		vty_json(vty, json);
 	return CMD_SUCCESS;

@@ -329,6 +329,32 @@ def test_clear_counters_zeroes_the_learner():
     assert flows(), "clearing counters must not forget flows"
 
 
+def test_flows_survive_sigkill():
+    """cnpproxyd SIGKILLed with learned flows: the restarted daemon reads them
+    back from its state file, and the first notification gets its CNP
+    without any new learning (no RoCEv2 traffic runs now)."""
+    pe1 = gear("pe1")
+
+    def flow_keys():
+        return sorted((f["sender"], f["senderQp"], f["receiverQp"], f["learnedBy"])
+                      for f in flows())
+
+    before = flow_keys()
+    assert any(k[3] == "cm" for k in before), before
+    time.sleep(3)  # written every 2 s while the table changes
+    rc, out = run_rc(pe1, "kill -9 $(cat /var/run/frr/cnpproxyd.pid)")
+    assert rc == 0, out
+    pe1.startDaemons(["cnpproxyd"])
+    rc, out = run_rc(pe1, "vtysh -b -d cnpproxyd")
+    assert rc == 0, out
+    _, got = topotest.run_and_expect(flow_keys, before, count=20, wait=0.5)
+    assert got == before, (got, before)
+    kept = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)["flowStateFile"]
+    assert kept["restored"] == len(before) and "restoreError" not in kept, kept
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification())
+    expect_counters({"received": 1, "cnpSent": 1})
+
+
 def test_busy_port_bound_once_freed():
     """A notification port another process holds: not operational, said
     why, and bound without any operator action once the port is free."""
@@ -433,6 +459,9 @@ def test_disabling_role_forgets_flows():
     status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
     assert status["roles"]["proxy"] == {"enabled": False, "operational": False}, status
     assert "proxy source-address" not in pe1.vtysh_cmd("show running-config")
+    # forgotten on file too: a restart would not bring them back
+    rc, out = run_rc(pe1, "ls /var/run/frr/cnpproxyd-flows.state")
+    assert rc != 0, out
     # the pools are given back
     types = memory_types(pe1)
     for name in ("cnpproxyd flow table pools", "cnpproxyd flow table index",
