@@ -506,10 +506,16 @@ static void if_read(struct event *t)
 static void if_read_timeout(struct event *t)
 {
 	struct cp_if *ci = EVENT_ARG(t);
+	struct pnc_qmon_sample s;
+	int err;
 
-	/* The next reading's request abandons this one. */
 	event_cancel(&ci->t_read);
-	poll_failed(ci, -ETIMEDOUT);
+	/* Timers run before I/O: the answer may be waiting after a stall. */
+	err = pnc_qmon_continue(ci->qm, &s);
+	if (!err)
+		if_reading(ci, &s);
+	else /* the next reading's request abandons this one */
+		poll_failed(ci, err == PNC_QMON_PENDING ? -ETIMEDOUT : err);
 	poll_arm(ci);
 }
 
@@ -793,8 +799,9 @@ static void cp_if_changed(const char *ifname, int ifindex)
 			if_stop(ci);
 			ci->not_operational = "no such interface";
 		}
-		if (ifindex && cp.mt)
-			if_start(ci);
+		/* A failed attach is retried like one at configuration time. */
+		if (ifindex && cp.mt && !if_start(ci) && !cp.t_retry)
+			event_add_timer(master, retry, NULL, CP_RETRY_S, &cp.t_retry);
 	}
 }
 

@@ -23,11 +23,14 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_FLOWS_FILE, "cnpproxyd flow state file buffer
 
 #define FLOWS_FILE_NAME	  "cnpproxyd-flows.state"
 #define FLOWS_FILE_SAVE_S 2
+/* Traffic only refreshes last-seen times: write those now and then too. */
+#define FLOWS_FILE_REFRESH_S 30
 
 static struct {
 	struct pnc_flow_table *t;
 	struct event *t_save;
 	uint64_t generation; /* of the table when last written */
+	unsigned int ticks;  /* since the last write */
 	uint64_t restored, saves, save_errors;
 	const char *restore_error; /* why the last restore read nothing; NULL: it did, or no file */
 } ff;
@@ -37,14 +40,16 @@ static void path(char *buf, size_t len)
 	snprintf(buf, len, "%s/%s", frr_runstatedir, FLOWS_FILE_NAME);
 }
 
-/* Changes whenever a flow is installed, re-paired, removed or aged. */
+/*
+ * Changes whenever a flow is installed, re-paired, removed or aged: the
+ * counters only grow, so their sum moves with every such event.
+ */
 static uint64_t generation(const struct pnc_flow_table *t)
 {
 	struct pnc_flow_stats st;
 
 	pnc_flow_table_stats(t, &st);
-	return st.learned_cm + st.learned_psn + st.cm_removed + st.aged_flows +
-	       pnc_flow_table_count(t);
+	return st.learned_cm + st.learned_psn + st.cm_removed + st.aged_flows;
 }
 
 static void restore_one(const struct pnc_flow_saved *s, void *arg)
@@ -103,6 +108,15 @@ static void collect(const struct pnc_flow_saved *s, void *arg)
 		c->s[c->n++] = *s;
 }
 
+/* Oldest first: restored in this order, they age in it too. */
+static int by_last_seen(const void *a, const void *b)
+{
+	uint64_t x = ((const struct pnc_flow_saved *)a)->f.last_seen_us;
+	uint64_t y = ((const struct pnc_flow_saved *)b)->f.last_seen_us;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Write to a new file and rename it over the old: never half a file. */
 static int save(const struct pnc_flow_table *t)
 {
@@ -116,6 +130,7 @@ static int save(const struct pnc_flow_table *t)
 
 	c.s = XCALLOC(MTYPE_PNC_FLOWS_FILE, (c.max ? c.max : 1) * sizeof(*c.s));
 	pnc_flow_table_walk_saved(t, collect, &c);
+	qsort(c.s, c.n, sizeof(*c.s), by_last_seen);
 	len = pnc_flows_state_size(c.n);
 	buf = XMALLOC(MTYPE_PNC_FLOWS_FILE, len);
 	pnc_flows_state_encode(c.s, c.n, buf);
@@ -152,9 +167,13 @@ static int save(const struct pnc_flow_table *t)
 static void save_tick(struct event *ev)
 {
 	uint64_t gen = generation(ff.t);
+	bool stale = pnc_flow_table_count(ff.t) &&
+		     ++ff.ticks >= FLOWS_FILE_REFRESH_S / FLOWS_FILE_SAVE_S;
 
-	if (gen != ff.generation && !save(ff.t))
+	if ((gen != ff.generation || stale) && !save(ff.t)) {
 		ff.generation = gen;
+		ff.ticks = 0;
+	}
 	event_add_timer(master, save_tick, NULL, FLOWS_FILE_SAVE_S, &ff.t_save);
 }
 

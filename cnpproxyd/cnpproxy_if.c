@@ -19,9 +19,16 @@ static unsigned int n_watchers;
 
 int cnpproxy_if_index(const char *ifname)
 {
-	struct interface *ifp = if_lookup_by_name(ifname, VRF_DEFAULT);
+	struct interface *ifp;
+	struct vrf *vrf;
 
-	return ifp && ifp->ifindex != IFINDEX_INTERNAL ? ifp->ifindex : 0;
+	/* Names are unique in the network namespace, whatever the VRF. */
+	RB_FOREACH (vrf, vrf_name_head, &vrfs_by_name) {
+		ifp = if_lookup_by_name(ifname, vrf->vrf_id);
+		if (ifp && ifp->ifindex != IFINDEX_INTERNAL)
+			return ifp->ifindex;
+	}
+	return 0;
 }
 
 void cnpproxy_if_watch(cnpproxy_if_watcher watcher)
@@ -32,9 +39,6 @@ void cnpproxy_if_watch(cnpproxy_if_watcher watcher)
 
 static void tell(const struct interface *ifp, int ifindex)
 {
-	/* The roles know only the default VRF's interfaces. */
-	if (ifp->vrf->vrf_id != VRF_DEFAULT)
-		return;
 	DEBUGD(&cnp_dbg_zebra, "zebra: interface %s %s (ifindex %d)", ifp->name,
 	       ifindex ? "appeared" : "is gone", ifindex ? ifindex : ifp->ifindex);
 	for (unsigned int i = 0; i < n_watchers; i++)

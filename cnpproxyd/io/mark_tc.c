@@ -177,6 +177,20 @@ static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
 	return 0;
 }
 
+static void filter_remove_stale(int ifindex)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_MARK_TC_HANDLE,
+			    .priority = PNC_MARK_TC_PRIORITY);
+
+	if (bpf_tc_query(&hook, &opts))
+		return; /* none (or no clsact at all) */
+	opts.prog_id = 0;
+	opts.prog_fd = 0;
+	opts.flags = 0;
+	bpf_tc_detach(&hook, &opts);
+}
+
 int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 {
 	struct mark_if *ifs, *mi;
@@ -209,6 +223,12 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 		/* No tcx in this kernel; anything else is a real error. */
 		if (err == -EINVAL)
 			err = filter_attach(mt, mi);
+	} else {
+		/*
+		 * A filter a dead process of an older version left at our
+		 * handle would run after the link, marking on its last state.
+		 */
+		filter_remove_stale(ifindex);
 	}
 	if (err) {
 		if_counters_del(mt, ifindex);

@@ -570,6 +570,17 @@ int pnc_qmon_begin(struct pnc_qmon *qm, int ifindex)
 
 	if (!qm || ifindex <= 0)
 		return PNC_QMON_E_INVALID_ARG;
+	/*
+	 * The kernel refuses a new dump (EBUSY) on a socket whose last one
+	 * was not read to its end: drain what an abandoned reading left.
+	 */
+	if (qm->stage != QMON_IDLE) {
+		ssize_t n;
+
+		do
+			n = recv(qm->fd, qm->buf, sizeof(qm->buf), MSG_DONTWAIT);
+		while (n > 0 || (n < 0 && errno == EINTR));
+	}
 	/* Replies to an abandoned reading carry its seq and are skipped. */
 	memset(&qm->rc, 0, sizeof(qm->rc));
 	qm->rc.ifindex = ifindex;

@@ -169,7 +169,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->no_state = true;
 			break;
 		case 'l':
-			if (parse_u64(optarg, UINT64_MAX / 1000000, &v))
+			/* A day at most: now + lifetime must not wrap. */
+			if (parse_u64(optarg, 86400000, &v))
 				goto bad;
 			o->lifetime_ns = v * 1000000;
 			break;
