@@ -88,6 +88,7 @@ void cnpproxy_proxies_route(const struct zapi_route *api, bool add)
 		return;
 
 	if (add && !CHECK_FLAG(api->message, ZAPI_MESSAGE_PNC)) {
+		cnp_proxies_stats.without_pnc++;
 		why = "route without PNC";
 	} else if (add && !cnpproxy_pt_addr(&e.proxy, &api->pnc.proxy)) {
 		cnp_proxies_stats.no_proxy_addr++;

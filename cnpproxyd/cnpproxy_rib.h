@@ -18,6 +18,7 @@ struct cnpproxy_proxies_stats {
 	uint64_t learned_add;	/* PNC route added or changed */
 	uint64_t learned_del;	/* PNC route withdrawn or lost PNC */
 	uint64_t no_proxy_addr; /* PNC without a usable proxy address */
+	uint64_t without_pnc;	/* added routes without PNC (zebra filters them) */
 	uint64_t decode_errors; /* redistribution messages not decoded */
 };
 

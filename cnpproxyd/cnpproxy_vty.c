@@ -221,13 +221,16 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		json_object_int_add(json, "learnedRemovals", cnp_proxies_stats.learned_del);
 		json_object_int_add(json, "pncWithoutProxyAddress",
 				    cnp_proxies_stats.no_proxy_addr);
+		json_object_int_add(json, "routesWithoutPnc", cnp_proxies_stats.without_pnc);
 		vty_json(vty, json);
 	} else {
 		vty_out(vty,
 			"%zu entries (learned from zebra: %" PRIu64 " changes, %" PRIu64
-			" removals, %" PRIu64 " PNC without proxy address)\n",
+			" removals, %" PRIu64 " PNC without proxy address, %" PRIu64
+			" routes without PNC)\n",
 			cnp_proxies.count, cnp_proxies_stats.learned_add,
-			cnp_proxies_stats.learned_del, cnp_proxies_stats.no_proxy_addr);
+			cnp_proxies_stats.learned_del, cnp_proxies_stats.no_proxy_addr,
+			cnp_proxies_stats.without_pnc);
 	}
 	return CMD_SUCCESS;
 }

@@ -89,9 +89,10 @@ static zclient_handler *const cnpproxy_handlers[] = {
 };
 
 /*
- * Every protocol may signal PNC, so ask for all of them, both families.
- * Sent at once when the session is up, else by zclient_send_reg_requests()
- * when it comes up.
+ * Every protocol may signal PNC, so ask for all of them, both families;
+ * the session's redist_pnc_only option makes zebra send only the routes
+ * that carry PNC.  Sent at once when the session is up, else by
+ * zclient_send_reg_requests() when it comes up.
  */
 static void cnpproxy_zebra_subscribe(void)
 {
@@ -117,6 +118,9 @@ const struct cnpproxy_zebra_state *cnpproxy_zebra_state(void)
 void cnpproxy_zebra_init(void)
 {
 	struct zclient_options opt = zclient_options_default;
+
+	/* A full-table router must not feed us every route it has. */
+	opt.redist_pnc_only = true;
 
 	cnpproxy_zclient = zclient_new(master, &opt, cnpproxy_handlers,
 				       array_size(cnpproxy_handlers));

@@ -8,7 +8,8 @@
 # protocol.  Checks that zebra keeps and shows PNC (show ip[v6] route, text
 # and json), that a change of PNC alone reaches zebra and cnpproxyd, that
 # cnpproxyd's proxy table follows redistribution (add, change, PNC removed,
-# route removed) for IPv4 and IPv6, and that static entries work as the
+# route removed) for IPv4 and IPv6, that zebra sends cnpproxyd only the
+# routes that carry PNC, and that static entries work as the
 # lower-priority fallback and bad ones are refused.
 
 import functools
@@ -126,6 +127,33 @@ def test_pnc_removed():
     route = r.vtysh_cmd("show ip route 10.100.0.2/32 json", isjson=True)
     assert route["10.100.0.2/32"][0]["protocol"] == "sharp"
     assert "pnc" not in route["10.100.0.2/32"][0]
+
+
+def test_only_pnc_routes_reach_cnpproxyd():
+    "zebra redistributes to cnpproxyd only the routes that carry PNC."
+    r = r1()
+    clients = r.vtysh_cmd("show zebra client json", isjson=True)
+    assert [c["redistributePncOnly"] for c in clients["cnpproxy"]] == [True], clients
+    assert [c["redistributePncOnly"] for c in clients["sharp"]] == [False], clients
+    assert "only routes with a Proxy Node Capability" in r.vtysh_cmd("show zebra client")
+
+    # Routes that lost PNC above came as deletes, never as routes without it.
+    before = r.vtysh_cmd("show cnpproxy proxies json", isjson=True)
+    assert before["routesWithoutPnc"] == 0, before
+
+    # A table of routes without PNC, next to one with it: only that one
+    # reaches cnpproxyd.
+    r.vtysh_cmd("sharp install routes 10.120.0.0 nexthop 10.0.12.2 500")
+    expect_json(r, "show ip route 10.120.1.243/32 json",
+                {"10.120.1.243/32": [{"protocol": "sharp", "selected": True}]})
+    r.vtysh_cmd("sharp install routes 10.130.0.0 nexthop 10.0.12.2 1 pnc 10.255.0.9")
+    expect_lookup(r, "10.130.0.0", {"found": True, "proxy": "10.255.0.9"})
+    after = r.vtysh_cmd("show cnpproxy proxies json", isjson=True)
+    assert after["routesWithoutPnc"] == 0, after
+    assert after["learnedChanges"] == before["learnedChanges"] + 1, (before, after)
+    assert "10.120.0.1/32" not in after["proxies"], after
+    r.vtysh_cmd("sharp remove routes 10.130.0.0 1")
+    expect_lookup(r, "10.130.0.0", {"found": False})
 
 
 def test_static_fallback_and_priority():
