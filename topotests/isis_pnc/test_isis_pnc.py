@@ -8,7 +8,7 @@
 #
 # r1 advertises the Proxy Node Capability: P (bit 7) in the RFC 7794
 # Prefix Attribute Flags sub-TLV of its loopback host prefixes (with N) and
-# of the sender subnet selected by a prefix-list.  Checks what the other
+# of the sender subnet selected by a prefix-list (or a route-map).  Checks what the other
 # routers decode (show isis database detail, text and json), that tshark's
 # IS-IS dissector reads the same flag octet on the wire, that other
 # prefixes carry no sub-TLV, that the other routers install the flagged
@@ -201,6 +201,53 @@ def test_prefix_list_edit_updates_the_lsp():
                                         count=30, wait=1)
     assert result == "none", result
     r1.vtysh_cmd("configure terminal\nip prefix-list SENDERS seq 5 permit 10.1.0.0/24\n")
+    _, result = topotest.run_and_expect(lambda: check_flags(r4), None, count=30, wait=1)
+    assert result is None, result
+
+
+def test_route_map_selects_prefixes():
+    "A route-map selects the P-flagged prefixes as the prefix-list did, and its edits count."
+    r1, r4 = gear("r1"), gear("r4")
+    rc, out = vtysh_rc(r1, "configure terminal",
+                       "route-map PNC-SENDERS permit 10",
+                       "match ip address prefix-list SENDERS",
+                       "exit",
+                       "route-map PNC-SENDERS permit 20",
+                       "match ipv6 address prefix-list SENDERS",
+                       "exit",
+                       "router isis core",
+                       "proxy-node-capability route-map PNC-SENDERS")
+    assert rc == 0, out
+    running = r1.vtysh_cmd("show running-config")
+    assert " proxy-node-capability route-map PNC-SENDERS\n" in running, running
+    assert "proxy-node-capability prefix-list" not in running, running
+    _, result = topotest.run_and_expect(lambda: check_flags(r4), None, count=30, wait=1)
+    assert result is None, result
+
+    def subnet_flagged():
+        return any(attr_flags(r4).get("10.1.0.0/24", [None]))
+
+    # A deny entry in front of the permits: the IPv4 subnet loses P, the
+    # IPv6 one keeps it.
+    rc, out = vtysh_rc(r1, "configure terminal", "route-map PNC-SENDERS deny 5",
+                       "match ip address prefix-list SENDERS")
+    assert rc == 0, out
+    _, result = topotest.run_and_expect(subnet_flagged, False, count=30, wait=1)
+    assert result is False, attr_flags(r4).get("10.1.0.0/24")
+    assert any(attr_flags(r4).get("2001:db8:1::/64", [None]))
+    rc, out = vtysh_rc(r1, "configure terminal", "no route-map PNC-SENDERS deny 5")
+    assert rc == 0, out
+    _, result = topotest.run_and_expect(lambda: check_flags(r4), None, count=30, wait=1)
+    assert result is None, result
+
+    # Back to the prefix-list: the route-map no longer selects anything.
+    rc, out = vtysh_rc(r1, "configure terminal", "router isis core",
+                       "proxy-node-capability prefix-list SENDERS")
+    assert rc == 0, out
+    running = r1.vtysh_cmd("show running-config")
+    assert " proxy-node-capability prefix-list SENDERS\n" in running, running
+    rc, out = vtysh_rc(r1, "configure terminal", "no route-map PNC-SENDERS")
+    assert rc == 0, out
     _, result = topotest.run_and_expect(lambda: check_flags(r4), None, count=30, wait=1)
     assert result is None, result
 
