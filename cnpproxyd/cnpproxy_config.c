@@ -10,33 +10,13 @@
 void cnp_config_init(struct cnp_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->notification_port = CNP_DEFAULT_NOTIFICATION_PORT;
-	cfg->flow_label_port = CNP_DEFAULT_FLOW_LABEL_PORT;
-	cnp_proxy_config_init(&cfg->proxy);
-	cnp_cp_config_init(&cfg->cp);
-}
-
-void cnp_cp_config_init(struct cnp_cp_config *cc)
-{
-	memset(cc, 0, sizeof(*cc));
 }
 
 void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name)
 {
 	memset(ic, 0, sizeof(*ic));
 	snprintf(ic->name, sizeof(ic->name), "%s", name);
-	ic->poll_ms = CNP_DEFAULT_CP_POLL_MS;
 	cp_policy_config_init(&ic->policy);
-	ic->notify_rate = CNP_DEFAULT_CP_NOTIFY_RATE;
-}
-
-void cnp_proxy_config_init(struct cnp_proxy_config *pc)
-{
-	memset(pc, 0, sizeof(*pc));
-	pc->cnp_min_interval_us = CNP_DEFAULT_CNP_MIN_INTERVAL_US;
-	pc->cnp_dscp = CNP_DEFAULT_CNP_DSCP;
-	pc->rl_per_source = CNP_DEFAULT_RL_PER_SOURCE;
-	pc->rl_global = CNP_DEFAULT_RL_GLOBAL;
 }
 
 static const char *const format_names[CNP_FMT_MAX] = {

@@ -19,12 +19,10 @@
 #define CNP_ROCEV2_UDP_PORT 4791
 
 /*
- * UDP ports for congestion notifications.  The drafts leave both TBD;
- * these are the defaults chosen in doc/wire-formats.md section 0 (above
- * Linux's ephemeral port range, which ends at 60999).
+ * The settings as the daemon uses them.  Their defaults are written down
+ * once, in yang/frr-cnpproxyd.yang: the northbound reads every value,
+ * defaults included, from the committed configuration tree.
  */
-#define CNP_DEFAULT_NOTIFICATION_PORT 61791 /* seed 002 five-tuple format */
-#define CNP_DEFAULT_FLOW_LABEL_PORT   61792 /* seed 001 flow-label format */
 
 enum cnp_role {
 	CNP_ROLE_PROXY = 0,
@@ -40,10 +38,6 @@ enum cnp_sender_format {
 	CNP_FMT_MAX,
 };
 
-#define CNP_DEFAULT_CNP_MIN_INTERVAL_US 50
-#define CNP_DEFAULT_CNP_DSCP		48
-#define CNP_DEFAULT_RL_PER_SOURCE	10000
-#define CNP_DEFAULT_RL_GLOBAL		100000
 #define CNP_PLIST_NAME_MAX		64
 #define CNP_LEARN_IF_MAX		16
 #define CNP_IFNAME_MAX			16 /* IFNAMSIZ */
@@ -83,9 +77,7 @@ struct cnp_proxy_config {
 	unsigned int n_fl_tunnels;
 };
 
-#define CNP_CP_IF_MAX		   16
-#define CNP_DEFAULT_CP_POLL_MS	   10
-#define CNP_DEFAULT_CP_NOTIFY_RATE 1000
+#define CNP_CP_IF_MAX 16
 
 /* A watched egress interface of the congestion point role. */
 struct cnp_cp_if_config {
@@ -119,7 +111,7 @@ struct cnp_config {
 	struct cnp_cp_config cp;
 };
 
-/* Reset to the defaults: nothing enabled, default ports. */
+/* Nothing configured: every role off, every value zero. */
 extern void cnp_config_init(struct cnp_config *cfg);
 
 /*
@@ -129,11 +121,7 @@ extern void cnp_config_init(struct cnp_config *cfg);
 extern bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
 				   size_t errlen);
 
-/* Proxy settings at their defaults. */
-extern void cnp_proxy_config_init(struct cnp_proxy_config *pc);
-
-/* Congestion point settings and one interface's, at their defaults. */
-extern void cnp_cp_config_init(struct cnp_cp_config *cc);
+/* A congestion point interface named name, every value zero. */
 extern void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name);
 
 /* The YANG/CLI name of a format, and back (false if unknown). */

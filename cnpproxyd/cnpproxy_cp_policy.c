@@ -11,9 +11,6 @@ void cp_policy_config_init(struct cp_policy_config *pc)
 {
 	memset(pc, 0, sizeof(*pc));
 	pc->mode = CP_THR_BDP;
-	pc->alpha_milli = CP_DEFAULT_ALPHA_MILLI;
-	pc->rtt_us = CP_DEFAULT_RTT_US;
-	pc->k_min_percent = CP_DEFAULT_K_MIN_PERCENT;
 	pc->marking = CP_MARK_NONE;
 }
 

@@ -46,15 +46,11 @@ struct cp_policy_config {
 	uint32_t alpha_milli;  /* alpha * 1000 (1000 = 1.0) */
 	uint64_t rate_bps;     /* R; 0 = from the qdisc, else the link */
 	uint32_t rtt_us;       /* RTT_est */
-	uint8_t k_min_percent; /* K_min as a share of K_max (default 50) */
+	uint8_t k_min_percent; /* K_min as a share of K_max */
 	uint32_t ecn_permille; /* V_ecn, marked/ECN-capable; 0 = off */
 	uint64_t growth_bps;   /* V_growth, queue growth in bytes/s; 0 = off */
 	enum cp_marking marking;
 };
-
-#define CP_DEFAULT_ALPHA_MILLI	 1000
-#define CP_DEFAULT_RTT_US	 10000
-#define CP_DEFAULT_K_MIN_PERCENT 50
 
 /* Where the rate R of the BDP came from. */
 enum cp_rate_source {
@@ -83,6 +79,7 @@ static inline bool cp_thresholds_known(const struct cp_thresholds *thr)
 	return thr->k_max > 0;
 }
 
+/* BDP mode, no marking, every value zero (the daemon reads them from YANG). */
 extern void cp_policy_config_init(struct cp_policy_config *pc);
 
 /*

@@ -145,7 +145,7 @@ int main(int argc, char **argv, char **envp)
 
 	master = frr_init();
 
-	cnp_config_init(&cnp_g.cfg);
+	cnpproxy_nb_config_reset();
 	cnpproxy_proxies_init();
 	vrf_init(NULL, NULL, NULL, NULL);
 	access_list_init();

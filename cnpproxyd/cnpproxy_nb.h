@@ -11,37 +11,27 @@ extern const struct frr_yang_module_info frr_cnpproxyd_info;
 
 #define CNPPROXY_XPATH "/frr-cnpproxyd:cnpproxyd/cnpproxy"
 
-/* Configuration callbacks (cnpproxy_nb_config.c). */
-int cnpproxy_create(struct nb_cb_create_args *args);
+/*
+ * Configuration callbacks (cnpproxy_nb_config.c): the per-node callbacks
+ * only validate; cnpproxy_apply_finish() reads the committed tree whole.
+ */
+int cnpproxy_nb_create(struct nb_cb_create_args *args);
+int cnpproxy_nb_modify(struct nb_cb_modify_args *args);
+int cnpproxy_nb_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_destroy(struct nb_cb_destroy_args *args);
-int cnpproxy_proxy_create(struct nb_cb_create_args *args);
-int cnpproxy_proxy_destroy(struct nb_cb_destroy_args *args);
-int cnpproxy_congestion_point_create(struct nb_cb_create_args *args);
-int cnpproxy_congestion_point_destroy(struct nb_cb_destroy_args *args);
-int cnpproxy_proxy_for_create(struct nb_cb_create_args *args);
-int cnpproxy_proxy_for_destroy(struct nb_cb_destroy_args *args);
-int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
-int cnpproxy_notification_port_modify(struct nb_cb_modify_args *args);
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args);
-/* Shared by the address leaves' validation. */
+/* cnp_g.cfg without "router cnpproxy" (ports: the YANG defaults). */
+void cnpproxy_nb_config_reset(void);
+/* Not unspecified, multicast or broadcast. */
 bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
 /* NB_EV_VALIDATE of an address leaf that must name one node ("WHAT A is not ..."). */
-int cnpproxy_unicast_validate(const struct lyd_node *dnode, const char *what, char *errmsg,
-			      size_t errmsg_len);
+int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 int cnpproxy_proxy_source_modify(struct nb_cb_modify_args *args);
-int cnpproxy_proxy_setting_modify(struct nb_cb_modify_args *args);
-int cnpproxy_proxy_setting_destroy(struct nb_cb_destroy_args *args);
-int cnpproxy_proxy_learn_if_create(struct nb_cb_create_args *args);
-int cnpproxy_proxy_learn_if_destroy(struct nb_cb_destroy_args *args);
-int cnpproxy_proxy_sender_create(struct nb_cb_create_args *args);
-int cnpproxy_proxy_sender_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args);
-int cnpproxy_flow_label_port_modify(struct nb_cb_modify_args *args);
+int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
+int cnpproxy_port_modify(struct nb_cb_modify_args *args);
 
 /* Flow-label tunnel of the proxy role (cnpproxy_nb_fl.c). */
-int cnpproxy_fl_create(struct nb_cb_create_args *args);
-int cnpproxy_fl_destroy(struct nb_cb_destroy_args *args);
-int cnpproxy_fl_modify(struct nb_cb_modify_args *args);
 int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args);
 void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy);
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
@@ -56,12 +46,8 @@ const void *cnpproxy_state_cp_if_lookup_entry(struct nb_cb_lookup_entry_args *ar
 struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args);
 
 /* Congestion point role (cnpproxy_nb_cp.c). */
-int cnpproxy_cp_leaf_modify(struct nb_cb_modify_args *args);
-int cnpproxy_cp_leaf_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_source_modify(struct nb_cb_modify_args *args);
-int cnpproxy_cp_if_create(struct nb_cb_create_args *args);
-int cnpproxy_cp_if_destroy(struct nb_cb_destroy_args *args);
 /* The role's settings from the committed cnpproxy node (NULL: none). */
 void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy);
 

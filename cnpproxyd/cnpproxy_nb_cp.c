@@ -4,7 +4,7 @@
  *
  * The role's settings are read as a whole from the committed tree after
  * each transaction (cnpproxy_cp_config_load(), from the apply_finish
- * callback), so the per-node callbacks only validate: an interface's
+ * callback), as every part of the configuration is; an interface's
  * thresholds depend on several leaves at once, and the YANG must
  * statements check those together.
  */
@@ -79,7 +79,7 @@ void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy)
 	const struct lyd_node *cp;
 	struct ipaddr a;
 
-	cnp_cp_config_init(cc);
+	memset(cc, 0, sizeof(*cc));
 	cp = cnpproxy ? yang_dnode_get(cnpproxy, "congestion-point") : NULL;
 	if (cp) {
 		source_load(cp, "source-ipv4", &cc->src4_set, cc->src4, 4);
@@ -97,43 +97,15 @@ void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy)
 	       cc->n_if);
 }
 
-/* /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/<leaf> */
-int cnpproxy_cp_leaf_modify(struct nb_cb_modify_args *args)
-{
-	return NB_OK;
-}
-
-int cnpproxy_cp_leaf_destroy(struct nb_cb_destroy_args *args)
-{
-	return NB_OK;
-}
-
-/* The fallback must be a unicast destination. */
+/* /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/fallback-proxy */
 int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args)
 {
-	if (args->event != NB_EV_VALIDATE)
-		return NB_OK;
-	return cnpproxy_unicast_validate(args->dnode, "fallback proxy", args->errmsg,
-					 args->errmsg_len);
+	return cnpproxy_unicast_validate(args, "fallback proxy");
 }
 
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/source-ipv4|6 */
 int cnpproxy_cp_source_modify(struct nb_cb_modify_args *args)
 {
 	/* Proxies accept notifications by source: it must be this node. */
-	if (args->event != NB_EV_VALIDATE)
-		return NB_OK;
-	return cnpproxy_unicast_validate(args->dnode, "notification source address", args->errmsg,
-					 args->errmsg_len);
-}
-
-/* /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/interface */
-int cnpproxy_cp_if_create(struct nb_cb_create_args *args)
-{
-	return NB_OK;
-}
-
-int cnpproxy_cp_if_destroy(struct nb_cb_destroy_args *args)
-{
-	return NB_OK;
+	return cnpproxy_unicast_validate(args, "notification source address");
 }

@@ -56,27 +56,8 @@ void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy)
 	       pc->n_fl_tunnels);
 }
 
-/* /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-label-tunnel and below */
-int cnpproxy_fl_create(struct nb_cb_create_args *args)
-{
-	return NB_OK;
-}
-
-int cnpproxy_fl_destroy(struct nb_cb_destroy_args *args)
-{
-	return NB_OK;
-}
-
-int cnpproxy_fl_modify(struct nb_cb_modify_args *args)
-{
-	return NB_OK;
-}
-
 /* The tunnel's outer source and endpoints: each is one node. */
 int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args)
 {
-	if (args->event != NB_EV_VALIDATE)
-		return NB_OK;
-	return cnpproxy_unicast_validate(args->dnode, "tunnel address", args->errmsg,
-					 args->errmsg_len);
+	return cnpproxy_unicast_validate(args, "tunnel address");
 }

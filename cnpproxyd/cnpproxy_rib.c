@@ -125,7 +125,8 @@ void cnpproxy_proxies_flush_learned(void)
 		DEBUGD(&cnp_dbg_zebra, "zebra: forgot %zu learned proxies", n);
 }
 
-int cnpproxy_proxies_static_set(const struct prefix *p, const struct ipaddr *via)
+int cnpproxy_proxies_static_set(struct proxy_table *pt, const struct prefix *p,
+				const struct ipaddr *via)
 {
 	struct pt_entry e = { .source = PT_SOURCE_STATIC };
 
@@ -133,13 +134,24 @@ int cnpproxy_proxies_static_set(const struct prefix *p, const struct ipaddr *via
 		return -1;
 	e.origin = ZEBRA_ROUTE_CNPPROXY;
 	e.since = time(NULL);
-	return pt_set(&cnp_proxies, &e) < 0 ? -1 : 0;
+	return pt_set(pt, &e) < 0 ? -1 : 0;
 }
 
-void cnpproxy_proxies_static_unset(const struct prefix *p)
+void cnpproxy_proxies_static_replace(const struct proxy_table *want)
 {
-	struct pt_prefix key;
+	struct pt_prefix p;
+	size_t i = cnp_proxies.count;
 
-	if (cnpproxy_pt_prefix(&key, p))
-		pt_unset(&cnp_proxies, &key, PT_SOURCE_STATIC);
+	/* Backwards, as pt_unset() moves the entries after the one it removes. */
+	while (i-- > 0) {
+		if (cnp_proxies.entries[i].source != PT_SOURCE_STATIC)
+			continue;
+		p = cnp_proxies.entries[i].prefix;
+		if (!pt_get(want, &p, PT_SOURCE_STATIC))
+			pt_unset(&cnp_proxies, &p, PT_SOURCE_STATIC);
+	}
+	/* An unchanged entry is left as it is, its "since" included. */
+	for (i = 0; i < want->count; i++)
+		if (pt_set(&cnp_proxies, &want->entries[i]) < 0)
+			zlog_warn("could not install a static proxy entry");
 }

@@ -33,8 +33,11 @@ extern void cnpproxy_proxies_route(const struct zapi_route *api, bool add);
 /* zebra session lost: learned entries are no longer known to be valid. */
 extern void cnpproxy_proxies_flush_learned(void);
 
-extern int cnpproxy_proxies_static_set(const struct prefix *p, const struct ipaddr *via);
-extern void cnpproxy_proxies_static_unset(const struct prefix *p);
+/* Add "proxy for P via VIA" to pt (a table being built); -1 if invalid. */
+extern int cnpproxy_proxies_static_set(struct proxy_table *pt, const struct prefix *p,
+				       const struct ipaddr *via);
+/* Make the static entries of the proxy table exactly those of want. */
+extern void cnpproxy_proxies_static_replace(const struct proxy_table *want);
 
 /* Conversions between FRR and proxy-table types. */
 extern bool cnpproxy_pt_prefix(struct pt_prefix *out, const struct prefix *p);

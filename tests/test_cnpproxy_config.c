@@ -24,9 +24,12 @@ static void test_defaults(void **state)
 	assert_false(cfg.present);
 	for (int r = 0; r < CNP_ROLE_MAX; r++)
 		assert_false(cfg.role[r]);
-	/* doc/wire-formats.md section 0 defaults for the TBD ports. */
-	assert_int_equal(cfg.notification_port, 61791);
-	assert_int_equal(cfg.flow_label_port, 61792);
+	/*
+	 * No value of its own: the defaults are the YANG module's, read by
+	 * the northbound (checked by the cnpproxyd_foundation topotest).
+	 */
+	assert_int_equal(cfg.notification_port, 0);
+	assert_int_equal(cfg.flow_label_port, 0);
 }
 
 static void test_default_ports_valid(void **state)
@@ -34,8 +37,8 @@ static void test_default_ports_valid(void **state)
 	char err[128] = "";
 
 	(void)state;
-	assert_true(cnp_config_ports_valid(CNP_DEFAULT_NOTIFICATION_PORT,
-					   CNP_DEFAULT_FLOW_LABEL_PORT, err, sizeof(err)));
+	/* The module's defaults (doc/wire-formats.md section 0). */
+	assert_true(cnp_config_ports_valid(61791, 61792, err, sizeof(err)));
 	assert_string_equal(err, "");
 }
 
@@ -97,10 +100,9 @@ static void test_proxy_defaults(void **state)
 	assert_false(cfg.proxy.src4_set);
 	assert_false(cfg.proxy.src6_set);
 	assert_string_equal(cfg.proxy.accept_plist, "");
-	assert_int_equal(cfg.proxy.cnp_dscp, 48);
-	assert_int_equal(cfg.proxy.cnp_min_interval_us, 50);
-	assert_int_equal(cfg.proxy.rl_per_source, 10000);
-	assert_int_equal(cfg.proxy.rl_global, 100000);
+	assert_int_equal(cfg.proxy.n_learn_if, 0);
+	assert_false(cfg.proxy.fl_enabled);
+	assert_int_equal(cfg.cp.n_if, 0);
 }
 
 static void test_sender_formats(void **state)

@@ -14,9 +14,18 @@
 
 #define MB 1000000ull
 
-static void bdp_config(struct cp_policy_config *pc, uint64_t rate, uint32_t rtt_us)
+/* The module's defaults (yang/frr-cnpproxyd.yang), as the daemon reads them. */
+static void policy_init(struct cp_policy_config *pc)
 {
 	cp_policy_config_init(pc);
+	pc->alpha_milli = 1000;
+	pc->rtt_us = 10000;
+	pc->k_min_percent = 50;
+}
+
+static void bdp_config(struct cp_policy_config *pc, uint64_t rate, uint32_t rtt_us)
+{
+	policy_init(pc);
 	pc->rate_bps = rate;
 	pc->rtt_us = rtt_us;
 }
@@ -97,7 +106,7 @@ static void test_static_and_validation(void **state)
 	char err[128];
 
 	(void)state;
-	cp_policy_config_init(&pc);
+	policy_init(&pc);
 	assert_true(cp_policy_config_valid(&pc, err, sizeof(err)));
 	pc.mode = CP_THR_STATIC;
 	assert_false(cp_policy_config_valid(&pc, err, sizeof(err)));
@@ -125,7 +134,7 @@ static void test_static_and_validation(void **state)
 /* K_min 10000, K_max 20000, RTT 1000 us. */
 static void machine_setup(struct cp_policy_config *pc, struct cp_thresholds *t)
 {
-	cp_policy_config_init(pc);
+	policy_init(pc);
 	pc->mode = CP_THR_STATIC;
 	pc->k_max = 20000;
 	pc->rtt_us = 1000;
