@@ -21,6 +21,7 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_fl.h"
+#include "cnpproxy_fl_file.h"
 #include "cnpproxy_if.h"
 
 #define FL_RETRY_S 1
@@ -47,10 +48,16 @@ static bool same_config(const struct cnp_proxy_config *a, const struct cnp_proxy
 	       !memcmp(a->fl_tunnels, b->fl_tunnels, a->n_fl_tunnels * sizeof(a->fl_tunnels[0]));
 }
 
-static void fl_stop(void)
+/* keep_labels: write them for the next program; else forget them. */
+static void fl_stop(bool keep_labels)
 {
 	event_cancel(&fl.t_retry);
 	event_cancel(&fl.t_age);
+	/* Before the program goes: its maps hold the labels. */
+	if (keep_labels)
+		cnpproxy_fl_file_stop();
+	else
+		cnpproxy_fl_file_forget();
 	if (fl.fe) {
 		frr_with_privs (&cnpproxy_privs) {
 			if (fl.attached)
@@ -99,7 +106,8 @@ void cnpproxy_fl_apply(void)
 
 	if (on == fl.on && (!on || same_config(pc, &fl.applied)))
 		return;
-	fl_stop();
+	/* Rebuilt for a new configuration, the tunnel keeps its labels. */
+	fl_stop(on);
 	if (!on) {
 		fl.not_operational = "not configured";
 		return;
@@ -121,7 +129,10 @@ void cnpproxy_fl_apply(void)
 			zlog_warn("cnpproxyd: cannot add flow-label tunnel prefix %u/%u",
 				  t->family, t->plen);
 	}
+	/* Before traffic can allocate labels that a restored flow had. */
+	cnpproxy_fl_file_restore(fl.fe);
 	fl_attach(NULL);
+	cnpproxy_fl_file_start(fl.fe);
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
 }
 
@@ -179,6 +190,7 @@ void cnpproxy_fl_show(struct vty *vty, json_object *json)
 		vty_out(vty, "Flow-label tunnel: %s\n",
 			fl.not_operational ? fl.not_operational : "running");
 	}
+	cnpproxy_fl_file_show(vty, json);
 	if (!fl.fe) {
 		if (json)
 			json_object_object_add(json, "flows", w.jarr);
@@ -233,5 +245,6 @@ void cnpproxy_fl_init(void)
 
 void cnpproxy_fl_fini(void)
 {
-	fl_stop();
+	/* A clean stop keeps the labels for the next start. */
+	fl_stop(true);
 }

@@ -4,15 +4,19 @@
  */
 #include <string.h>
 
-#include "codec/icrc.h"
 #include "codec/wire.h"
 #include "cnpproxy_flows_state.h"
+#include "cnpproxy_state_frame.h"
 
-static const uint8_t magic[4] = { 'P', 'N', 'C', 'F' };
+static const struct pnc_state_kind kind = {
+	.magic = { 'P', 'N', 'C', 'F' },
+	.version = PNC_FLOWS_STATE_VERSION,
+	.rec_len = PNC_FLOWS_STATE_REC_LEN,
+};
 
 size_t pnc_flows_state_size(size_t n)
 {
-	return PNC_FLOWS_STATE_HDR_LEN + n * PNC_FLOWS_STATE_REC_LEN;
+	return pnc_state_size(&kind, n);
 }
 
 static void rec_encode(const struct pnc_flow_saved *sv, uint8_t *p)
@@ -62,57 +66,20 @@ static void rec_decode(const uint8_t *p, struct pnc_flow_saved *sv)
 
 void pnc_flows_state_encode(const struct pnc_flow_saved *flows, size_t n, uint8_t *buf)
 {
-	uint8_t *recs = buf + PNC_FLOWS_STATE_HDR_LEN;
-
 	for (size_t i = 0; i < n; i++)
-		rec_encode(&flows[i], recs + i * PNC_FLOWS_STATE_REC_LEN);
-	memcpy(buf, magic, sizeof(magic));
-	put_be16(buf + 4, PNC_FLOWS_STATE_VERSION);
-	put_be16(buf + 6, 0);
-	put_be32(buf + 8, (uint32_t)n);
-	put_be32(buf + 12, pnc_crc32(0, recs, n * PNC_FLOWS_STATE_REC_LEN));
+		rec_encode(&flows[i], buf + pnc_state_rec_off(&kind, i));
+	pnc_state_seal(&kind, buf, n);
 }
 
 int pnc_flows_state_decode(const uint8_t *buf, size_t len,
 			   void (*cb)(const struct pnc_flow_saved *s, void *arg), void *arg)
 {
-	const uint8_t *recs = buf + PNC_FLOWS_STATE_HDR_LEN;
 	struct pnc_flow_saved sv;
-	uint32_t n;
+	int n = pnc_state_check(&kind, buf, len);
 
-	if (len < PNC_FLOWS_STATE_HDR_LEN)
-		return PNC_FLOWS_STATE_E_SHORT;
-	if (memcmp(buf, magic, sizeof(magic)))
-		return PNC_FLOWS_STATE_E_MAGIC;
-	if (get_be16(buf + 4) != PNC_FLOWS_STATE_VERSION)
-		return PNC_FLOWS_STATE_E_VERSION;
-	n = get_be32(buf + 8);
-	/* Divide rather than multiply: a huge count must not wrap. */
-	if ((len - PNC_FLOWS_STATE_HDR_LEN) % PNC_FLOWS_STATE_REC_LEN ||
-	    (len - PNC_FLOWS_STATE_HDR_LEN) / PNC_FLOWS_STATE_REC_LEN != n || n > INT32_MAX)
-		return PNC_FLOWS_STATE_E_LENGTH;
-	if (pnc_crc32(0, recs, len - PNC_FLOWS_STATE_HDR_LEN) != get_be32(buf + 12))
-		return PNC_FLOWS_STATE_E_CRC;
-	for (uint32_t i = 0; i < n; i++) {
-		rec_decode(recs + (size_t)i * PNC_FLOWS_STATE_REC_LEN, &sv);
+	for (int i = 0; i < n; i++) {
+		rec_decode(buf + pnc_state_rec_off(&kind, (size_t)i), &sv);
 		cb(&sv, arg);
 	}
-	return (int)n;
-}
-
-const char *pnc_flows_state_strerror(int err)
-{
-	switch (err) {
-	case PNC_FLOWS_STATE_E_SHORT:
-		return "shorter than its header";
-	case PNC_FLOWS_STATE_E_MAGIC:
-		return "not a flow state file";
-	case PNC_FLOWS_STATE_E_VERSION:
-		return "unknown version";
-	case PNC_FLOWS_STATE_E_LENGTH:
-		return "length does not match the record count";
-	case PNC_FLOWS_STATE_E_CRC:
-		return "records damaged (CRC)";
-	}
-	return err >= 0 ? "ok" : "?";
+	return n;
 }

@@ -6,9 +6,8 @@
  * learned from a CM handshake is never learned again without a new
  * connection.  Pure codec, no I/O.
  *
- * All fields big-endian.  Header (16 octets): "PNCF", version 1 (16
- * bits), 0 (16 bits), record count (32 bits), CRC-32 of the records (32
- * bits).  Each record (84 octets): IP version, source (0 CM, 1 PSN),
+ * In the frame of cnpproxy_state_frame.h: magic "PNCF", version 1, no
+ * meta data.  Each record (84 octets, big-endian): IP version, source (0 CM, 1 PSN),
  * P_Key, sender and receiver addresses (16 octets each, IPv4 in the
  * first 4), sender and receiver QPN, UDP source port, 0 (16 bits), flow
  * label, sender and receiver CM communication IDs, learned and last-seen
@@ -22,17 +21,10 @@
 
 #include "cnpproxy_flows.h"
 
-#define PNC_FLOWS_STATE_HDR_LEN 16
 #define PNC_FLOWS_STATE_REC_LEN 84
 #define PNC_FLOWS_STATE_VERSION 1
 
-enum pnc_flows_state_err {
-	PNC_FLOWS_STATE_E_SHORT = -1,	/* shorter than its header */
-	PNC_FLOWS_STATE_E_MAGIC = -2,	/* not a flow state file */
-	PNC_FLOWS_STATE_E_VERSION = -3, /* a version this code does not read */
-	PNC_FLOWS_STATE_E_LENGTH = -4,	/* length and record count disagree */
-	PNC_FLOWS_STATE_E_CRC = -5,	/* records damaged */
-};
+/* Errors are the frame's (cnpproxy_state_frame.h): pnc_state_strerror(). */
 
 /* Octets of a file of n records. */
 extern size_t pnc_flows_state_size(size_t n);
@@ -43,11 +35,9 @@ extern void pnc_flows_state_encode(const struct pnc_flow_saved *flows, size_t n,
 /*
  * Check a whole file and call cb for each record, in order.  Nothing is
  * called unless all of it is sound.  Number of records, or a
- * PNC_FLOWS_STATE_E_*.
+ * PNC_STATE_E_*.
  */
 extern int pnc_flows_state_decode(const uint8_t *buf, size_t len,
 				  void (*cb)(const struct pnc_flow_saved *s, void *arg), void *arg);
-
-extern const char *pnc_flows_state_strerror(int err);
 
 #endif /* _CNPPROXY_FLOWS_STATE_H */

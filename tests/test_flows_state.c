@@ -4,7 +4,9 @@
  * and pnc_flow_table_restore() (cnpproxyd/cnpproxy_flows.c), and the
  * state file codec (cnpproxyd/cnpproxy_flows_state.c): a round trip
  * through a file into a new table, and files that are damaged, cut
- * short, of another version or with records that make no flow.
+ * short, of another version or with records that make no flow.  The
+ * flow-label tunnel's labels (cnpproxyd/cnpproxy_fl_state.c) in the same
+ * frame: a round trip with the allocation cursor, and damage.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +18,9 @@
 #include <cmocka.h>
 
 #include "cnpproxy_flows.h"
+#include "cnpproxy_fl_state.h"
 #include "cnpproxy_flows_state.h"
+#include "cnpproxy_state_frame.h"
 
 #define TIMEOUT (300ull * 1000000u)
 #define NOW	(1000ull * 1000000u)
@@ -131,7 +135,7 @@ static void count_call(const struct pnc_flow_saved *s, void *arg)
 static void test_damaged_files(void **state)
 {
 	size_t len = pnc_flows_state_size(N_SAVED);
-	uint8_t buf[PNC_FLOWS_STATE_HDR_LEN + 2 * PNC_FLOWS_STATE_REC_LEN];
+	uint8_t buf[PNC_STATE_HDR_LEN + 2 * PNC_FLOWS_STATE_REC_LEN];
 	uint8_t bad[sizeof(buf)];
 
 	(void)state;
@@ -140,34 +144,29 @@ static void test_damaged_files(void **state)
 	calls = 0;
 
 	memcpy(bad, buf, len);
-	bad[PNC_FLOWS_STATE_HDR_LEN + 40] ^= 1; /* a receiver QPN */
-	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL), PNC_FLOWS_STATE_E_CRC);
+	bad[PNC_STATE_HDR_LEN + 40] ^= 1; /* a receiver QPN */
+	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL), PNC_STATE_E_CRC);
 	assert_int_equal(pnc_flows_state_decode(buf, len - 1, count_call, NULL),
-			 PNC_FLOWS_STATE_E_LENGTH);
+			 PNC_STATE_E_LENGTH);
 	assert_int_equal(pnc_flows_state_decode(buf, len - PNC_FLOWS_STATE_REC_LEN, count_call,
 						NULL),
-			 PNC_FLOWS_STATE_E_LENGTH);
-	assert_int_equal(pnc_flows_state_decode(buf, 10, count_call, NULL),
-			 PNC_FLOWS_STATE_E_SHORT);
+			 PNC_STATE_E_LENGTH);
+	assert_int_equal(pnc_flows_state_decode(buf, 10, count_call, NULL), PNC_STATE_E_SHORT);
 	memcpy(bad, buf, len);
 	bad[0] = 'X';
-	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL),
-			 PNC_FLOWS_STATE_E_MAGIC);
+	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL), PNC_STATE_E_MAGIC);
 	memcpy(bad, buf, len);
 	bad[5] = 2;
-	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL),
-			 PNC_FLOWS_STATE_E_VERSION);
+	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL), PNC_STATE_E_VERSION);
 	/* A count whose records would not fit in any file. */
 	memcpy(bad, buf, len);
 	memset(bad + 8, 0xff, 4);
-	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL),
-			 PNC_FLOWS_STATE_E_LENGTH);
+	assert_int_equal(pnc_flows_state_decode(bad, len, count_call, NULL), PNC_STATE_E_LENGTH);
 	assert_int_equal(calls, 0);
 	/* An empty file is sound. */
 	pnc_flows_state_encode(NULL, 0, buf);
-	assert_int_equal(pnc_flows_state_decode(buf, PNC_FLOWS_STATE_HDR_LEN, count_call, NULL), 0);
-	assert_string_equal(pnc_flows_state_strerror(PNC_FLOWS_STATE_E_CRC),
-			    "records damaged (CRC)");
+	assert_int_equal(pnc_flows_state_decode(buf, PNC_STATE_HDR_LEN, count_call, NULL), 0);
+	assert_string_equal(pnc_state_strerror(PNC_STATE_E_CRC), "damaged (CRC)");
 }
 
 /* Records that make no flow are skipped; times ahead of now are taken as now. */
@@ -200,12 +199,83 @@ static void test_restore_checks(void **state)
 	pnc_flow_table_free(t);
 }
 
+static const struct pnc_fl_saved labels[] = {
+	{ .ip_version = 4,
+	  .pkey = 0xffff,
+	  .sport = 0xc001,
+	  .label = 0x12345,
+	  .dest_qp = 0x22,
+	  .src = { 10, 0, 1, 1 },
+	  .dst = { 10, 0, 2, 1 } },
+	{ .ip_version = 6,
+	  .pkey = 0x8001,
+	  .sport = 0xc002,
+	  .label = 0x7fffe,
+	  .dest_qp = 0xabcdef,
+	  .src = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+	  .dst = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 } },
+};
+
+struct label_sink {
+	struct pnc_fl_saved got[4];
+	size_t n;
+};
+
+static void label_collect(const struct pnc_fl_saved *s, void *arg)
+{
+	struct label_sink *k = arg;
+
+	if (k->n < 4)
+		k->got[k->n++] = *s;
+}
+
+static void test_labels_round_trip_and_damage(void **state)
+{
+	uint8_t buf[PNC_STATE_HDR_LEN + 4 + 2 * PNC_FL_STATE_REC_LEN];
+	uint8_t flows[PNC_STATE_HDR_LEN];
+	struct label_sink k = {};
+	uint32_t cursor = 0;
+
+	(void)state;
+	assert_int_equal(pnc_fl_state_size(2), sizeof(buf));
+	pnc_fl_state_encode(0x5a5a5, labels, 2, buf);
+	/* Layout: "PNCL", version 1, two records, the cursor in front of them. */
+	assert_memory_equal(buf, "PNCL\x00\x01\x00\x00\x00\x00\x00\x02", 12);
+	assert_memory_equal(buf + PNC_STATE_HDR_LEN, "\x00\x05\xa5\xa5", 4);
+	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf), &cursor, label_collect, &k), 2);
+	assert_int_equal(cursor, 0x5a5a5);
+	assert_int_equal(k.n, 2);
+	assert_memory_equal(k.got, labels, sizeof(labels));
+
+	/* The cursor is covered by the CRC too; nothing is handed out. */
+	k.n = 0;
+	cursor = 7;
+	buf[PNC_STATE_HDR_LEN + 3] ^= 1;
+	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf), &cursor, label_collect, &k),
+			 PNC_STATE_E_CRC);
+	assert_int_equal(k.n, 0);
+	assert_int_equal(cursor, 7);
+	buf[PNC_STATE_HDR_LEN + 3] ^= 1;
+	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf) - 1, &cursor, label_collect, &k),
+			 PNC_STATE_E_LENGTH);
+	/* A header without its cursor is cut short. */
+	assert_int_equal(pnc_fl_state_decode(buf, PNC_STATE_HDR_LEN, &cursor, label_collect, &k),
+			 PNC_STATE_E_LENGTH);
+
+	/* A flows file is not a label file. */
+	pnc_flows_state_encode(NULL, 0, flows);
+	assert_int_equal(pnc_fl_state_decode(flows, sizeof(flows), &cursor, label_collect, &k),
+			 PNC_STATE_E_MAGIC);
+	assert_int_equal(k.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged_files),
 		cmocka_unit_test(test_restore_checks),
+		cmocka_unit_test(test_labels_round_trip_and_damage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

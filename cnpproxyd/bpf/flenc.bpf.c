@@ -230,18 +230,12 @@ static __always_inline __u8 *roce_bth(struct __sk_buff *skb, struct inner_pkt *p
 	return bth;
 }
 
-/*
- * Labels in a scrambled order, so that their bits vary as RFC 6437 asks
- * of flow labels (ECMP may hash on them).  PNC_FLENC_LABEL_ALLOC_MAX is
- * prime (2^19 - 1), so any step visits every label once per round.
- */
-#define LABEL_STEP 0x4f1bb /* about 0.618 of the range */
-
+/* The next label in the scrambled order of PNC_FLENC_LABEL_STEP. */
 static __always_inline __u32 next_label(void)
 {
 	__u32 n = label_cursor % PNC_FLENC_LABEL_ALLOC_MAX;
 
-	label_cursor = (n + LABEL_STEP) % PNC_FLENC_LABEL_ALLOC_MAX;
+	label_cursor = (n + PNC_FLENC_LABEL_STEP) % PNC_FLENC_LABEL_ALLOC_MAX;
 	return n + 1;
 }
 

@@ -22,8 +22,15 @@
  * kernel's flow hash, which no lookup ever finds.
  */
 #define PNC_FLENC_LABEL_ALLOC_MAX 0x7ffff
-#define PNC_FLENC_LABEL_HASH_BIT  0x80000
-#define PNC_FLENC_LABEL_MASK	  0xfffff
+/*
+ * Labels are allocated in a scrambled order, so that their bits vary as
+ * RFC 6437 asks of flow labels (ECMP may hash on them): the cursor
+ * advances by this step.  PNC_FLENC_LABEL_ALLOC_MAX is prime (2^19 - 1),
+ * so any step visits every label once per round.
+ */
+#define PNC_FLENC_LABEL_STEP	 0x4f1bb /* about 0.618 of the range */
+#define PNC_FLENC_LABEL_HASH_BIT 0x80000
+#define PNC_FLENC_LABEL_MASK	 0xfffff
 
 /* Outer header (IPv6, no extension headers). */
 #define PNC_FLENC_OUTER_LEN 40

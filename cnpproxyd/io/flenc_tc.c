@@ -22,14 +22,15 @@
 #include "io/bpf_percpu.h"
 #include "io/flenc_tc.h"
 #include "io/nlmsg.h"
+#include "io/tc_filter.h"
 #include "flenc.skel.h"
 
 /* One of our filters. */
 struct flenc_if {
 	int ifindex;
 	enum bpf_tc_attach_point dir; /* BPF_TC_EGRESS: encap, INGRESS: decap */
-	__u32 handle;
 	__u32 priority;
+	__u32 prog_id;
 	bool own_qdisc; /* clsact created by us, for this and later filters */
 };
 
@@ -170,8 +171,9 @@ static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_po
 		     const struct bpf_program *prog)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = dir);
-	/* handle and priority 0: the kernel picks free ones, never replaces. */
-	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = bpf_program__fd(prog));
+	__u32 prio = dir == BPF_TC_EGRESS ? PNC_TC_PRIORITY_ENCAP : PNC_TC_PRIORITY_DECAP;
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_TC_HANDLE, .priority = prio,
+		    .prog_fd = bpf_program__fd(prog));
 	struct flenc_if *ifs;
 	bool created;
 	int err;
@@ -186,6 +188,13 @@ static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_po
 	err = ensure_clsact(fe, ifindex, &created);
 	if (err)
 		return err;
+	/*
+	 * A filter of ours that a killed process left encapsulates with its
+	 * own labels, and would go on doing so after we are unconfigured
+	 * (none can be in a clsact we made).
+	 */
+	if (!created)
+		pnc_tc_filter_del(&hook, PNC_TC_HANDLE, prio, 0, bpf_program__name(prog));
 	err = bpf_tc_attach(&hook, &opts);
 	if (err) {
 		if (created)
@@ -195,8 +204,8 @@ static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_po
 	fe->ifs[fe->nifs] = (struct flenc_if){
 		.ifindex = ifindex,
 		.dir = dir,
-		.handle = opts.handle,
-		.priority = opts.priority,
+		.priority = prio,
+		.prog_id = opts.prog_id,
 		.own_qdisc = created,
 	};
 	fe->nifs++;
@@ -206,19 +215,19 @@ static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_po
 static int tc_detach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = dir);
-	LIBBPF_OPTS(bpf_tc_opts, opts);
 	struct flenc_if *fi = find_if(fe, ifindex, dir);
 	bool own_qdisc;
 	int err;
 
 	if (!fi)
 		return -ENOENT;
-	opts.handle = fi->handle;
-	opts.priority = fi->priority;
 	own_qdisc = fi->own_qdisc;
-	err = bpf_tc_detach(&hook, &opts);
-	/* Gone already (interface deleted, someone flushed): not an error. */
-	if (err == -ENOENT || err == -ENODEV || err == -EINVAL)
+	err = pnc_tc_filter_del(&hook, PNC_TC_HANDLE, fi->priority, fi->prog_id, NULL);
+	/*
+	 * Gone already (interface deleted, someone flushed), or replaced by
+	 * another process: not an error.
+	 */
+	if (err == -ENOENT || err == -EBUSY)
 		err = 0;
 	*fi = fe->ifs[--fe->nifs];
 	if (own_qdisc) {
@@ -441,6 +450,46 @@ static int forget_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f, 
 	    !memcmp(&lkey, &key, sizeof(key)))
 		bpf_map__delete_elem(fe->skel->maps.labels, &label, sizeof(label), 0);
 	return 1;
+}
+
+int pnc_flenc_restore_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f)
+{
+	struct pnc_flenc_flow_key key;
+	struct pnc_flenc_flow_val val = {};
+	__u32 label = f->label;
+
+	if (!label || label > PNC_FLENC_LABEL_ALLOC_MAX ||
+	    (f->ip_version != 4 && f->ip_version != 6))
+		return -EINVAL;
+	flow_key_of(f, &key);
+	val.label = label;
+	val.pkey = f->pkey;
+	val.sport = f->sport;
+	/* Counted as seen now: it ages from the restart, not from before. */
+	val.first_ns = val.last_ns = now_ns();
+	/* Label first, as the program does: it never hands out a label taken here. */
+	if (bpf_map__update_elem(fe->skel->maps.labels, &label, sizeof(label), &key, sizeof(key),
+				 BPF_NOEXIST))
+		return -errno;
+	if (bpf_map__update_elem(fe->skel->maps.flows, &key, sizeof(key), &val, sizeof(val),
+				 BPF_NOEXIST)) {
+		int err = -errno;
+
+		bpf_map__delete_elem(fe->skel->maps.labels, &label, sizeof(label), 0);
+		return err;
+	}
+	return 0;
+}
+
+uint32_t pnc_flenc_label_cursor(const struct pnc_flenc_tc *fe)
+{
+	return fe->skel->bss->label_cursor;
+}
+
+void pnc_flenc_set_label_cursor(struct pnc_flenc_tc *fe, uint32_t cursor)
+{
+	/* .bss is mmap'ed like .data: the program sees it at once. */
+	fe->skel->bss->label_cursor = cursor % PNC_FLENC_LABEL_ALLOC_MAX;
 }
 
 int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_cb cb, void *arg)

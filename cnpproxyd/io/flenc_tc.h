@@ -11,7 +11,9 @@
  * Attachment is tc clsact with a cls_bpf direct-action filter.  A
  * clsact qdisc that is missing is created, and removed again with our
  * last filter on the interface; one that was there is left alone.
- * Filters outlive the process if it dies: call pnc_flenc_close().
+ * Filters outlive the process if it dies (call pnc_flenc_close()); they
+ * sit at a place of our own (io/tc_filter.h), where the next process to
+ * attach finds such a filter and removes it.
  *
  * Not thread safe: one thread owns a struct pnc_flenc_tc.
  */
@@ -105,6 +107,16 @@ extern int pnc_flenc_for_each_flow(const struct pnc_flenc_tc *fe, pnc_flenc_flow
  */
 extern int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_cb cb,
 			 void *arg);
+
+/*
+ * Put a flow's label back into a new program (a restart): the flow ages
+ * from now.  0, -EEXIST if the label or the flow is taken, -EINVAL for a
+ * bad label or IP version, or another -errno.
+ */
+extern int pnc_flenc_restore_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f);
+/* Where label allocation stands, to carry it over a restart. */
+extern uint32_t pnc_flenc_label_cursor(const struct pnc_flenc_tc *fe);
+extern void pnc_flenc_set_label_cursor(struct pnc_flenc_tc *fe, uint32_t cursor);
 
 extern int pnc_flenc_counters(const struct pnc_flenc_tc *fe, struct pnc_flenc_counters *out);
 /* Zero the program's counters (not the flows' packet counts).  0 or -errno. */

@@ -17,6 +17,7 @@
 #include "cnpproxy_alloc.h"
 #include "io/bpf_percpu.h"
 #include "io/mark_tc.h"
+#include "io/tc_filter.h"
 #include "mark.skel.h"
 
 /*
@@ -155,17 +156,18 @@ static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
 {
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = mi->ifindex,
 			    .attach_point = BPF_TC_EGRESS);
-	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_MARK_TC_HANDLE,
-			    .priority = PNC_MARK_TC_PRIORITY,
-			    .prog_fd = bpf_program__fd(mt->skel->progs.pnc_mark),
-			    /* A filter left by a process that died goes. */
-			    .flags = BPF_TC_F_REPLACE);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_TC_HANDLE,
+			    .priority = PNC_TC_PRIORITY_MARK,
+			    .prog_fd = bpf_program__fd(mt->skel->progs.pnc_mark));
 	bool created;
 	int err;
 
 	err = clsact_get(&hook, &created);
 	if (err)
 		return err;
+	/* A filter left by a process that died goes; anyone else's stays. */
+	if (!created)
+		pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, 0, "pnc_mark");
 	err = bpf_tc_attach(&hook, &opts);
 	if (err) {
 		if (created)
@@ -180,15 +182,8 @@ static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
 static void filter_remove_stale(int ifindex)
 {
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
-	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_MARK_TC_HANDLE,
-			    .priority = PNC_MARK_TC_PRIORITY);
 
-	if (bpf_tc_query(&hook, &opts))
-		return; /* none (or no clsact at all) */
-	opts.prog_id = 0;
-	opts.prog_fd = 0;
-	opts.flags = 0;
-	bpf_tc_detach(&hook, &opts);
+	pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, 0, "pnc_mark");
 }
 
 int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
@@ -267,22 +262,6 @@ uint64_t pnc_mark_tc_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Remove our filter if it is still ours; -ENOENT if it is not there. */
-static int filter_del(struct bpf_tc_hook *hook, __u32 prog_id)
-{
-	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_MARK_TC_HANDLE,
-			    .priority = PNC_MARK_TC_PRIORITY);
-	int err;
-
-	err = bpf_tc_query(hook, &opts);
-	if (err)
-		return err == -ENODEV || err == -EINVAL ? -ENOENT : err;
-	if (opts.prog_id != prog_id)
-		return -EBUSY; /* replaced by another process: theirs now */
-	opts.prog_id = 0;
-	return bpf_tc_detach(hook, &opts);
-}
-
 int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex)
 {
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
@@ -296,7 +275,9 @@ int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex)
 		close(mi->link_fd);
 		err = 0;
 	} else {
-		err = filter_del(&hook, mi->prog_id);
+		/* -EBUSY: replaced by another process, theirs now. */
+		err = pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, mi->prog_id,
+					NULL);
 		/* Someone else's filter keeps their clsact alive. */
 		if (mi->own_clsact && err != -EBUSY)
 			clsact_put(&hook);

@@ -21,12 +21,11 @@
 struct pnc_mark_tc;
 
 /*
- * Our filter on clsact egress.  Fixed, so that a filter left behind by a
- * process that died is replaced by the next attach instead of running
+ * Without tcx, our filter on clsact egress is at PNC_TC_HANDLE and
+ * PNC_TC_PRIORITY_MARK (io/tc_filter.h), so that one left behind by a
+ * process that died is removed by the next attach instead of running
  * twice.
  */
-#define PNC_MARK_TC_HANDLE   0x706e63 /* "pnc" */
-#define PNC_MARK_TC_PRIORITY 0x7063
 
 /* A sample, checked to be a complete record with cap_len in bounds. */
 typedef void (*pnc_mark_tc_cb)(void *arg, const struct pnc_mark_sample *s);

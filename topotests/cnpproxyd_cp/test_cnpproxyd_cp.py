@@ -347,6 +347,12 @@ def test_no_proxy_then_fallback():
     expect(lookup, True, count=60)
 
 
+def encap_filters(router):
+    """The encapsulation filters on pe1-eth1's egress, one line each."""
+    out = router.cmd("tc filter show dev pe1-eth1 egress")
+    return [line for line in out.splitlines() if "pnc_flenc" in line]
+
+
 def test_flow_label_tunnel():
     "Tunnelled flows: p sends flow-label FCNs to pe1, which resolves them to CNPs."
     p, pe1 = gear("p"), gear("pe1")
@@ -391,11 +397,55 @@ def test_flow_label_tunnel():
     fcn = json.loads(out.strip().splitlines()[0])
     assert fcn["fcn"]["label"] == flow["label"] and 1 <= fcn["fcn"]["cl"] <= 7, fcn
 
+    # The label is kept when the tunnel is rebuilt for a new prefix ...
+    def flow_labels():
+        return sorted((f["sender"], f["receiver"], f["receiverQp"], f["label"])
+                      for f in labels()["flows"])
+
+    before = flow_labels()
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy flow-label-tunnel prefix 10.0.9.0/24 endpoint " + TUNNEL_SID)
+    assert rc == 0, out
+    expect(lambda: labels()["labelStateFile"]["restored"], len(before))
+    assert flow_labels() == before and labels()["operational"], labels()
+
+    # ... and when cnpproxyd is stopped and started again, with the
+    # configuration saved so that it comes back.
+    rc, out = vtysh_rc(pe1, "write memory")
+    assert rc == 0, out
+    rc, out = run_rc(pe1, "(pid=$(cat /var/run/frr/cnpproxyd.pid); kill $pid; "
+                          "for i in $(seq 50); do kill -0 $pid 2>/dev/null || exit 0; "
+                          "sleep 0.1; done; exit 1)")
+    assert rc == 0, out
+    assert encap_filters(pe1) == []
+    pe1.startDaemons(["cnpproxyd"])
+    rc, out = run_rc(pe1, "vtysh -b -d cnpproxyd")
+    assert rc == 0, out
+    expect(lambda: labels()["operational"], True)
+    assert flow_labels() == before, (flow_labels(), before)
+    kept = labels()["labelStateFile"]
+    assert kept["restored"] == len(before) and "restoreError" not in kept, kept
+
+    # Killed, it leaves its filter encapsulating: the next daemon takes
+    # that filter's place, with the labels on file.
+    rc, out = run_rc(pe1, "kill -9 $(cat /var/run/frr/cnpproxyd.pid)")
+    assert rc == 0, out
+    assert len(encap_filters(pe1)) == 1
+    pe1.startDaemons(["cnpproxyd"])
+    rc, out = run_rc(pe1, "vtysh -b -d cnpproxyd")
+    assert rc == 0, out
+    expect(lambda: labels()["operational"], True)
+    assert len(encap_filters(pe1)) == 1, encap_filters(pe1)
+    assert flow_labels() == before, (flow_labels(), before)
+
     rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
                        "no proxy flow-label-tunnel")
     assert rc == 0, out
     expect(lambda: labels()["operational"], False)
-    assert "pnc_flenc" not in pe1.cmd("tc filter show dev pe1-eth1 egress")
+    assert encap_filters(pe1) == []
+    # Unconfigured, the tunnel forgets its labels, on file too.
+    rc, out = run_rc(pe1, "test ! -e /var/run/frr/cnpproxyd-flow-labels.state")
+    assert rc == 0, out
 
 
 def mark_links(router, prog_id=None):

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The flow-label tunnel's labels kept in a state file (cnpproxy_fl_file.h).
+ */
+#include <zebra.h>
+
+#include "lib/log.h"
+#include "lib/memory.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_fl_file.h"
+#include "cnpproxy_fl_state.h"
+#include "cnpproxy_state_file.h"
+#include "io/flenc_tc.h"
+
+DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_FL_FILE, "cnpproxyd flow-label state buffer");
+
+#define FL_FILE_NAME "cnpproxyd-flow-labels.state"
+/*
+ * Labels handed out after the last save are not on file: the restored
+ * cursor skips this many allocations so that none of them is given to
+ * another flow while FCNs naming it may be in flight.
+ */
+#define FL_FILE_CURSOR_SKIP 65536
+
+static uint64_t generation(const void *obj);
+static int save(const void *obj, const char *name);
+
+static struct cnpproxy_state_saver lf = {
+	.name = FL_FILE_NAME,
+	.generation = generation,
+	.write = save,
+};
+
+/* Labels handed out: aged ones are written with the next refresh. */
+static uint64_t generation(const void *obj)
+{
+	struct pnc_flenc_counters c;
+
+	return pnc_flenc_counters(obj, &c) ? 0 : c.v[PNC_FLENC_C_LABELS_ALLOCATED];
+}
+
+static void restore_one(const struct pnc_fl_saved *s, void *arg)
+{
+	struct pnc_flenc_flow f = {
+		.ip_version = s->ip_version,
+		.dest_qp = s->dest_qp,
+		.pkey = s->pkey,
+		.sport = s->sport,
+		.label = s->label,
+	};
+
+	memcpy(f.src, s->src, sizeof(f.src));
+	memcpy(f.dst, s->dst, sizeof(f.dst));
+	if (!pnc_flenc_restore_flow(arg, &f))
+		lf.st.restored++;
+}
+
+static int decode(const uint8_t *buf, size_t len, void *arg)
+{
+	uint32_t cursor = 0;
+	int rv = pnc_fl_state_decode(buf, len, &cursor, restore_one, arg);
+
+	if (rv >= 0)
+		pnc_flenc_set_label_cursor(arg, cursor + ((uint64_t)FL_FILE_CURSOR_SKIP *
+							  PNC_FLENC_LABEL_STEP) %
+								 PNC_FLENC_LABEL_ALLOC_MAX);
+	return rv;
+}
+
+size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe)
+{
+	int rv = cnpproxy_state_file_load(FL_FILE_NAME, pnc_fl_state_size(PNC_FLENC_FLOWS_MAX),
+					  decode, fe, &lf.st);
+
+	if (rv > 0)
+		zlog_info("cnpproxyd: restored %" PRIu64 " flow labels of %d from %s",
+			  lf.st.restored, rv, FL_FILE_NAME);
+	return lf.st.restored;
+}
+
+struct collect {
+	struct pnc_fl_saved *s;
+	size_t n, max;
+};
+
+static int collect(void *arg, const struct pnc_flenc_flow *f)
+{
+	struct collect *c = arg;
+	struct pnc_fl_saved *s;
+
+	if (c->n == c->max) {
+		c->max = c->max ? 2 * c->max : 64;
+		c->s = XREALLOC(MTYPE_PNC_FL_FILE, c->s, c->max * sizeof(*c->s));
+	}
+	s = &c->s[c->n++];
+	memset(s, 0, sizeof(*s));
+	s->ip_version = f->ip_version;
+	s->pkey = f->pkey;
+	s->sport = f->sport;
+	s->label = f->label;
+	s->dest_qp = f->dest_qp;
+	memcpy(s->src, f->src, sizeof(s->src));
+	memcpy(s->dst, f->dst, sizeof(s->dst));
+	return 0;
+}
+
+static int save(const void *obj, const char *name)
+{
+	const struct pnc_flenc_tc *fe = obj;
+	struct collect c = {};
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	err = pnc_flenc_for_each_flow(fe, collect, &c);
+	if (!err) {
+		len = pnc_fl_state_size(c.n);
+		buf = XMALLOC(MTYPE_PNC_FL_FILE, len);
+		pnc_fl_state_encode(pnc_flenc_label_cursor(fe), c.s, c.n, buf);
+		err = cnpproxy_state_file_write(name, buf, len);
+		XFREE(MTYPE_PNC_FL_FILE, buf);
+	}
+	XFREE(MTYPE_PNC_FL_FILE, c.s);
+	return err;
+}
+
+void cnpproxy_fl_file_start(struct pnc_flenc_tc *fe)
+{
+	cnpproxy_state_saver_start(&lf, fe);
+}
+
+void cnpproxy_fl_file_stop(void)
+{
+	cnpproxy_state_saver_stop(&lf);
+}
+
+void cnpproxy_fl_file_forget(void)
+{
+	cnpproxy_state_saver_forget(&lf);
+}
+
+void cnpproxy_fl_file_show(struct vty *vty, struct json_object *json)
+{
+	cnpproxy_state_file_show(vty, json, "labelStateFile", "Label state file", &lf.st);
+}

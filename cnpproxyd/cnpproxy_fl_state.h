@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The flow-label tunnel's labels as a file, so that a restarted daemon,
+ * or a tunnel rebuilt after a configuration change, keeps the label of
+ * every flow: a flow-label FCN in flight names the label it saw, and a
+ * label given to another flow meanwhile would send a CNP to the wrong
+ * sender.  Pure codec, no I/O.
+ *
+ * In the frame of cnpproxy_state_frame.h: magic "PNCL", version 1; meta
+ * data (4 octets): the allocation cursor.  Each record (48 octets,
+ * big-endian): inner IP version, 0, P_Key, UDP source port, 0 (16 bits),
+ * label, receiver QP, sender and receiver addresses (16 octets each,
+ * IPv4 in the first 4).
+ */
+#ifndef _CNPPROXY_FL_STATE_H
+#define _CNPPROXY_FL_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PNC_FL_STATE_REC_LEN 48
+#define PNC_FL_STATE_VERSION 1
+
+/* One flow's label. */
+struct pnc_fl_saved {
+	uint8_t ip_version; /* 4 or 6 */
+	uint16_t pkey;
+	uint16_t sport;
+	uint32_t label;
+	uint32_t dest_qp;
+	uint8_t src[16];
+	uint8_t dst[16];
+};
+
+/* Octets of a file of n records. */
+extern size_t pnc_fl_state_size(size_t n);
+
+/* Write the cursor and n records to buf of pnc_fl_state_size(n) octets. */
+extern void pnc_fl_state_encode(uint32_t cursor, const struct pnc_fl_saved *fl, size_t n,
+				uint8_t *buf);
+
+/*
+ * Check a whole file; when sound, set *cursor and call cb for each record
+ * in order.  Number of records, or a PNC_STATE_E_*.
+ */
+extern int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *cursor,
+			       void (*cb)(const struct pnc_fl_saved *s, void *arg), void *arg);
+
+#endif /* _CNPPROXY_FL_STATE_H */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd's state files (cnpproxy_state_file.h).
+ */
+#include <zebra.h>
+
+#include <fcntl.h>
+
+#include "lib/frrevent.h"
+#include "lib/json.h"
+#include "lib/libfrr.h"
+#include "lib/log.h"
+#include "lib/memory.h"
+#include "lib/vty.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_state_file.h"
+#include "cnpproxy_state_frame.h"
+
+DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_STATE_FILE, "cnpproxyd state file buffer");
+
+const char *cnpproxy_state_file_path(const char *name, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s", frr_runstatedir, name);
+
+	/* Cut short, it would name another file: name none (open() fails). */
+	if (n < 0 || (size_t)n >= len)
+		buf[0] = '\0';
+	return buf;
+}
+
+int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len)
+{
+	char path[CNPPROXY_STATE_PATH_MAX];
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(cnpproxy_state_file_path(name, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* One octet more than allowed tells a file that is too large. */
+	*buf = XMALLOC(MTYPE_PNC_STATE_FILE, max + 1);
+	while (got <= max && (n = read(fd, *buf + got, max + 1 - got)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			cnpproxy_state_file_free(*buf);
+			*buf = NULL;
+			return (int)n;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got > max) {
+		cnpproxy_state_file_free(*buf);
+		*buf = NULL;
+		return -EFBIG;
+	}
+	*len = got;
+	return 0;
+}
+
+void cnpproxy_state_file_free(uint8_t *buf)
+{
+	XFREE(MTYPE_PNC_STATE_FILE, buf);
+}
+
+int cnpproxy_state_file_write(const char *name, const uint8_t *buf, size_t len)
+{
+	char path[CNPPROXY_STATE_PATH_MAX], tmp[CNPPROXY_STATE_PATH_MAX + 4];
+	size_t off = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	cnpproxy_state_file_path(name, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (!err && off < len) {
+		n = write(fd, buf + off, len - off);
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		else if (n > 0)
+			off += (size_t)n;
+	}
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+void cnpproxy_state_file_remove(const char *name)
+{
+	char path[CNPPROXY_STATE_PATH_MAX];
+
+	unlink(cnpproxy_state_file_path(name, path, sizeof(path)));
+}
+
+int cnpproxy_state_file_load(const char *name, size_t max,
+			     int (*decode)(const uint8_t *buf, size_t len, void *arg), void *arg,
+			     struct cnpproxy_state_stats *st)
+{
+	char path[CNPPROXY_STATE_PATH_MAX];
+	uint8_t *buf;
+	size_t len;
+	int rv;
+
+	st->restored = 0;
+	st->restore_error = NULL;
+	rv = cnpproxy_state_file_read(name, max, &buf, &len);
+	if (rv == -ENOENT)
+		return 0;
+	if (rv < 0) {
+		st->restore_error = rv == -EFBIG ? pnc_state_strerror(PNC_STATE_E_LENGTH)
+						 : safe_strerror(-rv);
+	} else {
+		rv = decode(buf, len, arg);
+		cnpproxy_state_file_free(buf);
+		if (rv < 0)
+			st->restore_error = pnc_state_strerror(rv);
+	}
+	if (st->restore_error) {
+		zlog_warn("cnpproxyd: %s: not restored: %s",
+			  cnpproxy_state_file_path(name, path, sizeof(path)), st->restore_error);
+		return -1;
+	}
+	return rv;
+}
+
+void cnpproxy_state_file_show(struct vty *vty, struct json_object *json, const char *key,
+			      const char *what, const struct cnpproxy_state_stats *st)
+{
+	if (json) {
+		json_object *j = json_object_new_object();
+
+		json_object_int_add(j, "restored", st->restored);
+		if (st->restore_error)
+			json_object_string_add(j, "restoreError", st->restore_error);
+		json_object_int_add(j, "saves", st->saves);
+		json_object_int_add(j, "saveErrors", st->save_errors);
+		json_object_object_add(json, key, j);
+		return;
+	}
+	vty_out(vty, "%s: %" PRIu64 " restored%s%s, %" PRIu64 " saves, %" PRIu64 " save errors\n",
+		what, st->restored, st->restore_error ? ", not read: " : "",
+		st->restore_error ? st->restore_error : "", st->saves, st->save_errors);
+}
+
+static void saver_write(struct cnpproxy_state_saver *sv, uint64_t gen)
+{
+	int err = sv->write(sv->obj, sv->name);
+
+	if (err) {
+		sv->st.save_errors++;
+		DEBUGD(&cnp_dbg_proxy, "proxy: cannot write %s: %s", sv->name, safe_strerror(-err));
+		return;
+	}
+	sv->st.saves++;
+	sv->written_gen = gen;
+	sv->ticks = 0;
+}
+
+static void saver_tick(struct event *ev)
+{
+	struct cnpproxy_state_saver *sv = EVENT_ARG(ev);
+	uint64_t gen = sv->generation(sv->obj);
+
+	if (gen != sv->written_gen ||
+	    ++sv->ticks >= CNPPROXY_STATE_REFRESH_S / CNPPROXY_STATE_SAVE_S)
+		saver_write(sv, gen);
+	event_add_timer(master, saver_tick, sv, CNPPROXY_STATE_SAVE_S, &sv->t_save);
+}
+
+void cnpproxy_state_saver_start(struct cnpproxy_state_saver *sv, const void *obj)
+{
+	if (sv->obj == obj)
+		return;
+	sv->obj = obj;
+	sv->written_gen = sv->generation(obj);
+	sv->ticks = 0;
+	event_add_timer(master, saver_tick, sv, CNPPROXY_STATE_SAVE_S, &sv->t_save);
+}
+
+void cnpproxy_state_saver_stop(struct cnpproxy_state_saver *sv)
+{
+	if (!sv->obj)
+		return;
+	saver_write(sv, sv->generation(sv->obj));
+	event_cancel(&sv->t_save);
+	sv->obj = NULL;
+}
+
+void cnpproxy_state_saver_forget(struct cnpproxy_state_saver *sv)
+{
+	event_cancel(&sv->t_save);
+	sv->obj = NULL;
+	cnpproxy_state_file_remove(sv->name);
+}

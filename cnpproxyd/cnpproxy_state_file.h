@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd's state files (learned flows, flow labels) under FRR's
+ * runstatedir: ephemeral across reboots, as what they hold is, and read
+ * by a restarted daemon.  Written to a new file renamed over the old, so
+ * a crash never leaves half a file.
+ */
+#ifndef _CNPPROXY_STATE_FILE_H
+#define _CNPPROXY_STATE_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for the path of a state file named name (below). */
+#define CNPPROXY_STATE_PATH_MAX 256
+
+/* The path of state file name, for messages. */
+extern const char *cnpproxy_state_file_path(const char *name, char *buf, size_t len);
+
+/*
+ * Read all of state file name, at most max octets, into *buf (free with
+ * cnpproxy_state_file_free()).  0, -ENOENT when there is none, -EFBIG
+ * when it is larger, or another -errno.
+ */
+extern int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len);
+extern void cnpproxy_state_file_free(uint8_t *buf);
+
+/* Replace state file name by len octets of buf.  0 or -errno. */
+extern int cnpproxy_state_file_write(const char *name, const uint8_t *buf, size_t len);
+
+extern void cnpproxy_state_file_remove(const char *name);
+
+/* What a state file did, for show commands. */
+struct cnpproxy_state_stats {
+	uint64_t restored, saves, save_errors;
+	const char *restore_error; /* why the last restore read nothing; NULL: it did, or no file */
+};
+
+struct vty;
+struct json_object;
+
+/*
+ * Read state file name (at most max octets) and hand it to decode, which
+ * returns the number of records or a PNC_STATE_E_*.  Sets st's restore
+ * fields; returns decode's result, 0 without a file, or -1 when the file
+ * could not be read.
+ */
+extern int cnpproxy_state_file_load(const char *name, size_t max,
+				    int (*decode)(const uint8_t *buf, size_t len, void *arg),
+				    void *arg, struct cnpproxy_state_stats *st);
+
+/*
+ * Keeps a state file up to date: written every CNPPROXY_STATE_SAVE_S
+ * seconds while what it holds changes, every CNPPROXY_STATE_REFRESH_S
+ * seconds anyway (so that what changes without moving the generation,
+ * last-seen times, is not too old), and when it stops.
+ */
+#define CNPPROXY_STATE_SAVE_S	 2
+#define CNPPROXY_STATE_REFRESH_S 30
+
+struct event;
+
+struct cnpproxy_state_saver {
+	const char *name;
+	/* A number that moves with every change of obj worth writing at once. */
+	uint64_t (*generation)(const void *obj);
+	/* Write obj to state file name: 0 or -errno. */
+	int (*write)(const void *obj, const char *name);
+
+	const void *obj; /* NULL: stopped */
+	struct event *t_save;
+	uint64_t written_gen;
+	unsigned int ticks; /* since the last write */
+	struct cnpproxy_state_stats st;
+};
+
+/* Start keeping obj on file (what was just restored is on file already). */
+extern void cnpproxy_state_saver_start(struct cnpproxy_state_saver *sv, const void *obj);
+/* Write now and stop: a clean stop, kept for the next start. */
+extern void cnpproxy_state_saver_stop(struct cnpproxy_state_saver *sv);
+/* Stop and remove the file: what it held is forgotten. */
+extern void cnpproxy_state_saver_forget(struct cnpproxy_state_saver *sv);
+
+/* JSON object key (e.g. "flowStateFile") or one text line headed what. */
+extern void cnpproxy_state_file_show(struct vty *vty, struct json_object *json, const char *key,
+				     const char *what, const struct cnpproxy_state_stats *st);
+
+#endif /* _CNPPROXY_STATE_FILE_H */
