@@ -485,6 +485,16 @@ static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 		   cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, s->backlog_bytes));
 }
 
+/* A reading is over, with an answer or an error: use it, poll again. */
+static void reading_done(struct cp_if *ci, int err, const struct pnc_qmon_sample *s)
+{
+	if (err)
+		poll_failed(ci, err);
+	else
+		if_reading(ci, s);
+	poll_arm(ci);
+}
+
 static void if_read(struct event *t)
 {
 	struct cp_if *ci = EVENT_ARG(t);
@@ -496,11 +506,7 @@ static void if_read(struct event *t)
 		return;
 	}
 	event_cancel(&ci->t_timeout);
-	if (err)
-		poll_failed(ci, err);
-	else
-		if_reading(ci, &s);
-	poll_arm(ci);
+	reading_done(ci, err, &s);
 }
 
 static void if_read_timeout(struct event *t)
@@ -512,11 +518,8 @@ static void if_read_timeout(struct event *t)
 	event_cancel(&ci->t_read);
 	/* Timers run before I/O: the answer may be waiting after a stall. */
 	err = pnc_qmon_continue(ci->qm, &s);
-	if (!err)
-		if_reading(ci, &s);
-	else /* the next reading's request abandons this one */
-		poll_failed(ci, err == PNC_QMON_PENDING ? -ETIMEDOUT : err);
-	poll_arm(ci);
+	/* Still nothing: the next reading's request abandons this one. */
+	reading_done(ci, err == PNC_QMON_PENDING ? -ETIMEDOUT : err, &s);
 }
 
 /*

@@ -58,7 +58,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/proxy/cnp-min-interval",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 				.cli_show = cli_show_cnpproxy_proxy_setting,
 			},
 		},
@@ -66,7 +65,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/proxy/cnp-dscp",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 				.cli_show = cli_show_cnpproxy_proxy_setting,
 			},
 		},
@@ -74,7 +72,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/proxy/rate-limit-per-source",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 				.cli_show = cli_show_cnpproxy_proxy_setting,
 			},
 		},
@@ -82,7 +79,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/proxy/rate-limit-global",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 				.cli_show = cli_show_cnpproxy_proxy_setting,
 			},
 		},
@@ -186,14 +182,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/poll-interval",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/threshold-mode",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{
@@ -214,14 +208,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/k-base",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/alpha",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{
@@ -235,14 +227,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/rtt",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/k-min-percent",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{
@@ -263,7 +253,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/marking",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{
@@ -277,7 +266,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/notify-rate-limit",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
-				.destroy = cnpproxy_nb_destroy,
 			},
 		},
 		{

@@ -98,7 +98,7 @@ void pnc_mark_tc_close(struct pnc_mark_tc *mt)
 	pnc_free(PNC_POOL_BPF, mt);
 }
 
-static struct mark_if *find_if(struct pnc_mark_tc *mt, int ifindex)
+static struct mark_if *find_if(const struct pnc_mark_tc *mt, int ifindex)
 {
 	size_t i;
 
@@ -235,12 +235,11 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 
 const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex)
 {
-	size_t i;
+	const struct mark_if *mi = find_if(mt, ifindex);
 
-	for (i = 0; i < mt->nifs; i++)
-		if (mt->ifs[i].ifindex == ifindex)
-			return mt->ifs[i].link_fd >= 0 ? "tcx" : "tc-filter";
-	return NULL;
+	if (!mi)
+		return NULL;
+	return mi->link_fd >= 0 ? "tcx" : "tc-filter";
 }
 
 uint32_t pnc_mark_tc_prog_id(const struct pnc_mark_tc *mt)
