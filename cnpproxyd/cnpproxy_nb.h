@@ -22,14 +22,15 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args);
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args);
 /* cnp_g.cfg without "router cnpproxy" (ports: the YANG defaults). */
 void cnpproxy_nb_config_reset(void);
-/* Not unspecified, multicast or broadcast. */
-bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
-/* NB_EV_VALIDATE of an address leaf that must name one node ("WHAT A is not ..."). */
-int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 int cnpproxy_proxy_source_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
 int cnpproxy_port_modify(struct nb_cb_modify_args *args);
+
+/* Address checks (cnpproxy_nb_validate.c): not unspecified, multicast or broadcast. */
+bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
+/* NB_EV_VALIDATE of an address leaf that must name one node ("WHAT A is not ..."). */
+int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 
 /* Flow-label tunnel of the proxy role (cnpproxy_nb_fl.c). */
 int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args);
