@@ -41,6 +41,7 @@ struct pnc_mark_tc {
 	uint64_t bad_records;
 	struct mark_if *ifs;
 	size_t nifs;
+	bool filter_only; /* attach as on kernels without tcx */
 };
 
 static int on_record(void *ctx, void *data, size_t len)
@@ -210,8 +211,9 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 	 * A link lives only as long as our fd: whatever way the process
 	 * ends, the kernel detaches the program with it.
 	 */
-	mi->link_fd = bpf_link_create(bpf_program__fd(mt->skel->progs.pnc_mark), ifindex,
-				      PNC_BPF_TCX_EGRESS, NULL);
+	mi->link_fd = mt->filter_only ? -EINVAL
+				      : bpf_link_create(bpf_program__fd(mt->skel->progs.pnc_mark),
+							ifindex, PNC_BPF_TCX_EGRESS, NULL);
 	if (mi->link_fd < 0) {
 		err = mi->link_fd;
 		mi->link_fd = -1;
@@ -231,6 +233,11 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 	}
 	mt->nifs++;
 	return 0;
+}
+
+void pnc_mark_tc_filter_only(struct pnc_mark_tc *mt)
+{
+	mt->filter_only = true;
 }
 
 const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex)

@@ -49,7 +49,7 @@ extern void pnc_mark_tc_close(struct pnc_mark_tc *mt);
  * nothing is left attached by a process that dies.  Elsewhere a filter
  * on clsact egress, creating the qdisc if the interface has none; that
  * filter outlives a process that dies (the state's valid_until_ns stops
- * it marking) and the next attach replaces it.  The interface has no
+ * it marking) and the next attach removes it (io/tc_filter.h).  The interface has no
  * state yet, so its packets pass unchanged until
  * pnc_mark_tc_set_state().  0 or -errno (-EEXIST: attached already by
  * this process).
@@ -61,6 +61,11 @@ extern int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex);
  * state and counters.  0 or -errno.
  */
 extern int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex);
+/*
+ * Attach with a clsact filter even where the kernel has tcx, as on older
+ * kernels, so that path can be tested here.
+ */
+extern void pnc_mark_tc_filter_only(struct pnc_mark_tc *mt);
 /* "tcx" or "tc-filter" for an attached interface, else NULL. */
 extern const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex);
 /* The loaded program's kernel id (what its links and filters run); 0 unknown. */

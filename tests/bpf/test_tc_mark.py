@@ -26,6 +26,10 @@ clsact qdisc only if it created it), next to a TBF root qdisc and next
 to someone else's filter, which runs after ours on every packet (the
 program gives no verdict).  Fail-safe: after SIGKILL nothing is marked;
 a stopped (hung) marker stops marking when its state's lifetime ends.
+The clsact filter of kernels without tcx, forced with --tc-filter: it
+marks; left by a killed marker it stops marking when its state expires,
+and the next marker takes its place; someone else's filter at our
+priority is never touched.
 """
 
 import json
@@ -589,6 +593,49 @@ def run_killed():
     return m.mode
 
 
+def our_filters():
+    return [ln for ln in egress_filters().splitlines() if OUR_HANDLE in ln]
+
+
+def run_filter_path():
+    """The older kernels' path: a clsact filter, taken over from a killed
+    marker, and someone else's filter at our place left alone."""
+    sent = [(roce4(ECT0, 0x53), 3), (udp6(ECT1), 3)]
+    m = Marker(["--tc-filter", "--ce-prob", str(ONE), "--lifetime-ms", "300"])
+    assert m.mode == "tc-filter", m.mode
+    try:
+        got = arrivals(sent, send_and_capture(sent))
+        expect(got, sent, lambda p: CE)
+    finally:
+        m.proc.kill()
+        m.proc.wait()
+    # Its filter stays, and stops marking when its state expires.
+    assert len(our_filters()) == 1, egress_filters()
+    time.sleep(0.5)
+    got = arrivals(sent, send_and_capture(sent))
+    expect(got, sent, ecn_of)
+
+    # The next marker takes its place: one filter of ours, running the new program.
+    m2 = Marker(["--tc-filter", "--ce-prob", str(ONE)])
+    filters = our_filters()
+    assert len(filters) == 1 and " id {} ".format(m2.prog_id) in filters[0] + " ", filters
+    got = arrivals(sent, send_and_capture(sent))
+    expect(got, sent, lambda p: CE)
+    m2.stop()
+    # The clsact is the killed marker's: nobody's now, so we take it away.
+    sh("tc", "-n", NS_P, "qdisc", "del", "dev", "p1", "clsact")
+
+    # Someone else's filter at our priority: attaching fails, theirs stays.
+    sh("tc", "-n", NS_P, "qdisc", "add", "dev", "p1", "clsact")
+    sh("tc", "-n", NS_P, "filter", "add", "dev", "p1", "egress", "pref", "28771", "protocol",
+       "all", "u32", "match", "u32", "0", "0", "flowid", "1:1")
+    r = subprocess.run(nsx(NS_P, MARK, "--dev", "p1", "--tc-filter", "--duration", "1"),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+    assert r.returncode == 1 and "attaching to p1" in r.stderr, (r.returncode, r.stderr)
+    assert "u32" in egress_filters() and not our_filters(), egress_filters()
+    sh("tc", "-n", NS_P, "qdisc", "del", "dev", "p1", "clsact")
+
+
 def run_hung():
     """A process that stops refreshing (SIGSTOP) stops marking once the
     state's lifetime is over, and marks again once it refreshes."""
@@ -655,6 +702,9 @@ def main():
         print("ok: SIGKILL while marking: nothing marked afterwards (%s)" % mode)
         run_hung()
         print("ok: a hung marker stops marking when its state expires, and resumes")
+        run_filter_path()
+        print("ok: clsact filter (kernels without tcx): marks; a killed marker's filter "
+              "stops marking and is taken over; someone else's filter stays")
     finally:
         teardown()
     print("done in %.1f s" % (time.time() - start))

@@ -44,7 +44,8 @@ static void usage(FILE *f)
 	      "  --no-state             attach without a state: packets pass untouched\n"
 	      "  --lifetime-ms N        the state holds N ms past each refresh (default\n"
 	      "                         1000); refreshed every 100 ms while running\n"
-	      "  --duration S           seconds to run (default 5; 0 = until SIGINT/SIGTERM)\n",
+	      "  --duration S           seconds to run (default 5; 0 = until SIGINT/SIGTERM)\n"
+	      "  --tc-filter            attach a clsact filter even where tcx exists\n",
 	      f);
 }
 
@@ -117,6 +118,7 @@ struct opts {
 	const char *dev;
 	struct pnc_mark_state st;
 	bool no_state;
+	bool tc_filter;
 	uint64_t lifetime_ns;
 	double duration;
 };
@@ -133,6 +135,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "no-state", no_argument, NULL, 'n' },
 		{ "lifetime-ms", required_argument, NULL, 'l' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "tc-filter", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -167,6 +170,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'n':
 			o->no_state = true;
+			break;
+		case 'f':
+			o->tc_filter = true;
 			break;
 		case 'l':
 			/* A day at most: now + lifetime must not wrap. */
@@ -290,6 +296,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pnc-tc-mark: loading the tc program: %s\n", strerror(errno));
 		return 1;
 	}
+	if (o.tc_filter)
+		pnc_mark_tc_filter_only(mt);
 	err = pnc_mark_tc_attach(mt, ifindex);
 	if (!err)
 		err = refresh(mt, ifindex, &o);
