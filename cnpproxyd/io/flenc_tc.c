@@ -5,13 +5,9 @@
  * per-CPU counters.
  */
 #include <errno.h>
-#include <linux/netlink.h>
-#include <linux/pkt_sched.h>
-#include <linux/rtnetlink.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +17,6 @@
 #include "cnpproxy_alloc.h"
 #include "io/bpf_percpu.h"
 #include "io/flenc_tc.h"
-#include "io/nlmsg.h"
 #include "io/tc_filter.h"
 #include "flenc.skel.h"
 
@@ -93,38 +88,6 @@ static struct flenc_if *find_if(struct pnc_flenc_tc *fe, int ifindex, enum bpf_t
 	return NULL;
 }
 
-/* Filters of a netlink dump answer; 1 at its end, or -errno. */
-/* Filters under one clsact hook (parent TC_H_MIN_INGRESS/EGRESS), or -errno. */
-static int count_filters(int ifindex, __u32 hook_min)
-{
-	struct {
-		struct nlmsghdr nh;
-		struct tcmsg tc;
-	} req = {
-		.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)),
-		.nh.nlmsg_type = RTM_GETTFILTER,
-		.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
-		.tc.tcm_family = AF_UNSPEC,
-		.tc.tcm_ifindex = ifindex,
-		.tc.tcm_parent = TC_H_MAKE(TC_H_CLSACT, hook_min),
-	};
-	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
-	int fd, n = 0, rv = 0;
-	ssize_t len;
-
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		rv = -errno;
-	while (!rv) {
-		len = recv(fd, buf, sizeof(buf), 0);
-		rv = len < 0 ? -errno : pnc_nlmsg_count_filters(buf, (size_t)len, &n);
-	}
-	close(fd);
-	return rv < 0 ? rv : n;
-}
-
 /*
  * Remove a clsact qdisc we created once it holds no filter at all: some
  * other program (the congestion point's marker, say) may have put its
@@ -132,18 +95,9 @@ static int count_filters(int ifindex, __u32 hook_min)
  */
 static int clsact_release(struct pnc_flenc_tc *fe, int ifindex)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
-		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
-	int in, out, err;
-
 	if (find_if(fe, ifindex, BPF_TC_INGRESS | BPF_TC_EGRESS))
 		return 0;
-	in = count_filters(ifindex, TC_H_MIN_INGRESS);
-	out = count_filters(ifindex, TC_H_MIN_EGRESS);
-	if (in != 0 || out != 0)
-		return 0; /* in use, or unknown: keep it */
-	err = bpf_tc_hook_destroy(&hook);
-	return err == -ENOENT || err == -ENODEV || err == -EINVAL ? 0 : err;
+	return pnc_tc_clsact_release(ifindex);
 }
 
 /*

@@ -118,12 +118,10 @@ static int clsact_get(struct bpf_tc_hook *hook, bool *created)
 	return err == -EEXIST ? 0 : err;
 }
 
+/* The clsact we made, unless another filter (the tunnel's, say) uses it now. */
 static void clsact_put(struct bpf_tc_hook *hook)
 {
-	/* Both attach points: the whole qdisc, not only the egress filters. */
-	hook->attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-	bpf_tc_hook_destroy(hook);
-	hook->attach_point = BPF_TC_EGRESS;
+	pnc_tc_clsact_release(hook->ifindex);
 }
 
 /* Zero (create) the interface's per-CPU counters, all CPUs at once. */

@@ -20,11 +20,20 @@ struct bpf_tc_hook;
 
 /*
  * Remove the filter at (handle, priority) of hook if it runs program
- * prog_id or, with prog_id 0, any program whose name starts with name.
+ * prog_id or, with prog_id 0, a program named name (one of ours that a
+ * dead process left, or another live process of ours: the place is ours
+ * alone).
  * 0 when removed, -ENOENT when there is none, -EBUSY when it is someone
  * else's, or another -errno.
  */
 extern int pnc_tc_filter_del(const struct bpf_tc_hook *hook, __u32 handle, __u32 priority,
 			     __u32 prog_id, const char *name);
+
+/*
+ * Remove the interface's clsact qdisc, which we created, once it holds
+ * no filter on either hook: another program may have put its own there
+ * meanwhile.  0 (also when it is kept) or -errno.
+ */
+extern int pnc_tc_clsact_release(int ifindex);
 
 #endif /* _CNPPROXY_IO_TC_FILTER_H */

@@ -28,8 +28,9 @@ program gives no verdict).  Fail-safe: after SIGKILL nothing is marked;
 a stopped (hung) marker stops marking when its state's lifetime ends.
 The clsact filter of kernels without tcx, forced with --tc-filter: it
 marks; left by a killed marker it stops marking when its state expires,
-and the next marker takes its place; someone else's filter at our
-priority is never touched.
+and the next marker takes its place; a clsact it made stays while
+another filter uses it; someone else's filter at our priority is never
+touched.
 """
 
 import json
@@ -623,6 +624,15 @@ def run_filter_path():
     expect(got, sent, lambda p: CE)
     m2.stop()
     # The clsact is the killed marker's: nobody's now, so we take it away.
+    sh("tc", "-n", NS_P, "qdisc", "del", "dev", "p1", "clsact")
+
+    # A clsact the marker made, used meanwhile by someone else's filter (the
+    # tunnel's, say): it stays when the marker goes.
+    m3 = Marker(["--tc-filter"])
+    sh("tc", "-n", NS_P, "filter", "add", "dev", "p1", "egress", "pref", "65000", "protocol",
+       "all", "u32", "match", "u32", "0", "0", "flowid", "1:1")
+    m3.stop()
+    assert "clsact" in qdisc_kinds() and "u32" in egress_filters(), egress_filters()
     sh("tc", "-n", NS_P, "qdisc", "del", "dev", "p1", "clsact")
 
     # Someone else's filter at our priority: attaching fails, theirs stays.
