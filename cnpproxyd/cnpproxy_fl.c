@@ -216,6 +216,8 @@ void cnpproxy_fl_counters_clear(void)
 	frr_with_privs (&cnpproxy_privs) {
 		pnc_flenc_counters_clear(fl.fe);
 	}
+	/* The saver's generation is one of those counters. */
+	cnpproxy_fl_file_touch();
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */

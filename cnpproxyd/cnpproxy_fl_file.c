@@ -32,7 +32,11 @@ static struct cnpproxy_state_saver lf = {
 	.write = save,
 };
 
-/* Labels handed out: aged ones are written with the next refresh. */
+/*
+ * Labels handed out (aged ones are written with the next refresh).  The
+ * counter goes back to 0 with clear cnpproxy counters: cnpproxy_fl.c
+ * touches the saver then.
+ */
 static uint64_t generation(const void *obj)
 {
 	struct pnc_flenc_counters c;
@@ -128,6 +132,11 @@ static int save(const void *obj, const char *name)
 void cnpproxy_fl_file_start(struct pnc_flenc_tc *fe)
 {
 	cnpproxy_state_saver_start(&lf, fe);
+}
+
+void cnpproxy_fl_file_touch(void)
+{
+	cnpproxy_state_saver_touch(&lf);
 }
 
 void cnpproxy_fl_file_stop(void)

@@ -20,6 +20,8 @@ struct json_object;
 extern size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe);
 /* Write fe's labels every few seconds while they change. */
 extern void cnpproxy_fl_file_start(struct pnc_flenc_tc *fe);
+/* The program's counters were cleared: the next tick writes the labels. */
+extern void cnpproxy_fl_file_touch(void);
 /* Write them now and stop (clean stop of the daemon, tunnel rebuilt). */
 extern void cnpproxy_fl_file_stop(void);
 /* Stop and remove the file (the tunnel is unconfigured). */

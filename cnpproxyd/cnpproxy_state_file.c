@@ -78,7 +78,8 @@ int cnpproxy_state_file_write(const char *name, const uint8_t *buf, size_t len)
 	ssize_t n;
 	int fd, err = 0;
 
-	cnpproxy_state_file_path(name, path, sizeof(path));
+	if (!*cnpproxy_state_file_path(name, path, sizeof(path)))
+		return -ENAMETOOLONG;
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -167,6 +168,7 @@ static void saver_write(struct cnpproxy_state_saver *sv, uint64_t gen)
 	}
 	sv->st.saves++;
 	sv->written_gen = gen;
+	sv->dirty = false;
 	sv->ticks = 0;
 }
 
@@ -175,7 +177,7 @@ static void saver_tick(struct event *ev)
 	struct cnpproxy_state_saver *sv = EVENT_ARG(ev);
 	uint64_t gen = sv->generation(sv->obj);
 
-	if (gen != sv->written_gen ||
+	if (sv->dirty || gen != sv->written_gen ||
 	    ++sv->ticks >= CNPPROXY_STATE_REFRESH_S / CNPPROXY_STATE_SAVE_S)
 		saver_write(sv, gen);
 	event_add_timer(master, saver_tick, sv, CNPPROXY_STATE_SAVE_S, &sv->t_save);
@@ -187,8 +189,14 @@ void cnpproxy_state_saver_start(struct cnpproxy_state_saver *sv, const void *obj
 		return;
 	sv->obj = obj;
 	sv->written_gen = sv->generation(obj);
+	sv->dirty = false;
 	sv->ticks = 0;
 	event_add_timer(master, saver_tick, sv, CNPPROXY_STATE_SAVE_S, &sv->t_save);
+}
+
+void cnpproxy_state_saver_touch(struct cnpproxy_state_saver *sv)
+{
+	sv->dirty = true;
 }
 
 void cnpproxy_state_saver_stop(struct cnpproxy_state_saver *sv)

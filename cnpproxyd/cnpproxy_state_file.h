@@ -8,6 +8,7 @@
 #ifndef _CNPPROXY_STATE_FILE_H
 #define _CNPPROXY_STATE_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,12 +71,15 @@ struct cnpproxy_state_saver {
 	const void *obj; /* NULL: stopped */
 	struct event *t_save;
 	uint64_t written_gen;
+	bool dirty;	    /* write at the next tick whatever the generation */
 	unsigned int ticks; /* since the last write */
 	struct cnpproxy_state_stats st;
 };
 
 /* Start keeping obj on file (what was just restored is on file already). */
 extern void cnpproxy_state_saver_start(struct cnpproxy_state_saver *sv, const void *obj);
+/* The generation may have moved back (its counters cleared): write anyway. */
+extern void cnpproxy_state_saver_touch(struct cnpproxy_state_saver *sv);
 /* Write now and stop: a clean stop, kept for the next start. */
 extern void cnpproxy_state_saver_stop(struct cnpproxy_state_saver *sv);
 /* Stop and remove the file: what it held is forgotten. */
