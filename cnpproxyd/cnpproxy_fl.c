@@ -130,7 +130,7 @@ void cnpproxy_fl_apply(void)
 				  t->family, t->plen);
 	}
 	/* Before traffic can allocate labels that a restored flow had. */
-	cnpproxy_fl_file_restore(fl.fe);
+	cnpproxy_fl_file_restore(fl.fe, FL_IDLE_S);
 	fl_attach(NULL);
 	cnpproxy_fl_file_start(fl.fe);
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);

@@ -72,10 +72,10 @@ static int decode(const uint8_t *buf, size_t len, void *arg)
 	return rv;
 }
 
-size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe)
+size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s)
 {
 	int rv = cnpproxy_state_file_load(FL_FILE_NAME, pnc_fl_state_size(PNC_FLENC_FLOWS_MAX),
-					  decode, fe, &lf.st);
+					  max_age_s, decode, fe, &lf.st);
 
 	if (rv > 0)
 		zlog_info("cnpproxyd: restored %" PRIu64 " flow labels of %d from %s",

@@ -16,8 +16,12 @@ struct pnc_flenc_tc;
 struct vty;
 struct json_object;
 
-/* Put the saved labels into fe, which has just been loaded.  Labels restored. */
-extern size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe);
+/*
+ * Put the saved labels into fe, which has just been loaded, unless the
+ * file was written more than max_age_s ago (the flows' idle time).
+ * Labels restored.
+ */
+extern size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s);
 /* Write fe's labels every few seconds while they change. */
 extern void cnpproxy_fl_file_start(struct pnc_flenc_tc *fe);
 /* The program's counters were cleared: the next tick writes the labels. */

@@ -56,10 +56,10 @@ static int decode(const uint8_t *buf, size_t len, void *arg)
 	return pnc_flows_state_decode(buf, len, restore_one, arg);
 }
 
-size_t cnpproxy_flows_file_restore(struct pnc_flow_table *t)
+size_t cnpproxy_flows_file_restore(struct pnc_flow_table *t, unsigned int max_age_s)
 {
-	int rv = cnpproxy_state_file_load(FLOWS_FILE_NAME, pnc_flows_state_size(65536 * 4), decode,
-					  t, &ff.st);
+	int rv = cnpproxy_state_file_load(FLOWS_FILE_NAME, pnc_flows_state_size(65536 * 4),
+					  max_age_s, decode, t, &ff.st);
 
 	if (rv > 0)
 		zlog_info("cnpproxyd: restored %" PRIu64 " learned flows of %d from %s",

@@ -16,8 +16,11 @@ struct pnc_flow_table;
 struct vty;
 struct json_object;
 
-/* Read the file into t (the role just started).  Flows restored. */
-extern size_t cnpproxy_flows_file_restore(struct pnc_flow_table *t);
+/*
+ * Read the file into t (the role just started), unless it was written
+ * more than max_age_s ago (the flows' idle timeout).  Flows restored.
+ */
+extern size_t cnpproxy_flows_file_restore(struct pnc_flow_table *t, unsigned int max_age_s);
 /* Write t to the file every few seconds while it changes. */
 extern void cnpproxy_flows_file_start(struct pnc_flow_table *t);
 /* Write t now and stop (clean stop of the daemon). */

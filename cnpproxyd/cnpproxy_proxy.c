@@ -269,7 +269,7 @@ void cnpproxy_pn_apply(void)
 	if (on && !pn_flows) {
 		pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
 		/* What a previous cnpproxyd had learned (a restart, not a new role). */
-		cnpproxy_flows_file_restore(pn_flows);
+		cnpproxy_flows_file_restore(pn_flows, PN_FLOW_IDLE_US / 1000000u);
 		cnpproxy_flows_file_start(pn_flows);
 	}
 	if (!on) {

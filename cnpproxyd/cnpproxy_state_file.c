@@ -5,6 +5,7 @@
 #include <zebra.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "lib/frrevent.h"
 #include "lib/json.h"
@@ -30,9 +31,11 @@ const char *cnpproxy_state_file_path(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len)
+int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len,
+			     time_t *written)
 {
 	char path[CNPPROXY_STATE_PATH_MAX];
+	struct stat st;
 	size_t got = 0;
 	ssize_t n;
 	int fd;
@@ -42,6 +45,12 @@ int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t
 	fd = open(cnpproxy_state_file_path(name, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	*written = st.st_mtime;
 	/* One octet more than allowed tells a file that is too large. */
 	*buf = XMALLOC(MTYPE_PNC_STATE_FILE, max + 1);
 	while (got <= max && (n = read(fd, *buf + got, max + 1 - got)) != 0) {
@@ -107,23 +116,27 @@ void cnpproxy_state_file_remove(const char *name)
 	unlink(cnpproxy_state_file_path(name, path, sizeof(path)));
 }
 
-int cnpproxy_state_file_load(const char *name, size_t max,
+int cnpproxy_state_file_load(const char *name, size_t max, unsigned int max_age_s,
 			     int (*decode)(const uint8_t *buf, size_t len, void *arg), void *arg,
 			     struct cnpproxy_state_stats *st)
 {
 	char path[CNPPROXY_STATE_PATH_MAX];
+	time_t written = 0;
 	uint8_t *buf;
 	size_t len;
 	int rv;
 
 	st->restored = 0;
 	st->restore_error = NULL;
-	rv = cnpproxy_state_file_read(name, max, &buf, &len);
+	rv = cnpproxy_state_file_read(name, max, &buf, &len, &written);
 	if (rv == -ENOENT)
 		return 0;
 	if (rv < 0) {
 		st->restore_error = rv == -EFBIG ? pnc_state_strerror(PNC_STATE_E_LENGTH)
 						 : safe_strerror(-rv);
+	} else if (time(NULL) - written > (time_t)max_age_s) {
+		cnpproxy_state_file_free(buf);
+		st->restore_error = "older than what it holds can live";
 	} else {
 		rv = decode(buf, len, arg);
 		cnpproxy_state_file_free(buf);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Room for the path of a state file named name (below). */
 #define CNPPROXY_STATE_PATH_MAX 256
@@ -20,10 +21,11 @@ extern const char *cnpproxy_state_file_path(const char *name, char *buf, size_t 
 
 /*
  * Read all of state file name, at most max octets, into *buf (free with
- * cnpproxy_state_file_free()).  0, -ENOENT when there is none, -EFBIG
- * when it is larger, or another -errno.
+ * cnpproxy_state_file_free()), and when it was last written.  0, -ENOENT
+ * when there is none, -EFBIG when it is larger, or another -errno.
  */
-extern int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len);
+extern int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len,
+				    time_t *written);
 extern void cnpproxy_state_file_free(uint8_t *buf);
 
 /* Replace state file name by len octets of buf.  0 or -errno. */
@@ -42,11 +44,13 @@ struct json_object;
 
 /*
  * Read state file name (at most max octets) and hand it to decode, which
- * returns the number of records or a PNC_STATE_E_*.  Sets st's restore
- * fields; returns decode's result, 0 without a file, or -1 when the file
- * could not be read.
+ * returns the number of records or a PNC_STATE_E_*.  A file last written
+ * more than max_age_s ago is not read: what it holds would have aged out
+ * meanwhile (it may be left by a role removed while the daemon was
+ * down).  Sets st's restore fields; returns decode's result, 0 without a
+ * file, or -1 when the file was not read.
  */
-extern int cnpproxy_state_file_load(const char *name, size_t max,
+extern int cnpproxy_state_file_load(const char *name, size_t max, unsigned int max_age_s,
 				    int (*decode)(const uint8_t *buf, size_t len, void *arg),
 				    void *arg, struct cnpproxy_state_stats *st);
 

@@ -165,8 +165,14 @@ def test_unknown_flow_and_fcn_unresolved():
     pe1 = gear("pe1")
     pe1.vtysh_cmd("clear cnpproxy counters")
     send_from("p", "10.0.12.1", NOTIF_PORT, notification(rqpn="0x777"))
+    # From p's address on the link, which the accept list permits: while
+    # DAD has not finished the kernel would pick another one.
+    _, tentative = topotest.run_and_expect(
+        lambda: gear("p").cmd("ip -6 addr show tentative").strip(), "", count=20, wait=0.5)
+    assert tentative == "", tentative
     send_from("p", "2001:db8:12::1", NOTIF_PORT,
-              notification(sender="2001:db8:1::1", receiver="2001:db8:23::3"))
+              notification(sender="2001:db8:1::1", receiver="2001:db8:23::3"),
+              src="2001:db8:12::2")
     send_from("p", "10.0.12.1", FCN_PORT, pkt("fcn", "bare=1"))
     expect_counters({"received": 2, "droppedUnknownFlow": 2, "receivedFlowLabel": 1,
                      "droppedFlowLabelUnresolved": 1, "cnpSent": 0})
@@ -353,6 +359,47 @@ def test_flows_survive_sigkill():
     assert kept["restored"] == len(before) and "restoreError" not in kept, kept
     send_from("p", "10.0.12.1", NOTIF_PORT, notification())
     expect_counters({"received": 1, "cnpSent": 1})
+
+
+def restart_cnpproxyd(router, before=""):
+    """SIGKILL cnpproxyd, run a shell command, start it with its configuration."""
+    rc, out = run_rc(router, "kill -9 $(cat /var/run/frr/cnpproxyd.pid)")
+    assert rc == 0, out
+    if before:
+        rc, out = run_rc(router, before)
+        assert rc == 0, out
+    router.startDaemons(["cnpproxyd"])
+    rc, out = run_rc(router, "vtysh -b -d cnpproxyd")
+    assert rc == 0, out
+
+
+def test_old_flow_file_not_read():
+    """A flow file older than the flows' idle timeout (left by a role removed
+    while the daemon was down, say) is not read; a fresh one is."""
+    pe1 = gear("pe1")
+    state = "/var/run/frr/cnpproxyd-flows.state"
+
+    def flow_keys():
+        return sorted((f["sender"], f["senderQp"], f["receiverQp"]) for f in flows())
+
+    before = flow_keys()
+    assert before, "no flows learned before"
+    time.sleep(3)  # written every 2 s while the table changes
+    restart_cnpproxyd(pe1, "cp -p {0} {0}.keep && touch -d '-10 minutes' {0}".format(state))
+
+    def file_state():
+        return pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)["flowStateFile"]
+
+    _, got = topotest.run_and_expect(lambda: file_state().get("restoreError"),
+                                     "older than what it holds can live", count=20, wait=0.5)
+    assert got == "older than what it holds can live", file_state()
+    assert file_state()["restored"] == 0 and flows() == [], (file_state(), flows())
+
+    # The same flows, written just now, come back.
+    restart_cnpproxyd(pe1, "mv {0}.keep {0}".format(state))
+    _, got = topotest.run_and_expect(flow_keys, before, count=20, wait=0.5)
+    assert got == before, (got, before)
+    assert "restoreError" not in file_state(), file_state()
 
 
 def test_busy_port_bound_once_freed():
