@@ -21,7 +21,11 @@
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_STATE_FILE, "cnpproxyd state file buffer");
 
-const char *cnpproxy_state_file_path(const char *name, char *buf, size_t len)
+/* Room for the path of a state file under the runstatedir. */
+#define STATE_PATH_MAX 256
+
+/* The path of state file name; empty when it does not fit. */
+static const char *state_path(const char *name, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%s/%s", frr_runstatedir, name);
 
@@ -31,10 +35,19 @@ const char *cnpproxy_state_file_path(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len,
-			     time_t *written)
+static void state_free(uint8_t *buf)
 {
-	char path[CNPPROXY_STATE_PATH_MAX];
+	XFREE(MTYPE_PNC_STATE_FILE, buf);
+}
+
+/*
+ * Read all of state file name, at most max octets, into *buf (free with
+ * state_free()), and when it was last written.  0, -ENOENT when there is
+ * none, -EFBIG when it is larger, or another -errno.
+ */
+static int state_read(const char *name, size_t max, uint8_t **buf, size_t *len, time_t *written)
+{
+	char path[STATE_PATH_MAX];
 	struct stat st;
 	size_t got = 0;
 	ssize_t n;
@@ -42,7 +55,7 @@ int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t
 
 	*buf = NULL;
 	*len = 0;
-	fd = open(cnpproxy_state_file_path(name, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	fd = open(state_path(name, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
@@ -59,7 +72,7 @@ int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t
 		if (n < 0) {
 			n = -errno;
 			close(fd);
-			cnpproxy_state_file_free(*buf);
+			state_free(*buf);
 			*buf = NULL;
 			return (int)n;
 		}
@@ -67,7 +80,7 @@ int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t
 	}
 	close(fd);
 	if (got > max) {
-		cnpproxy_state_file_free(*buf);
+		state_free(*buf);
 		*buf = NULL;
 		return -EFBIG;
 	}
@@ -75,19 +88,14 @@ int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t
 	return 0;
 }
 
-void cnpproxy_state_file_free(uint8_t *buf)
-{
-	XFREE(MTYPE_PNC_STATE_FILE, buf);
-}
-
 int cnpproxy_state_file_write(const char *name, const uint8_t *buf, size_t len)
 {
-	char path[CNPPROXY_STATE_PATH_MAX], tmp[CNPPROXY_STATE_PATH_MAX + 4];
+	char path[STATE_PATH_MAX], tmp[STATE_PATH_MAX + 4];
 	size_t off = 0;
 	ssize_t n;
 	int fd, err = 0;
 
-	if (!*cnpproxy_state_file_path(name, path, sizeof(path)))
+	if (!*state_path(name, path, sizeof(path)))
 		return -ENAMETOOLONG;
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -109,18 +117,18 @@ int cnpproxy_state_file_write(const char *name, const uint8_t *buf, size_t len)
 	return err;
 }
 
-void cnpproxy_state_file_remove(const char *name)
+static void state_remove(const char *name)
 {
-	char path[CNPPROXY_STATE_PATH_MAX];
+	char path[STATE_PATH_MAX];
 
-	unlink(cnpproxy_state_file_path(name, path, sizeof(path)));
+	unlink(state_path(name, path, sizeof(path)));
 }
 
 int cnpproxy_state_file_load(const char *name, size_t max, unsigned int max_age_s,
 			     int (*decode)(const uint8_t *buf, size_t len, void *arg), void *arg,
 			     struct cnpproxy_state_stats *st)
 {
-	char path[CNPPROXY_STATE_PATH_MAX];
+	char path[STATE_PATH_MAX];
 	time_t written = 0;
 	uint8_t *buf;
 	size_t len;
@@ -128,24 +136,24 @@ int cnpproxy_state_file_load(const char *name, size_t max, unsigned int max_age_
 
 	st->restored = 0;
 	st->restore_error = NULL;
-	rv = cnpproxy_state_file_read(name, max, &buf, &len, &written);
+	rv = state_read(name, max, &buf, &len, &written);
 	if (rv == -ENOENT)
 		return 0;
 	if (rv < 0) {
 		st->restore_error = rv == -EFBIG ? pnc_state_strerror(PNC_STATE_E_LENGTH)
 						 : safe_strerror(-rv);
 	} else if (time(NULL) - written > (time_t)max_age_s) {
-		cnpproxy_state_file_free(buf);
+		state_free(buf);
 		st->restore_error = "older than what it holds can live";
 	} else {
 		rv = decode(buf, len, arg);
-		cnpproxy_state_file_free(buf);
+		state_free(buf);
 		if (rv < 0)
 			st->restore_error = pnc_state_strerror(rv);
 	}
 	if (st->restore_error) {
-		zlog_warn("cnpproxyd: %s: not restored: %s",
-			  cnpproxy_state_file_path(name, path, sizeof(path)), st->restore_error);
+		zlog_warn("cnpproxyd: %s: not restored: %s", state_path(name, path, sizeof(path)),
+			  st->restore_error);
 		return -1;
 	}
 	return rv;
@@ -225,5 +233,5 @@ void cnpproxy_state_saver_forget(struct cnpproxy_state_saver *sv)
 {
 	event_cancel(&sv->t_save);
 	sv->obj = NULL;
-	cnpproxy_state_file_remove(sv->name);
+	state_remove(sv->name);
 }

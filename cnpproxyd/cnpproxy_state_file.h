@@ -11,27 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
-
-/* Room for the path of a state file named name (below). */
-#define CNPPROXY_STATE_PATH_MAX 256
-
-/* The path of state file name, for messages. */
-extern const char *cnpproxy_state_file_path(const char *name, char *buf, size_t len);
-
-/*
- * Read all of state file name, at most max octets, into *buf (free with
- * cnpproxy_state_file_free()), and when it was last written.  0, -ENOENT
- * when there is none, -EFBIG when it is larger, or another -errno.
- */
-extern int cnpproxy_state_file_read(const char *name, size_t max, uint8_t **buf, size_t *len,
-				    time_t *written);
-extern void cnpproxy_state_file_free(uint8_t *buf);
 
 /* Replace state file name by len octets of buf.  0 or -errno. */
 extern int cnpproxy_state_file_write(const char *name, const uint8_t *buf, size_t len);
-
-extern void cnpproxy_state_file_remove(const char *name);
 
 /* What a state file did, for show commands. */
 struct cnpproxy_state_stats {
