@@ -44,19 +44,9 @@ static uint64_t generation(const void *obj)
 	return pnc_flenc_counters(obj, &c) ? 0 : c.v[PNC_FLENC_C_LABELS_ALLOCATED];
 }
 
-static void restore_one(const struct pnc_fl_saved *s, void *arg)
+static void restore_one(const struct pnc_flenc_flow *f, void *arg)
 {
-	struct pnc_flenc_flow f = {
-		.ip_version = s->ip_version,
-		.dest_qp = s->dest_qp,
-		.pkey = s->pkey,
-		.sport = s->sport,
-		.label = s->label,
-	};
-
-	memcpy(f.src, s->src, sizeof(f.src));
-	memcpy(f.dst, s->dst, sizeof(f.dst));
-	if (!pnc_flenc_restore_flow(arg, &f))
+	if (!pnc_flenc_restore_flow(arg, f))
 		lf.st.restored++;
 }
 
@@ -84,28 +74,19 @@ size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s)
 }
 
 struct collect {
-	struct pnc_fl_saved *s;
+	struct pnc_flenc_flow *s;
 	size_t n, max;
 };
 
 static int collect(void *arg, const struct pnc_flenc_flow *f)
 {
 	struct collect *c = arg;
-	struct pnc_fl_saved *s;
 
 	if (c->n == c->max) {
 		c->max = c->max ? 2 * c->max : 64;
 		c->s = XREALLOC(MTYPE_PNC_FL_FILE, c->s, c->max * sizeof(*c->s));
 	}
-	s = &c->s[c->n++];
-	memset(s, 0, sizeof(*s));
-	s->ip_version = f->ip_version;
-	s->pkey = f->pkey;
-	s->sport = f->sport;
-	s->label = f->label;
-	s->dest_qp = f->dest_qp;
-	memcpy(s->src, f->src, sizeof(s->src));
-	memcpy(s->dst, f->dst, sizeof(s->dst));
+	c->s[c->n++] = *f;
 	return 0;
 }
 

@@ -10,7 +10,8 @@
  * data (4 octets): the allocation cursor.  Each record (48 octets,
  * big-endian): inner IP version, 0, P_Key, UDP source port, 0 (16 bits),
  * label, receiver QP, sender and receiver addresses (16 octets each,
- * IPv4 in the first 4).
+ * IPv4 in the first 4): the fields of the loader's struct pnc_flenc_flow
+ * that name a flow and its label (its times and counters start again).
  */
 #ifndef _CNPPROXY_FL_STATE_H
 #define _CNPPROXY_FL_STATE_H
@@ -18,25 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/flenc_tc.h"
+
 #define PNC_FL_STATE_REC_LEN 48
 #define PNC_FL_STATE_VERSION 1
-
-/* One flow's label. */
-struct pnc_fl_saved {
-	uint8_t ip_version; /* 4 or 6 */
-	uint16_t pkey;
-	uint16_t sport;
-	uint32_t label;
-	uint32_t dest_qp;
-	uint8_t src[16];
-	uint8_t dst[16];
-};
 
 /* Octets of a file of n records. */
 extern size_t pnc_fl_state_size(size_t n);
 
 /* Write the cursor and n records to buf of pnc_fl_state_size(n) octets. */
-extern void pnc_fl_state_encode(uint32_t cursor, const struct pnc_fl_saved *fl, size_t n,
+extern void pnc_fl_state_encode(uint32_t cursor, const struct pnc_flenc_flow *fl, size_t n,
 				uint8_t *buf);
 
 /*
@@ -44,6 +36,6 @@ extern void pnc_fl_state_encode(uint32_t cursor, const struct pnc_fl_saved *fl, 
  * in order.  Number of records, or a PNC_STATE_E_*.
  */
 extern int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *cursor,
-			       void (*cb)(const struct pnc_fl_saved *s, void *arg), void *arg);
+			       void (*cb)(const struct pnc_flenc_flow *f, void *arg), void *arg);
 
 #endif /* _CNPPROXY_FL_STATE_H */
