@@ -150,6 +150,15 @@ static void if_counters_del(struct pnc_mark_tc *mt, int ifindex)
 	bpf_map_delete_elem(bpf_map__fd(mt->skel->maps.if_counters), &key);
 }
 
+/* A filter a dead process of ours left at our place goes; anyone else's stays. */
+static void filter_remove_stale(const struct pnc_mark_tc *mt, int ifindex)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
+
+	pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, 0,
+			  bpf_program__name(mt->skel->progs.pnc_mark));
+}
+
 /* A tc filter on clsact egress, for kernels without tcx. */
 static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
 {
@@ -164,9 +173,8 @@ static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
 	err = clsact_get(&hook, &created);
 	if (err)
 		return err;
-	/* A filter left by a process that died goes; anyone else's stays. */
 	if (!created)
-		pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, 0, "pnc_mark");
+		filter_remove_stale(mt, mi->ifindex);
 	err = bpf_tc_attach(&hook, &opts);
 	if (err) {
 		if (created)
@@ -176,13 +184,6 @@ static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
 	mi->prog_id = opts.prog_id;
 	mi->own_clsact = created;
 	return 0;
-}
-
-static void filter_remove_stale(int ifindex)
-{
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
-
-	pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, 0, "pnc_mark");
 }
 
 int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
@@ -223,7 +224,7 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 		 * A filter a dead process of an older version left at our
 		 * handle would run after the link, marking on its last state.
 		 */
-		filter_remove_stale(ifindex);
+		filter_remove_stale(mt, ifindex);
 	}
 	if (err) {
 		if_counters_del(mt, ifindex);
