@@ -573,11 +573,10 @@ def run_foreign_clsact():
     sh("ip", "-n", NS_P, "link", "del", "m0")
 
 
-def run_killed():
-    """SIGKILL while marking everything: from the state's lifetime on at
-    the latest (at once with tcx), packets leave as they came."""
-    sent = [(roce4(ECT0, 0x51), 3), (udp6(ECT1), 3)]
-    m = Marker(["--ce-prob", str(ONE), "--lifetime-ms", "300"])
+def killed_while_marking(args, sent):
+    """A marker marking everything, SIGKILLed: from its state's lifetime on
+    at the latest, packets leave as they came.  The killed Marker."""
+    m = Marker(list(args) + ["--ce-prob", str(ONE), "--lifetime-ms", "300"])
     try:
         got = arrivals(sent, send_and_capture(sent))
         expect(got, sent, lambda p: CE)
@@ -587,6 +586,13 @@ def run_killed():
     time.sleep(0.5)
     got = arrivals(sent, send_and_capture(sent))
     expect(got, sent, ecn_of)
+    return m
+
+
+def run_killed():
+    """SIGKILL while marking everything: from the state's lifetime on at
+    the latest (at once with tcx), packets leave as they came."""
+    m = killed_while_marking([], [(roce4(ECT0, 0x51), 3), (udp6(ECT1), 3)])
     if m.mode == "tcx":
         assert not links_of(m.prog_id), "a killed process left its link"
     else:
@@ -602,19 +608,10 @@ def run_filter_path():
     """The older kernels' path: a clsact filter, taken over from a killed
     marker, and someone else's filter at our place left alone."""
     sent = [(roce4(ECT0, 0x53), 3), (udp6(ECT1), 3)]
-    m = Marker(["--tc-filter", "--ce-prob", str(ONE), "--lifetime-ms", "300"])
+    # Its filter stops marking when its state expires, and stays.
+    m = killed_while_marking(["--tc-filter"], sent)
     assert m.mode == "tc-filter", m.mode
-    try:
-        got = arrivals(sent, send_and_capture(sent))
-        expect(got, sent, lambda p: CE)
-    finally:
-        m.proc.kill()
-        m.proc.wait()
-    # Its filter stays, and stops marking when its state expires.
     assert len(our_filters()) == 1, egress_filters()
-    time.sleep(0.5)
-    got = arrivals(sent, send_and_capture(sent))
-    expect(got, sent, ecn_of)
 
     # The next marker takes its place: one filter of ours, running the new program.
     m2 = Marker(["--tc-filter", "--ce-prob", str(ONE)])
