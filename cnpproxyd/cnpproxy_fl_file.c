@@ -4,7 +4,6 @@
  */
 #include <zebra.h>
 
-#include "lib/log.h"
 #include "lib/memory.h"
 
 #include "cnpproxyd.h"
@@ -64,13 +63,9 @@ static int decode(const uint8_t *buf, size_t len, void *arg)
 
 size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s)
 {
-	int rv = cnpproxy_state_file_load(FL_FILE_NAME, pnc_fl_state_size(PNC_FLENC_FLOWS_MAX),
-					  max_age_s, decode, fe, &lf.st);
-
-	if (rv > 0)
-		zlog_info("cnpproxyd: restored %" PRIu64 " flow labels of %d from %s",
-			  lf.st.restored, rv, FL_FILE_NAME);
-	return lf.st.restored;
+	return cnpproxy_state_file_load(FL_FILE_NAME, "flow labels",
+					pnc_fl_state_size(PNC_FLENC_FLOWS_MAX), max_age_s, decode,
+					fe, &lf.st);
 }
 
 struct collect {

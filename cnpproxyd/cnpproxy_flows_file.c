@@ -5,7 +5,6 @@
 #include <zebra.h>
 
 #include "lib/json.h"
-#include "lib/log.h"
 #include "lib/memory.h"
 #include "lib/vty.h"
 
@@ -58,13 +57,9 @@ static int decode(const uint8_t *buf, size_t len, void *arg)
 
 size_t cnpproxy_flows_file_restore(struct pnc_flow_table *t, unsigned int max_age_s)
 {
-	int rv = cnpproxy_state_file_load(FLOWS_FILE_NAME, pnc_flows_state_size(65536 * 4),
-					  max_age_s, decode, t, &ff.st);
-
-	if (rv > 0)
-		zlog_info("cnpproxyd: restored %" PRIu64 " learned flows of %d from %s",
-			  ff.st.restored, rv, FLOWS_FILE_NAME);
-	return ff.st.restored;
+	return cnpproxy_state_file_load(FLOWS_FILE_NAME, "learned flows",
+					pnc_flows_state_size(65536 * 4), max_age_s, decode, t,
+					&ff.st);
 }
 
 struct collect {

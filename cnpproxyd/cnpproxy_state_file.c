@@ -124,9 +124,10 @@ static void state_remove(const char *name)
 	unlink(state_path(name, path, sizeof(path)));
 }
 
-int cnpproxy_state_file_load(const char *name, size_t max, unsigned int max_age_s,
-			     int (*decode)(const uint8_t *buf, size_t len, void *arg), void *arg,
-			     struct cnpproxy_state_stats *st)
+size_t cnpproxy_state_file_load(const char *name, const char *what, size_t max,
+				unsigned int max_age_s,
+				int (*decode)(const uint8_t *buf, size_t len, void *arg),
+				void *arg, struct cnpproxy_state_stats *st)
 {
 	char path[STATE_PATH_MAX];
 	time_t written = 0;
@@ -154,9 +155,12 @@ int cnpproxy_state_file_load(const char *name, size_t max, unsigned int max_age_
 	if (st->restore_error) {
 		zlog_warn("cnpproxyd: %s: not restored: %s", state_path(name, path, sizeof(path)),
 			  st->restore_error);
-		return -1;
+		return 0;
 	}
-	return rv;
+	if (rv > 0)
+		zlog_info("cnpproxyd: restored %" PRIu64 " %s of %d from %s", st->restored, what,
+			  rv, name);
+	return st->restored;
 }
 
 void cnpproxy_state_file_show(struct vty *vty, struct json_object *json, const char *key,

@@ -29,12 +29,13 @@ struct json_object;
  * returns the number of records or a PNC_STATE_E_*.  A file last written
  * more than max_age_s ago is not read: what it holds would have aged out
  * meanwhile (it may be left by a role removed while the daemon was
- * down).  Sets st's restore fields; returns decode's result, 0 without a
- * file, or -1 when the file was not read.
+ * down).  Sets st's restore fields (decode counts st->restored), logs
+ * the outcome, naming the records what, and returns st->restored.
  */
-extern int cnpproxy_state_file_load(const char *name, size_t max, unsigned int max_age_s,
-				    int (*decode)(const uint8_t *buf, size_t len, void *arg),
-				    void *arg, struct cnpproxy_state_stats *st);
+extern size_t cnpproxy_state_file_load(const char *name, const char *what, size_t max,
+				       unsigned int max_age_s,
+				       int (*decode)(const uint8_t *buf, size_t len, void *arg),
+				       void *arg, struct cnpproxy_state_stats *st);
 
 /*
  * Keeps a state file up to date: written every CNPPROXY_STATE_SAVE_S
