@@ -11,7 +11,10 @@ Five network namespaces, all created and removed by this script:
 
 pe1, p and pe2 run zebra, mgmtd, staticd and isisd from the pnc build;
 pe1 advertises the sender subnet with the IS-IS Proxy Node Capability,
-so p's cnpproxyd learns pe1 as the sender's proxy.  A TBF on p's egress
+so p's cnpproxyd learns pe1 as the sender's proxy.  With --signalling
+bgp, the three routers are three sites speaking eBGP instead (bgpd), and
+pe1 attaches the Proxy Node Capability characteristic of the NHC
+attribute to the sender subnet.  A TBF on p's egress
 towards pe2 is the bottleneck; pnc-delay-line between p and pe2 makes the
 WAN round trip.  The same RoCEv2 stream, faster than the TBF, runs twice:
 
@@ -59,9 +62,15 @@ P_ADDR, PE2_ADDR = "10.0.2.2/24", "10.0.2.3/24"
 ISIS_IFS = {"pe1": (("eth-sender", "passive"), ("eth-p", "point-to-point")),
             "p": (("eth-pe1", "point-to-point"), (BOTTLENECK, "point-to-point")),
             "pe2": (("eth-p", "point-to-point"), ("eth-receiver", "passive"))}
-DAEMONS = {"pe1": ("mgmtd", "zebra", "staticd", "isisd", "cnpproxyd"),
-           "p": ("mgmtd", "zebra", "staticd", "isisd", "cnpproxyd"),
-           "pe2": ("mgmtd", "zebra", "staticd", "isisd")}
+DAEMONS = {"pe1": ("mgmtd", "zebra", "staticd", "{igp}", "cnpproxyd"),
+           "p": ("mgmtd", "zebra", "staticd", "{igp}", "cnpproxyd"),
+           "pe2": ("mgmtd", "zebra", "staticd", "{igp}")}
+# --signalling: the daemon, and how the demo names it
+SIGNALLING = {"isis": ("isisd", "IS-IS"), "bgp": ("bgpd", "BGP")}
+# --signalling bgp: one AS per router, eBGP over the routed links
+ASN = {"pe1": 65001, "p": 65002, "pe2": 65003}
+BGP_NEIGHBORS = {"pe1": ("10.0.1.2",), "p": ("10.0.1.1", PE2_ADDR.split("/")[0]),
+                 "pe2": (P_ADDR.split("/")[0],)}
 # pe1's proxy role: CNPs from pe1's address on the sender's subnet, for
 # notifications from the routers' loopbacks; queue pairs learnt from both
 # directions (XDP sees incoming packets only).
@@ -136,6 +145,9 @@ def parse_args(argv):
                     "roce-emu's own default is 1000)")
     ap.add_argument("--notify-min-interval", type=int, metavar="US",
                     help="p's per-flow notification interval (default: the rtt)")
+    ap.add_argument("--signalling", choices=sorted(SIGNALLING), default="isis",
+                    help="how pe1 signals the proxy: IS-IS inside one network (default) "
+                    "or eBGP between three sites")
     ap.add_argument("--print-config", metavar="ROUTER", choices=ROUTERS,
                     help="print the router's frr.conf for these options and exit")
     args = ap.parse_args(argv)
@@ -147,7 +159,12 @@ def parse_args(argv):
     args.k_min = int(1.6 * bytes_per_ms)
     args.k_max = int(4 * bytes_per_ms)
     args.tools = os.path.realpath(os.path.join(args.frr_root, "..", "tools"))
+    args.igp_daemon, args.igp_name = SIGNALLING[args.signalling]
     return args
+
+
+def daemons(router, args):
+    return [d.format(igp=args.igp_daemon) for d in DAEMONS[router]]
 
 
 def tool_paths(args):
@@ -159,7 +176,7 @@ def tool_paths(args):
         "qmon": os.path.join(args.tools, "qmon", "pnc-qmon"),
         "delay-line": os.path.join(args.tools, "delay-line", "pnc-delay-line"),
     }
-    for daemon in ("zebra", "mgmtd", "staticd", "isisd", "cnpproxyd"):
+    for daemon in ("zebra", "mgmtd", "staticd", "isisd", "bgpd", "cnpproxyd"):
         paths[daemon] = os.path.join(paths["frrdir"], daemon)
     missing = [p for k, p in paths.items() if k != "frrdir" and not os.access(p, os.X_OK)]
     if missing:
@@ -311,14 +328,37 @@ def start_delay_line(args, paths, logdir):
 
 # ---- FRR -----------------------------------------------------------------------
 
+def bgp_conf(router):
+    """eBGP between the sites: every connected prefix announced; pe1 attaches
+    the Proxy Node Capability to the sender subnet."""
+    lines = ["interface lo", " ip address {}/32".format(LOOPBACK[router]), "exit"]
+    lines += ["router bgp {}".format(ASN[router]), " bgp router-id " + LOOPBACK[router],
+              " no bgp ebgp-requires-policy"]
+    for neighbor in BGP_NEIGHBORS[router]:
+        lines += [" neighbor {} remote-as external".format(neighbor),
+                  " neighbor {} timers 3 9".format(neighbor),
+                  " neighbor {} send-nexthop-characteristics".format(neighbor)]
+    lines += [" address-family ipv4 unicast", "  redistribute connected"]
+    if router == "pe1":
+        lines.append("  bgp proxy-node-capability route-map PROXIED")
+    lines += [" exit-address-family", "exit"]
+    return lines
+
+
 def frr_conf(router, args):
-    """frr.conf of a router: IS-IS everywhere, PNC and cnpproxyd where needed."""
+    """frr.conf of a router: IS-IS (or eBGP) everywhere, PNC and cnpproxyd
+    where needed."""
     lines = ["hostname " + router, "log timestamp precision 6", "!"]
     if router == "pe1":
         lines += ["ip prefix-list SENDERS seq 5 permit 10.1.0.0/24",
                   "ip prefix-list ROUTERS seq 5 permit 10.255.0.0/24 le 32", "!"]
+        if args.signalling == "bgp":
+            lines += ["route-map PROXIED permit 10", " match ip address prefix-list SENDERS",
+                      "exit", "!"]
     if router == "p":
         lines += ["debug cnpproxy congestion", "!"]
+    if args.signalling == "bgp":
+        return "\n".join(lines + bgp_conf(router) + cnpproxy_conf(router, args)) + "\n"
     lines += ["interface lo", " ip address {}/32".format(LOOPBACK[router]),
               " ip router isis wan", " isis passive", "exit"]
     for ifname, kind in ISIS_IFS[router]:
@@ -330,6 +370,12 @@ def frr_conf(router, args):
     if router == "pe1":
         lines.append(" proxy-node-capability prefix-list SENDERS")
     lines.append("exit")
+    return "\n".join(lines + cnpproxy_conf(router, args)) + "\n"
+
+
+def cnpproxy_conf(router, args):
+    """pe1's proxy role and p's congestion point."""
+    lines = []
     if router == "pe1":
         lines += ["router cnpproxy"] + [" " + c for c in PROXY_ROLE] + ["exit"]
     if router == "p":
@@ -342,7 +388,7 @@ def frr_conf(router, args):
         if args.notify_min_interval:
             lines.append(cp + " notify min-interval {}".format(args.notify_min_interval))
         lines.append("exit")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def start_router(router, args, paths):
@@ -356,7 +402,7 @@ def start_router(router, args, paths):
         with open(os.path.join(etc, fname), "w") as fh:
             fh.write(text)
         shutil.chown(os.path.join(etc, fname), "frr", "frr")
-    for daemon in DAEMONS[router]:
+    for daemon in daemons(router, args):
         # Its own UTS namespace, so IS-IS advertises the router's name.
         # Output to a file, not a pipe: the daemonized child keeps it open.
         start_log = os.path.join(rundir, daemon + ".start")
@@ -408,23 +454,23 @@ def roles_ready(paths):
 
 
 def bring_up_control_plane(args, paths):
-    """Start FRR on the routers; time IS-IS convergence and proxy learning."""
+    """Start FRR on the routers; time convergence and proxy learning."""
     t_start = time.monotonic()
     for router in ROUTERS:
         start_router(router, args, paths)
-        print("  {}: {}".format(router, " ".join(DAEMONS[router])))
+        print("  {}: {}".format(router, " ".join(daemons(router, args))))
     wait_for("end-to-end reachability", lambda: ns_run(
         "sender", "ping", "-c1", "-W1", RECEIVER, check=False).find(" 0% packet loss") > 0, 60)
     t_reach = time.monotonic() - t_start
-    proxy = wait_for("p learning the sender's proxy through IS-IS",
+    proxy = wait_for("p learning the sender's proxy through " + args.igp_name,
                      lambda: proxy_of_sender(paths), 60)
     t_proxy = time.monotonic() - t_start
     learned_at = time.time()
     wait_for("cnpproxyd roles operational", lambda: roles_ready(paths), 30)
-    print("  {:6.2f} s  sender {} reaches receiver {} (IS-IS converged)".format(
-        t_reach, SENDER, RECEIVER))
-    print("  {:6.2f} s  p: show cnpproxy lookup {} -> proxy {} (learned via IS-IS PNC)".format(
-        t_proxy, SENDER, proxy))
+    print("  {:6.2f} s  sender {} reaches receiver {} ({} converged)".format(
+        t_reach, SENDER, RECEIVER, args.igp_name))
+    print("  {:6.2f} s  p: show cnpproxy lookup {} -> proxy {} (learned via {} PNC)".format(
+        t_proxy, SENDER, proxy, args.igp_name))
     return {"reachable_s": t_reach, "proxy_learned_s": t_proxy, "proxy": proxy,
             "proxy_learned_at": learned_at}
 
@@ -653,8 +699,8 @@ def timeline(res, args):
 
 def print_timeline(res, label, args, setup):
     print("\n  {} (times from the first packet of the sender)".format(label))
-    print("    {:>11}  p: proxy of {} is {}, learned via IS-IS PNC {:.1f} s before the "
-          "traffic".format("before", SENDER, setup["proxy"],
+    print("    {:>11}  p: proxy of {} is {}, learned via {} PNC {:.1f} s before the "
+          "traffic".format("before", SENDER, setup["proxy"], args.igp_name,
                            res["t0_realtime"] - setup["proxy_learned_at"]))
     for t, text in timeline(res, args):
         print("    {}  {}".format(fmt_ms(t), text))
@@ -845,8 +891,8 @@ def set_up(args, paths, procs, logdir):
          "(namespaces {}-*)".format(args.tbf_mbit, args.rtt_ms, PREFIX))
     build_topology(args)
     procs.append(start_delay_line(args, paths, logdir))
-    step("Starting FRR (pnc build in {}): IS-IS with PNC, cnpproxyd on pe1 and p".format(
-        args.frr_root))
+    step("Starting FRR (pnc build in {}): {} with PNC, cnpproxyd on pe1 and p".format(
+        args.frr_root, args.igp_name))
     return bring_up_control_plane(args, paths)
 
 

@@ -35,7 +35,8 @@ for f in frr_sandbox_compat.py pnc_topo.py; do
 	ln -s "$src/topotests/$f" "$stage/$f"
 done
 tests=""
-for d in "$src"/topotests/*/; do
+# PNC_TOPOTEST_SRC: another directory of test directories (make bench)
+for d in "${PNC_TOPOTEST_SRC:-$src/topotests}"/*/; do
 	d=${d%/}
 	ls "$d"/test_*.py >/dev/null 2>&1 || continue
 	ln -s "$d" "$stage/$(basename "$d")"
