@@ -44,11 +44,17 @@ def reach_entries(node, in_ipv6=False):
             yield from reach_entries(value, in_ipv6)
 
 
-def isis_route_pnc(router, prefix):
-    """The PNC field of the selected IS-IS route to prefix ("none" if absent)."""
+def route_pnc(router, prefix, protocol):
+    """The PNC field of the selected route of protocol to prefix in zebra
+    ("none" if absent, "no PROTOCOL route" without such a route)."""
     family = "ipv6" if ":" in prefix else "ip"
     out = router.vtysh_cmd("show {} route {} json".format(family, prefix), isjson=True)
     for entry in out.get(prefix, []):
-        if entry.get("protocol") == "isis" and entry.get("selected"):
+        if entry.get("protocol") == protocol and entry.get("selected"):
             return entry.get("pnc", "none")
-    return "no isis route"
+    return "no {} route".format(protocol)
+
+
+def isis_route_pnc(router, prefix):
+    """The PNC field of the selected IS-IS route to prefix."""
+    return route_pnc(router, prefix, "isis")

@@ -10,6 +10,9 @@
 #   iBGP:  senders -- r4 ------- r5 ------- r6
 #          10.4.0/24  (proxy)    (RR)       (client, cnpproxyd)   AS 65010
 #
+#   unnumbered, link-local next hops:  senders -- r7 ------- r8 (cnpproxyd)
+#                                      2001:db8:7::/64 (proxy)
+#
 # r1 and r4 are proxies ('bgp proxy-node-capability'): the routes they
 # advertise with themselves as next hop carry the PNC characteristic in the
 # NHC attribute.  Checks, per draft-ietf-idr-nhc: PNC reaches r3 while r2
@@ -24,7 +27,9 @@
 # refused and change nothing.
 
 import functools
+import ipaddress
 import os
+import struct
 import sys
 
 import pytest
@@ -35,7 +40,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
-from pnc_topo import gear, run_rc, vtysh_rc
+from pnc_topo import gear, route_pnc, run_rc, vtysh_rc
 
 pytestmark = [pytest.mark.bgpd, pytest.mark.cnpproxyd]
 
@@ -48,6 +53,8 @@ def setup_module(mod):
         "s4": ("r4", "r5"),
         "s5": ("r5", "r6"),
         "s6": ("r4",),
+        "s7": ("r7", "r8"),
+        "s8": ("r7",),
     }
     tgen = Topogen(topodef, mod.__name__)
     tgen.start_topology()
@@ -75,13 +82,8 @@ def bgp_path(router, prefix):
 
 
 def rib_pnc(router, prefix):
-    """The PNC field of the selected BGP route in zebra ("none" if absent)."""
-    family = "ipv6" if ":" in prefix else "ip"
-    out = router.vtysh_cmd("show {} route {} json".format(family, prefix), isjson=True)
-    for entry in out.get(prefix, []):
-        if entry.get("protocol") == "bgp" and entry.get("selected"):
-            return entry.get("pnc", "none")
-    return "no bgp route"
+    """The PNC field of the selected BGP route in zebra."""
+    return route_pnc(router, prefix, "bgp")
 
 
 def lookup(router, addr):
@@ -313,6 +315,72 @@ def test_route_reflector_passes_pnc_with_the_next_hop_unchanged():
            "no neighbor 10.0.56.6 next-hop-self force")
     expect(functools.partial(lookup, r6, "10.4.0.77"),
            {"found": True, "proxy": "10.0.45.4", "origin": "bgp"}, "r6 lookup restored")
+
+
+def mrt_nhc(data, want_prefix):
+    """Attribute 39's value for want_prefix (a.b.c.d/n) in an MRT
+    TABLE_DUMP_V2 RIB_IPV4_UNICAST dump (RFC 6396), or None."""
+    offset = 0
+    while offset + 12 <= len(data):
+        mtype, subtype, length = struct.unpack("!HHI", data[offset + 4:offset + 12])
+        body = data[offset + 12:offset + 12 + length]
+        offset += 12 + length
+        if (mtype, subtype) != (13, 2):  # TABLE_DUMP_V2, RIB_IPV4_UNICAST
+            continue
+        plen = body[4]
+        nbytes = (plen + 7) // 8
+        addr = bytes(body[5:5 + nbytes]) + bytes(4 - nbytes)
+        if "{}/{}".format(ipaddress.ip_address(addr), plen) != want_prefix:
+            continue
+        pos = 5 + nbytes + 2  # entry count
+        attr_len = struct.unpack("!H", body[pos + 6:pos + 8])[0]
+        attrs, apos = body[pos + 8:pos + 8 + attr_len], 0
+        while apos < len(attrs):
+            flags, code = attrs[apos], attrs[apos + 1]
+            if flags & 0x10:
+                alen, hdr = struct.unpack("!H", attrs[apos + 2:apos + 4])[0], 4
+            else:
+                alen, hdr = attrs[apos + 2], 3
+            if code == 39:
+                return bytes(attrs[apos + hdr:apos + hdr + alen])
+            apos += hdr + alen
+    return None
+
+
+def test_mrt_dump_keeps_the_nhc():
+    "An MRT RIB dump of r3 records the NHC as received: r1's next hop, BGPID, PNC."
+    r3 = gear("r3")
+    path = "/tmp/bgp_pnc_r3_rib.mrt"
+    r3.cmd("rm -f " + path)
+    config(r3, "dump bgp routes-mrt " + path)
+    _, size = topotest.run_and_expect(
+        lambda: int(r3.cmd("stat -c %s {} 2>/dev/null || echo 0".format(path)).strip() or 0) > 0,
+        True, count=30, wait=1)
+    config(r3, "no dump bgp routes-mrt")
+    assert size, "no MRT dump written"
+    data = bytes.fromhex(r3.cmd("od -An -v -tx1 {} | tr -d ' \\n'".format(path)).strip())
+    nhc = mrt_nhc(data, "10.1.0.0/24")
+    # IPv4 unicast, next hop 10.0.12.1, BGPID 10.255.0.1, PNC
+    assert nhc == bytes.fromhex("00010104" "0a000c01" "00030004" "0aff0001" "ff010000"), nhc
+
+
+def test_link_local_next_hop_gives_pnc_without_proxy_address():
+    """r7 - r8 unnumbered with the link-local next hop capability: the NHC
+    header names r7's link-local address with r7's BGPID, r8 accepts it; the
+    route has PNC but no proxy address anyone could reach."""
+    r8 = gear("r8")
+    prefix = "2001:db8:7::/64"
+    expect(lambda: bgp_path(r8, prefix), {"pnc": True, "proxy": None, "bgpId": "10.255.0.7"},
+           "r8 path")
+    out = r8.vtysh_cmd("show bgp ipv6 unicast {}".format(prefix))
+    assert "Proxy Node Capability, no proxy address (link-local next hop)" in out, out
+    expect(functools.partial(rib_pnc, r8, prefix),
+           {"proxy": "none", "origin": "bgp", "proxyHost": False}, "r8 RIB")
+    assert lookup(r8, "2001:db8:7::77")["found"] is False
+    expect(lambda: r8.vtysh_cmd("show cnpproxy proxies json", isjson=True)
+           .get("pncWithoutProxyAddress", 0) >= 1, True, "counted without address")
+    for neighbor, counters in nhc_counters(r8).items():
+        assert counters == (0, 0), (neighbor, counters)
 
 
 def test_bgpd_killed_and_restarted_on_the_congested_router():
