@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers shared by pnc's topotests."""
 
+import os
 import shlex
 
 
@@ -14,6 +15,22 @@ def run_rc(router, command):
 def vtysh_rc(router, *commands):
     """Run vtysh commands; unlike vtysh_cmd(), keep errors and the exit code."""
     return run_rc(router, "vtysh " + " ".join("-c " + shlex.quote(c) for c in commands))
+
+
+def start_routers(mod, topodef, confdir, extra_daemons=None):
+    """Start a test module's topology: every router reads
+    confdir/NAME/frr.conf; extra_daemons maps a router to daemons its
+    configuration does not name."""
+    # Imported here: the topotest library is on the path only inside pytest.
+    from lib.topogen import Topogen
+
+    tgen = Topogen(topodef, mod.__name__)
+    tgen.start_topology()
+    for rname, router in tgen.routers().items():
+        router.load_frr_config(os.path.join(confdir, rname, "frr.conf"),
+                               extra_daemons=(extra_daemons or {}).get(rname))
+    tgen.start_router()
+    return tgen
 
 
 def gear(name):

@@ -39,8 +39,8 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib import topotest
-from lib.topogen import Topogen, get_topogen
-from pnc_topo import gear, route_pnc, run_rc, vtysh_rc
+from lib.topogen import get_topogen
+from pnc_topo import gear, route_pnc, run_rc, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.bgpd, pytest.mark.cnpproxyd]
 
@@ -56,11 +56,7 @@ def setup_module(mod):
         "s7": ("r7", "r8"),
         "s8": ("r7",),
     }
-    tgen = Topogen(topodef, mod.__name__)
-    tgen.start_topology()
-    for rname, router in tgen.routers().items():
-        router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)))
-    tgen.start_router()
+    start_routers(mod, topodef, CWD)
 
 
 def teardown_module(_mod):

@@ -28,19 +28,14 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib import topotest
-from lib.topogen import Topogen, get_topogen
-from pnc_topo import run_rc, vtysh_rc
+from lib.topogen import get_topogen
+from pnc_topo import run_rc, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
 
 def setup_module(mod):
-    topodef = {"s1": ("r1", "r2")}
-    tgen = Topogen(topodef, mod.__name__)
-    tgen.start_topology()
-    for rname, router in tgen.routers().items():
-        router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)))
-    tgen.start_router()
+    start_routers(mod, {"s1": ("r1", "r2")}, CWD)
 
 
 def teardown_module(_mod):

@@ -23,18 +23,14 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib import topotest
-from lib.topogen import Topogen, get_topogen
-from pnc_topo import vtysh_rc
+from lib.topogen import get_topogen
+from pnc_topo import start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.sharpd, pytest.mark.cnpproxyd]
 
 
 def setup_module(mod):
-    tgen = Topogen({"s1": ("r1",)}, mod.__name__)
-    tgen.start_topology()
-    r1 = tgen.gears["r1"]
-    r1.load_frr_config(os.path.join(CWD, "r1/frr.conf"), extra_daemons=["sharpd"])
-    tgen.start_router()
+    start_routers(mod, {"s1": ("r1",)}, CWD, extra_daemons={"r1": ["sharpd"]})
 
 
 def teardown_module(_mod):

@@ -29,8 +29,8 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib import topotest
-from lib.topogen import Topogen, get_topogen
-from pnc_topo import gear, isis_route_pnc, reach_entries, vtysh_rc
+from lib.topogen import get_topogen
+from pnc_topo import gear, isis_route_pnc, reach_entries, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -64,11 +64,7 @@ def setup_module(mod):
         "s3": ("r3", "r4"),
         "s4": ("r1",),
     }
-    tgen = Topogen(topodef, mod.__name__)
-    tgen.start_topology()
-    for rname, router in tgen.routers().items():
-        router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)))
-    tgen.start_router()
+    start_routers(mod, topodef, CWD)
 
 
 def teardown_module(_mod):

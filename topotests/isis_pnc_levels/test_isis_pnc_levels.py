@@ -28,8 +28,8 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib import topotest
-from lib.topogen import Topogen, get_topogen
-from pnc_topo import gear, isis_route_pnc, reach_entries
+from lib.topogen import get_topogen
+from pnc_topo import gear, isis_route_pnc, reach_entries, start_routers
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -52,11 +52,7 @@ PROXIED = {
 
 
 def setup_module(mod):
-    tgen = Topogen({"s1": ("r1", "r2"), "s2": ("r2", "r3"), "s3": ("r1",)}, mod.__name__)
-    tgen.start_topology()
-    for rname, router in tgen.routers().items():
-        router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)))
-    tgen.start_router()
+    start_routers(mod, {"s1": ("r1", "r2"), "s2": ("r2", "r3"), "s3": ("r1",)}, CWD)
 
 
 def teardown_module(_mod):

@@ -27,8 +27,8 @@ CWD = os.path.dirname(os.path.realpath(__file__))
 sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
-from lib.topogen import Topogen, get_topogen
-from pnc_topo import vtysh_rc
+from lib.topogen import get_topogen
+from pnc_topo import start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.bgpd, pytest.mark.cnpproxyd]
 
@@ -38,13 +38,8 @@ TIMEOUT = 120
 
 
 def setup_module(mod):
-    topodef = {"s1": ("r1", "r2"), "s2": ("r2", "r3"), "s3": ("r1",)}
-    tgen = Topogen(topodef, mod.__name__)
-    tgen.start_topology()
-    for rname, router in tgen.routers().items():
-        router.load_frr_config(os.path.join(CWD, "{}/frr.conf".format(rname)),
-                               extra_daemons=["sharpd"] if rname == "r1" else None)
-    tgen.start_router()
+    start_routers(mod, {"s1": ("r1", "r2"), "s2": ("r2", "r3"), "s3": ("r1",)}, CWD,
+                  extra_daemons={"r1": ["sharpd"]})
 
 
 def teardown_module(_mod):
