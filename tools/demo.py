@@ -11,10 +11,12 @@ Five network namespaces, all created and removed by this script:
 
 pe1, p and pe2 run zebra, mgmtd, staticd and isisd from the pnc build;
 pe1 advertises the sender subnet with the IS-IS Proxy Node Capability,
-so p's cnpproxyd learns pe1 as the sender's proxy.  With --signalling
-bgp, the three routers are three sites speaking eBGP instead (bgpd), and
-pe1 attaches the Proxy Node Capability characteristic of the NHC
-attribute to the sender subnet.  A TBF on p's egress
+so p's cnpproxyd learns pe1 as the sender's proxy.  With --igp ospf
+(--signalling ospf), they run OSPFv2 (ospfd) and pe1 sets P in an
+Extended Prefix LSA instead.  With --signalling bgp, the three routers
+are three sites speaking eBGP instead (bgpd), and pe1 attaches the Proxy
+Node Capability characteristic of the NHC attribute to the sender
+subnet.  A TBF on p's egress
 towards pe2 is the bottleneck; pnc-delay-line between p and pe2 makes the
 WAN round trip.  The same RoCEv2 stream, faster than the TBF, runs twice:
 
@@ -66,7 +68,7 @@ DAEMONS = {"pe1": ("mgmtd", "zebra", "staticd", "{igp}", "cnpproxyd"),
            "p": ("mgmtd", "zebra", "staticd", "{igp}", "cnpproxyd"),
            "pe2": ("mgmtd", "zebra", "staticd", "{igp}")}
 # --signalling: the daemon, and how the demo names it
-SIGNALLING = {"isis": ("isisd", "IS-IS"), "bgp": ("bgpd", "BGP")}
+SIGNALLING = {"isis": ("isisd", "IS-IS"), "ospf": ("ospfd", "OSPF"), "bgp": ("bgpd", "BGP")}
 # --signalling bgp: one AS per router, eBGP over the routed links
 ASN = {"pe1": 65001, "p": 65002, "pe2": 65003}
 BGP_NEIGHBORS = {"pe1": ("10.0.1.2",), "p": ("10.0.1.1", PE2_ADDR.split("/")[0]),
@@ -145,9 +147,9 @@ def parse_args(argv):
                     "roce-emu's own default is 1000)")
     ap.add_argument("--notify-min-interval", type=int, metavar="US",
                     help="p's per-flow notification interval (default: the rtt)")
-    ap.add_argument("--signalling", choices=sorted(SIGNALLING), default="isis",
-                    help="how pe1 signals the proxy: IS-IS inside one network (default) "
-                    "or eBGP between three sites")
+    ap.add_argument("--signalling", "--igp", choices=sorted(SIGNALLING), default="isis",
+                    help="how pe1 signals the proxy: IS-IS (default) or OSPFv2 inside one "
+                    "network, or eBGP between three sites")
     ap.add_argument("--print-config", metavar="ROUTER", choices=ROUTERS,
                     help="print the router's frr.conf for these options and exit")
     args = ap.parse_args(argv)
@@ -176,7 +178,7 @@ def tool_paths(args):
         "qmon": os.path.join(args.tools, "qmon", "pnc-qmon"),
         "delay-line": os.path.join(args.tools, "delay-line", "pnc-delay-line"),
     }
-    for daemon in ("zebra", "mgmtd", "staticd", "isisd", "bgpd", "cnpproxyd"):
+    for daemon in ("zebra", "mgmtd", "staticd", "isisd", "ospfd", "bgpd", "cnpproxyd"):
         paths[daemon] = os.path.join(paths["frrdir"], daemon)
     missing = [p for k, p in paths.items() if k != "frrdir" and not os.access(p, os.X_OK)]
     if missing:
@@ -345,6 +347,27 @@ def bgp_conf(router):
     return lines
 
 
+def ospf_conf(router):
+    """OSPFv2, one area: pe1 flags the sender subnet with P in an Extended
+    Prefix LSA (opaque LSAs are off by default in ospfd)."""
+    lines = ["interface lo", " ip address {}/32".format(LOOPBACK[router]), " ip ospf area 0",
+             "exit"]
+    for ifname, kind in ISIS_IFS[router]:
+        lines += ["interface " + ifname, " ip ospf area 0"]
+        if kind == "passive":
+            lines.append(" ip ospf passive")
+        else:
+            lines += [" ip ospf network point-to-point", " ip ospf hello-interval 1",
+                      " ip ospf dead-interval 4"]
+        lines.append("exit")
+    lines += ["router ospf", " ospf router-id " + LOOPBACK[router], " capability opaque",
+              " timers throttle spf 0 50 500"]
+    if router == "pe1":
+        lines.append(" proxy-node-capability prefix-list SENDERS")
+    lines.append("exit")
+    return lines
+
+
 def frr_conf(router, args):
     """frr.conf of a router: IS-IS (or eBGP) everywhere, PNC and cnpproxyd
     where needed."""
@@ -359,6 +382,8 @@ def frr_conf(router, args):
         lines += ["debug cnpproxy congestion", "!"]
     if args.signalling == "bgp":
         return "\n".join(lines + bgp_conf(router) + cnpproxy_conf(router, args)) + "\n"
+    if args.signalling == "ospf":
+        return "\n".join(lines + ospf_conf(router) + cnpproxy_conf(router, args)) + "\n"
     lines += ["interface lo", " ip address {}/32".format(LOOPBACK[router]),
               " ip router isis wan", " isis passive", "exit"]
     for ifname, kind in ISIS_IFS[router]:

@@ -34,8 +34,14 @@ ln -s "$src/topotests/pytest.ini" "$stage/pytest.ini"
 for f in frr_sandbox_compat.py pnc_topo.py; do
 	ln -s "$src/topotests/$f" "$stage/$f"
 done
+# PNC_TOPOTEST_SRC: another directory of test directories (make bench),
+# whose own helper modules sit beside them
+if [ -n "${PNC_TOPOTEST_SRC:-}" ]; then
+	for f in "$PNC_TOPOTEST_SRC"/*.py; do
+		[ -e "$f" ] && ln -s "$f" "$stage/$(basename "$f")"
+	done
+fi
 tests=""
-# PNC_TOPOTEST_SRC: another directory of test directories (make bench)
 for d in "${PNC_TOPOTEST_SRC:-$src/topotests}"/*/; do
 	d=${d%/}
 	ls "$d"/test_*.py >/dev/null 2>&1 || continue

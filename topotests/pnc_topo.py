@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers shared by pnc's topotests."""
 
+import functools
 import os
 import shlex
+import time
+
+from lib import topotest
 
 
 def run_rc(router, command):
@@ -15,6 +19,27 @@ def run_rc(router, command):
 def vtysh_rc(router, *commands):
     """Run vtysh commands; unlike vtysh_cmd(), keep errors and the exit code."""
     return run_rc(router, "vtysh " + " ".join("-c " + shlex.quote(c) for c in commands))
+
+
+def expect(want, func, *args, count=40):
+    """Poll func(*args) once a second until it returns want; fail with
+    its last answer."""
+    _, got = topotest.run_and_expect(functools.partial(func, *args), want,
+                                     count=count, wait=1)
+    assert got == want, got
+
+
+def capture(router, iface, capture_filter, seconds, provoke):
+    """Capture on a router's interface for some seconds while provoke()
+    makes the traffic of interest; return the pcap's path."""
+    pcap = "/tmp/pnc-capture-{}.pcap".format(iface)
+    router.cmd("rm -f " + pcap)
+    cap = router.popen(["tshark", "-q", "-i", iface, "-a", "duration:{}".format(seconds),
+                        "-w", pcap, "-f", capture_filter])
+    time.sleep(3)  # tshark attaches to the interface
+    provoke()
+    cap.wait(timeout=seconds + 20)
+    return pcap
 
 
 def start_routers(mod, topodef, confdir, extra_daemons=None):

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Shared bits of the libFuzzer targets: a crash on a broken property
- * (libFuzzer then saves the input), and a check that a decoder's error
- * is one of the documented reasons.
+ * Shared bits of pnc's codec fuzz targets: the property check and a
+ * check that a decoder's error is one of the documented reasons.
  */
 #ifndef _PNC_FUZZ_UTIL_H
 #define _PNC_FUZZ_UTIL_H
@@ -12,15 +11,7 @@
 #include <string.h>
 
 #include "codec/errors.h"
-
-#define FUZZ_CHECK(cond)                                                                          \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__,       \
-				#cond);                                                           \
-			abort();                                                                  \
-		}                                                                                 \
-	} while (0)
+#include "fuzz_check.h"
 
 /* Every decoder error must have a name: no "unknown", no positive value. */
 static inline void check_reason(int ret)

@@ -30,7 +30,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import gear, isis_route_pnc, reach_entries, start_routers, vtysh_rc
+from pnc_topo import capture, gear, isis_route_pnc, reach_entries, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -126,16 +126,14 @@ def test_text_output():
 def test_tshark_decodes_the_flag_octet():
     "tshark's IS-IS dissector reads the same flag octets from the wire."
     r2 = gear("r2")
-    pcap = "/tmp/isis_pnc_r2.pcap"
-    r2.cmd("rm -f " + pcap)
-    cap = r2.popen(["tshark", "-q", "-i", "r2-eth0", "-a", "duration:15", "-w", pcap,
-                    "-f", "isis"])
-    time.sleep(3)
-    # A new LSP from r1: flip an unrelated setting and back.
-    gear("r1").vtysh_cmd("configure terminal\nrouter isis core\nset-overload-bit\n")
-    time.sleep(2)
-    gear("r1").vtysh_cmd("configure terminal\nrouter isis core\nno set-overload-bit\n")
-    cap.wait(timeout=30)
+
+    def new_lsp_from_r1():
+        "flip an unrelated setting and back"
+        gear("r1").vtysh_cmd("configure terminal\nrouter isis core\nset-overload-bit\n")
+        time.sleep(2)
+        gear("r1").vtysh_cmd("configure terminal\nrouter isis core\nno set-overload-bit\n")
+
+    pcap = capture(r2, "r2-eth0", "isis", 15, new_lsp_from_r1)
     out = r2.cmd(
         "tshark -r {} -Y 'isis.lsp.lsp_id == 0000.0000.0001.00-00' -T fields "
         "-e isis.lsp.prefix_attribute.flags".format(pcap))

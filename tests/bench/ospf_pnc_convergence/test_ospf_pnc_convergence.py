@@ -1,0 +1,89 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Benchmark (make bench, not make check): how long 10 000 prefixes take to
+# reach the third router of an OSPFv2 chain, with the Proxy Node
+# Capability on and off.
+#
+#   r1 (sharpd: 10 000 routes, redistribute sharp) --- r2 --- r3 (cnpproxyd)
+#
+# With PNC on, r1 selects every redistributed prefix with its prefix-list,
+# so each AS-external LSA has an AS-scope Extended Prefix LSA with P
+# beside it.  One round: r1 starts redistributing; the clock stops when
+# r3's zebra holds all the prefixes as OSPF routes and, with PNC on, when
+# cnpproxyd on r3 has learned a proxy for each of them.  Rounds alternate
+# off and on; the medians and all samples are printed and written to
+# $PNC_BENCH_OUT_DIR/bench-ospf-pnc-convergence.json if set.  Only
+# correctness is asserted: every prefix arrives, with PNC exactly when it
+# is on.
+
+import os
+import sys
+import time
+
+import pytest
+
+CWD = os.path.dirname(os.path.realpath(__file__))
+sys.path.append(os.path.join(CWD, "../"))
+
+# pylint: disable=C0413
+from lib.topogen import get_topogen
+from pnc_bench import (PREFIXES, config, install_sharp_routes, proxies, rib_routes, run_rounds,
+                       start_chain, stop_chain)
+from pnc_bench import wait as wait_for
+
+pytestmark = [pytest.mark.ospfd, pytest.mark.cnpproxyd]
+
+TIMEOUT = 180
+
+# r3's OSPF routes without r1's externals: loopbacks of r1 and r2, the r1-r2 link
+INTERNAL_ROUTES = 3
+
+
+def setup_module(mod):
+    start_chain(mod, CWD)
+
+
+def teardown_module(_mod):
+    stop_chain()
+
+
+def wait(what, check, want):
+    return wait_for(what, check, want, TIMEOUT)
+
+
+def external_routes_in_rib(router):
+    return max(rib_routes(router, "ospf") - INTERNAL_ROUTES, 0)
+
+
+def one_round(tgen, pnc):
+    r1, r3 = tgen.gears["r1"], tgen.gears["r3"]
+    config(r1, "router ospf", "{}proxy-node-capability prefix-list BENCH".format(
+        "" if pnc else "no "))
+    t0 = time.monotonic()
+    config(r1, "router ospf", "redistribute sharp")
+    t_rib = wait("r3's RIB", lambda: external_routes_in_rib(r3), PREFIXES)
+    t_end = t_rib
+    if pnc:
+        # r1's loopback is a proxy host prefix as well
+        t_end = wait("r3's cnpproxyd", lambda: proxies(r3), PREFIXES + 1)
+    else:
+        assert proxies(r3) == 0
+    sample = {"pnc": pnc, "rib_s": t_rib - t0, "end_s": t_end - t0}
+    config(r1, "router ospf", "no redistribute sharp")
+    wait("withdrawal", lambda: external_routes_in_rib(r3), 0)
+    if pnc:
+        config(r1, "router ospf", "no proxy-node-capability")
+        wait("cnpproxyd emptied", lambda: proxies(r3), 0)
+    return sample
+
+
+def test_ten_thousand_prefixes_with_and_without_pnc():
+    "Time for the prefixes to reach r3 (RIB, and cnpproxyd with PNC), PNC off and on."
+    tgen = get_topogen()
+    r3 = tgen.gears["r3"]
+    wait("r3's internal routes", lambda: r3.vtysh_cmd("show ip route summary json",
+                                                      isjson=True).get("routesTotalFib", 0)
+         >= INTERNAL_ROUTES, True)
+    install_sharp_routes(tgen.gears["r1"], TIMEOUT)
+    run_rounds("ospf_pnc_convergence", lambda pnc: one_round(tgen, pnc))

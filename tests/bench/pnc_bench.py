@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# What the convergence benchmarks share: their three-router chain,
+# configuring a router, waiting for a count with a deadline, counting
+# cnpproxyd's proxies and the RIB's routes of one type, and running the
+# rounds (PNC off, then on) into a report that is printed and kept as
+# JSON in $PNC_BENCH_OUT_DIR.
+
+import json
+import os
+import statistics
+import time
+
+from lib.topogen import get_topogen
+from pnc_topo import start_routers, vtysh_rc
+
+PREFIXES = int(os.environ.get("PNC_BENCH_PREFIXES", "10000"))
+ROUNDS = int(os.environ.get("PNC_BENCH_ROUNDS", "5"))
+
+
+def start_chain(mod, confdir):
+    "r1 (with sharpd) --- r2 --- r3, r1 with a stub network of its own"
+    start_routers(mod, {"s1": ("r1", "r2"), "s2": ("r2", "r3"), "s3": ("r1",)}, confdir,
+                  extra_daemons={"r1": ["sharpd"]})
+
+
+def stop_chain():
+    get_topogen().stop_topology()
+
+
+def config(router, *lines):
+    rc, out = vtysh_rc(router, "configure terminal", *lines)
+    assert rc == 0, out
+
+
+def wait(what, check, want, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check() == want:
+            return time.monotonic()
+        time.sleep(0.05)
+    raise AssertionError("{}: not {} after {} s".format(what, want, timeout))
+
+
+def rib_routes(router, route_type):
+    "Routes of one type (\"ospf\", \"ebgp\", ...) in the router's FIB."
+    out = router.vtysh_cmd("show ip route summary json", isjson=True)
+    for entry in out.get("routes", []):
+        if entry.get("type") == route_type:
+            return entry.get("fib", 0)
+    return 0
+
+
+def proxies(router):
+    out = router.vtysh_cmd("show cnpproxy proxies json", isjson=True)
+    return out.get("count", 0)
+
+
+def install_sharp_routes(router, timeout):
+    router.vtysh_cmd("sharp install routes 10.128.0.0 nexthop 10.1.0.2 {}".format(PREFIXES))
+    wait("{}'s sharp routes".format(router.name),
+         lambda: router.vtysh_cmd("show ip route summary json", isjson=True)
+         .get("routesTotalFib", 0) >= PREFIXES, True, timeout)
+
+
+def run_rounds(name, one_round):
+    """ROUNDS times one_round(False) then one_round(True); each returns a
+    sample {"pnc", "rib_s", "end_s"}.  Prints and keeps the report."""
+    samples = []
+    for _ in range(ROUNDS):
+        for pnc in (False, True):
+            samples.append(one_round(pnc))
+
+    report = {"prefixes": PREFIXES, "rounds": ROUNDS, "samples": samples}
+    for pnc in (False, True):
+        mine = [s for s in samples if s["pnc"] == pnc]
+        report["pnc_on" if pnc else "pnc_off"] = {
+            "rib_median_s": statistics.median(s["rib_s"] for s in mine),
+            "end_median_s": statistics.median(s["end_s"] for s in mine),
+        }
+    print("\nbench {}: {}".format(name, json.dumps(report, indent=1)))
+    if os.environ.get("PNC_BENCH_OUT_DIR"):
+        path = os.path.join(os.environ["PNC_BENCH_OUT_DIR"],
+                            "bench-{}.json".format(name.replace("_", "-")))
+        with open(path, "w") as out:
+            json.dump(report, out, indent=1)
+    return report
