@@ -97,6 +97,12 @@ def route_pnc(router, prefix, protocol):
     return "no {} route".format(protocol)
 
 
+def proxy_lookup(router, addr):
+    """cnpproxyd's answer for a sender address: found, proxy and origin."""
+    out = router.vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True)
+    return {k: out.get(k) for k in ("found", "proxy", "origin")}
+
+
 def isis_route_pnc(router, prefix):
     """The PNC field of the selected IS-IS route to prefix."""
     return route_pnc(router, prefix, "isis")

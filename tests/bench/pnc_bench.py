@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# What the convergence benchmarks share: their three-router chain,
+# What the convergence benchmarks share: their three-router chain (a
+# module imports setup_module and teardown_module),
 # configuring a router, waiting for a count with a deadline, counting
 # cnpproxyd's proxies and the RIB's routes of one type, and running the
 # rounds (PNC off, then on) into a report that is printed and kept as
@@ -18,13 +19,15 @@ PREFIXES = int(os.environ.get("PNC_BENCH_PREFIXES", "10000"))
 ROUNDS = int(os.environ.get("PNC_BENCH_ROUNDS", "5"))
 
 
-def start_chain(mod, confdir):
-    "r1 (with sharpd) --- r2 --- r3, r1 with a stub network of its own"
-    start_routers(mod, {"s1": ("r1", "r2"), "s2": ("r2", "r3"), "s3": ("r1",)}, confdir,
+def setup_module(mod):
+    """A benchmark module's chain: r1 (with sharpd) --- r2 --- r3, r1 with a
+    stub network of its own, configured from the module's directory."""
+    start_routers(mod, {"s1": ("r1", "r2"), "s2": ("r2", "r3"), "s3": ("r1",)},
+                  os.path.dirname(os.path.realpath(mod.__file__)),
                   extra_daemons={"r1": ["sharpd"]})
 
 
-def stop_chain():
+def teardown_module(_mod):
     get_topogen().stop_topology()
 
 
@@ -33,7 +36,7 @@ def config(router, *lines):
     assert rc == 0, out
 
 
-def wait(what, check, want, timeout):
+def wait(what, check, want, timeout=180):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check() == want:
@@ -42,9 +45,9 @@ def wait(what, check, want, timeout):
     raise AssertionError("{}: not {} after {} s".format(what, want, timeout))
 
 
-def rib_routes(router, route_type):
+def rib_routes(router, route_type, family="ip"):
     "Routes of one type (\"ospf\", \"ebgp\", ...) in the router's FIB."
-    out = router.vtysh_cmd("show ip route summary json", isjson=True)
+    out = router.vtysh_cmd("show {} route summary json".format(family), isjson=True)
     for entry in out.get("routes", []):
         if entry.get("type") == route_type:
             return entry.get("fib", 0)
@@ -56,11 +59,12 @@ def proxies(router):
     return out.get("count", 0)
 
 
-def install_sharp_routes(router, timeout):
-    router.vtysh_cmd("sharp install routes 10.128.0.0 nexthop 10.1.0.2 {}".format(PREFIXES))
+def install_sharp_routes(router, timeout, ipv6=False):
+    "PREFIXES host routes from 10.128.0.0 (2001:db8:8000:: with ipv6) by sharpd."
+    start, nexthop = ("2001:db8:8000::", "2001:db8:1::2") if ipv6 else ("10.128.0.0", "10.1.0.2")
+    router.vtysh_cmd("sharp install routes {} nexthop {} {}".format(start, nexthop, PREFIXES))
     wait("{}'s sharp routes".format(router.name),
-         lambda: router.vtysh_cmd("show ip route summary json", isjson=True)
-         .get("routesTotalFib", 0) >= PREFIXES, True, timeout)
+         lambda: rib_routes(router, "sharp", "ipv6" if ipv6 else "ip"), PREFIXES, timeout)
 
 
 def run_rounds(name, one_round):

@@ -41,6 +41,7 @@ sys.path.append(os.path.join(CWD, "../"))
 from lib import topotest
 from lib.topogen import get_topogen
 from pnc_topo import gear, route_pnc, run_rc, start_routers, vtysh_rc
+from pnc_topo import proxy_lookup as lookup
 
 pytestmark = [pytest.mark.bgpd, pytest.mark.cnpproxyd]
 
@@ -81,10 +82,6 @@ def rib_pnc(router, prefix):
     """The PNC field of the selected BGP route in zebra."""
     return route_pnc(router, prefix, "bgp")
 
-
-def lookup(router, addr):
-    out = router.vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True)
-    return {k: out.get(k) for k in ("found", "proxy", "origin")}
 
 
 def expect(func, want, what, count=60):

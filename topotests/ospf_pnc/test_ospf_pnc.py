@@ -31,6 +31,7 @@ sys.path.append(os.path.join(CWD, "../"))
 from lib import topotest
 from lib.topogen import get_topogen
 from pnc_topo import capture, expect, gear, route_pnc, run_rc, start_routers, vtysh_rc
+from pnc_topo import proxy_lookup as lookup
 
 pytestmark = [pytest.mark.ospfd, pytest.mark.cnpproxyd]
 
@@ -231,10 +232,6 @@ def test_lsdb_text_decodes_the_sub_tlvs():
     assert "Prefix Source Router Address Sub-TLV: Length 4" in out, out
     assert "Address: 10.255.0.1" in out, out
 
-
-def lookup(router, addr):
-    got = router.vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True)
-    return {k: got.get(k) for k in ("found", "proxy", "origin")}
 
 
 def test_cnpproxyd_names_the_proxy():

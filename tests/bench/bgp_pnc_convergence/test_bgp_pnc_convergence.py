@@ -28,24 +28,16 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib.topogen import get_topogen
 from pnc_bench import (PREFIXES, config, install_sharp_routes, proxies, rib_routes, run_rounds,
-                       start_chain, stop_chain)
-from pnc_bench import wait as wait_for
+                       wait)
+import pnc_bench
 
 pytestmark = [pytest.mark.bgpd, pytest.mark.cnpproxyd]
 
-TIMEOUT = 120
+# the chain of routers, set up and torn down for the module
+setup_module = pnc_bench.setup_module
+teardown_module = pnc_bench.teardown_module
 
 
-def setup_module(mod):
-    start_chain(mod, CWD)
-
-
-def teardown_module(_mod):
-    stop_chain()
-
-
-def wait(what, check, want):
-    return wait_for(what, check, want, TIMEOUT)
 
 
 def one_round(tgen, pnc):
@@ -74,5 +66,5 @@ def test_ten_thousand_prefixes_with_and_without_pnc():
     wait("r2-r3 session", lambda: bool(tgen.gears["r3"].vtysh_cmd(
         "show bgp ipv4 unicast summary json", isjson=True).get("peers", {}).get(
             "10.0.23.2", {}).get("state") == "Established"), True)
-    install_sharp_routes(tgen.gears["r1"], TIMEOUT)
+    install_sharp_routes(tgen.gears["r1"], 180)
     run_rounds("bgp_pnc_convergence", lambda pnc: one_round(tgen, pnc))

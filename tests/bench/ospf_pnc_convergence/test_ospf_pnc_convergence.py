@@ -29,27 +29,19 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib.topogen import get_topogen
 from pnc_bench import (PREFIXES, config, install_sharp_routes, proxies, rib_routes, run_rounds,
-                       start_chain, stop_chain)
-from pnc_bench import wait as wait_for
+                       wait)
+import pnc_bench
 
 pytestmark = [pytest.mark.ospfd, pytest.mark.cnpproxyd]
 
-TIMEOUT = 180
+# the chain of routers, set up and torn down for the module
+setup_module = pnc_bench.setup_module
+teardown_module = pnc_bench.teardown_module
+
 
 # r3's OSPF routes without r1's externals: loopbacks of r1 and r2, the r1-r2 link
 INTERNAL_ROUTES = 3
 
-
-def setup_module(mod):
-    start_chain(mod, CWD)
-
-
-def teardown_module(_mod):
-    stop_chain()
-
-
-def wait(what, check, want):
-    return wait_for(what, check, want, TIMEOUT)
 
 
 def external_routes_in_rib(router):
@@ -85,5 +77,5 @@ def test_ten_thousand_prefixes_with_and_without_pnc():
     wait("r3's internal routes", lambda: r3.vtysh_cmd("show ip route summary json",
                                                       isjson=True).get("routesTotalFib", 0)
          >= INTERNAL_ROUTES, True)
-    install_sharp_routes(tgen.gears["r1"], TIMEOUT)
+    install_sharp_routes(tgen.gears["r1"], 180)
     run_rounds("ospf_pnc_convergence", lambda pnc: one_round(tgen, pnc))
