@@ -23,6 +23,11 @@
 #include "lib/log.h"
 #include "lib/sockunion.h"
 
+/* Linux 4.15; glibc's netinet/in.h does not name it yet. */
+#ifndef IPV6_FREEBIND
+#define IPV6_FREEBIND 78
+#endif
+
 #include "codec/notif.h"
 
 #include "cnpproxyd.h"
@@ -162,11 +167,20 @@ static void sockets_close(void)
 static int socket_open(int family, bool bind_src, const uint8_t *src)
 {
 	union sockunion su = {};
-	int fd;
+	int fd, one = 1;
 
 	fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 || !bind_src)
 		return fd;
+	/*
+	 * The source address is configuration, like BGP's update-source: it
+	 * may be configured (on a loopback, by zebra) after cnpproxyd starts,
+	 * or be removed and come back.  Bind to it regardless.
+	 */
+	if (setsockopt(fd, family == AF_INET ? SOL_IP : SOL_IPV6,
+		       family == AF_INET ? IP_FREEBIND : IPV6_FREEBIND, &one, sizeof(one)) < 0)
+		zlog_warn("cnpproxyd: notification source: cannot set free bind: %s",
+			  safe_strerror(errno));
 	su.sa.sa_family = family;
 	if (family == AF_INET)
 		memcpy(&su.sin.sin_addr, src, 4);

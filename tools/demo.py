@@ -13,7 +13,10 @@ pe1, p and pe2 run zebra, mgmtd, staticd and isisd from the pnc build;
 pe1 advertises the sender subnet with the IS-IS Proxy Node Capability,
 so p's cnpproxyd learns pe1 as the sender's proxy.  With --igp ospf
 (--signalling ospf), they run OSPFv2 (ospfd) and pe1 sets P in an
-Extended Prefix LSA instead.  With --signalling bgp, the three routers
+Extended Prefix LSA instead.  With --signalling ospf6 (--igp ospf6)
+everything runs over IPv6: the RoCEv2 stream, the notifications and the
+CNPs, and the routers run OSPFv3 (ospf6d), pe1 setting P in an RFC 8362
+E-Intra-Area-Prefix-LSA.  With --signalling bgp, the three routers
 are three sites speaking eBGP instead (bgpd), and pe1 attaches the Proxy
 Node Capability characteristic of the NHC attribute to the sender
 subnet.  A TBF on p's egress
@@ -50,6 +53,7 @@ ROUTERS = ("pe1", "p", "pe2")
 NAMESPACES = ("sender", "pe1", "p", "pe2", "receiver")
 SENDER, RECEIVER = "10.1.0.2", "10.2.0.2"
 LOOPBACK = {"pe1": "10.255.0.1", "p": "10.255.0.2", "pe2": "10.255.0.3"}
+router_ids = {}  # the routers' IDs (their IPv4 loopbacks), set by use_ipv6()
 SYSID = {"pe1": "0001", "p": "0002", "pe2": "0003"}
 # Routed links: (namespace, interface, address) at each end.  p's link
 # towards pe2 is built separately, around the delay line.
@@ -68,7 +72,23 @@ DAEMONS = {"pe1": ("mgmtd", "zebra", "staticd", "{igp}", "cnpproxyd"),
            "p": ("mgmtd", "zebra", "staticd", "{igp}", "cnpproxyd"),
            "pe2": ("mgmtd", "zebra", "staticd", "{igp}")}
 # --signalling: the daemon, and how the demo names it
-SIGNALLING = {"isis": ("isisd", "IS-IS"), "ospf": ("ospfd", "OSPF"), "bgp": ("bgpd", "BGP")}
+SIGNALLING = {"isis": ("isisd", "IS-IS"), "ospf": ("ospfd", "OSPF"), "ospf6": ("ospf6d", "OSPFv3"),
+              "bgp": ("bgpd", "BGP")}
+# --signalling ospf6: the same plan in IPv6 (the OSPFv3 router IDs stay
+# the IPv4 loopbacks, as numbers)
+IPV6_PLAN = {
+    "SENDER": "2001:db8:1::2", "RECEIVER": "2001:db8:2::2",
+    "LOOPBACK": {"pe1": "2001:db8:ff::1", "p": "2001:db8:ff::2", "pe2": "2001:db8:ff::3"},
+    "LINKS": (
+        (("sender", "eth0", "2001:db8:1::2/64"), ("pe1", "eth-sender", "2001:db8:1::1/64")),
+        (("pe1", "eth-p", "2001:db8:a::1/64"), ("p", "eth-pe1", "2001:db8:a::2/64")),
+        (("pe2", "eth-receiver", "2001:db8:2::1/64"), ("receiver", "eth0", "2001:db8:2::2/64")),
+    ),
+    "P_ADDR": "2001:db8:b::2/64", "PE2_ADDR": "2001:db8:b::3/64",
+    "PROXY_ROLE": ("proxy", "proxy source-address 2001:db8:1::1",
+                   "proxy accept-from prefix-list ROUTERS", "proxy learn-interface eth-sender",
+                   "proxy learn-interface eth-p"),
+}
 # --signalling bgp: one AS per router, eBGP over the routed links
 ASN = {"pe1": 65001, "p": 65002, "pe2": 65003}
 BGP_NEIGHBORS = {"pe1": ("10.0.1.2",), "p": ("10.0.1.1", PE2_ADDR.split("/")[0]),
@@ -148,8 +168,8 @@ def parse_args(argv):
     ap.add_argument("--notify-min-interval", type=int, metavar="US",
                     help="p's per-flow notification interval (default: the rtt)")
     ap.add_argument("--signalling", "--igp", choices=sorted(SIGNALLING), default="isis",
-                    help="how pe1 signals the proxy: IS-IS (default) or OSPFv2 inside one "
-                    "network, or eBGP between three sites")
+                    help="how pe1 signals the proxy: IS-IS (default), OSPFv2 or OSPFv3 "
+                    "(everything over IPv6) inside one network, or eBGP between three sites")
     ap.add_argument("--print-config", metavar="ROUTER", choices=ROUTERS,
                     help="print the router's frr.conf for these options and exit")
     args = ap.parse_args(argv)
@@ -162,7 +182,15 @@ def parse_args(argv):
     args.k_max = int(4 * bytes_per_ms)
     args.tools = os.path.realpath(os.path.join(args.frr_root, "..", "tools"))
     args.igp_daemon, args.igp_name = SIGNALLING[args.signalling]
+    if args.signalling == "ospf6":
+        use_ipv6()
     return args
+
+
+def use_ipv6():
+    """Every address of the demo in IPv6 (--signalling ospf6)."""
+    router_ids.update(LOOPBACK)
+    globals().update(IPV6_PLAN)
 
 
 def daemons(router, args):
@@ -178,7 +206,7 @@ def tool_paths(args):
         "qmon": os.path.join(args.tools, "qmon", "pnc-qmon"),
         "delay-line": os.path.join(args.tools, "delay-line", "pnc-delay-line"),
     }
-    for daemon in ("zebra", "mgmtd", "staticd", "isisd", "ospfd", "bgpd", "cnpproxyd"):
+    for daemon in ("zebra", "mgmtd", "staticd", "isisd", "ospfd", "ospf6d", "bgpd", "cnpproxyd"):
         paths[daemon] = os.path.join(paths["frrdir"], daemon)
     missing = [p for k, p in paths.items() if k != "frrdir" and not os.access(p, os.X_OK)]
     if missing:
@@ -281,7 +309,8 @@ def veth(ns_a, if_a, ns_b, if_b):
 
 def if_up(name, ifname, addr=None):
     if addr:
-        ns_run(name, "ip", "addr", "add", addr, "dev", ifname)
+        # No duplicate address detection: the address is usable at once.
+        ns_run(name, "ip", "addr", "add", addr, "dev", ifname, *(("nodad",) if ":" in addr else ()))
     else:
         # A bridge port: no IPv6 link-local, so it sends nothing itself.
         ns_run(name, "sysctl", "-qw", "net.ipv6.conf.{}.disable_ipv6=1".format(ifname))
@@ -306,10 +335,11 @@ def build_topology(args):
     if_up("p", "dl-a")
     if_up("p", "dl-b")
     if_up("pe2", "eth-p", PE2_ADDR)
-    ns_run("sender", "ip", "route", "add", "default", "via", "10.1.0.1")
-    ns_run("receiver", "ip", "route", "add", "default", "via", "10.2.0.1")
+    for host, (_, _, gateway) in (("sender", LINKS[0][1]), ("receiver", LINKS[2][0])):
+        ns_run(host, "ip", "route", "add", "default", "via", gateway.split("/")[0])
     for router in ROUTERS:
         ns_run(router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+        ns_run(router, "sysctl", "-qw", "net.ipv6.conf.all.forwarding=1")
     # The bottleneck, before cnpproxyd attaches its egress program there.
     ns_run("p", "tc", "qdisc", "add", "dev", BOTTLENECK, "root", "tbf", "rate",
            "{}mbit".format(args.tbf_mbit), "burst", "10kb", "limit", TBF_LIMIT)
@@ -368,11 +398,35 @@ def ospf_conf(router):
     return lines
 
 
+def ospf6_conf(router):
+    """OSPFv3, one area: pe1 flags the sender subnet with P in an RFC 8362
+    E-Intra-Area-Prefix-LSA."""
+    lines = ["interface lo", " ipv6 address {}/128".format(LOOPBACK[router]),
+             " ipv6 ospf6 area 0.0.0.0", "exit"]
+    for ifname, kind in ISIS_IFS[router]:
+        lines += ["interface " + ifname, " ipv6 ospf6 area 0.0.0.0"]
+        if kind == "passive":
+            lines.append(" ipv6 ospf6 passive")
+        else:
+            lines += [" ipv6 ospf6 network point-to-point", " ipv6 ospf6 hello-interval 1",
+                      " ipv6 ospf6 dead-interval 4"]
+        lines.append("exit")
+    lines += ["router ospf6", " ospf6 router-id " + router_ids[router],
+              " timers throttle spf 0 50 500"]
+    if router == "pe1":
+        lines.append(" proxy-node-capability prefix-list SENDERS")
+    lines.append("exit")
+    return lines
+
+
 def frr_conf(router, args):
     """frr.conf of a router: IS-IS (or eBGP) everywhere, PNC and cnpproxyd
     where needed."""
     lines = ["hostname " + router, "log timestamp precision 6", "!"]
-    if router == "pe1":
+    if router == "pe1" and args.signalling == "ospf6":
+        lines += ["ipv6 prefix-list SENDERS seq 5 permit 2001:db8:1::/64",
+                  "ipv6 prefix-list ROUTERS seq 5 permit 2001:db8:ff::/64 le 128", "!"]
+    elif router == "pe1":
         lines += ["ip prefix-list SENDERS seq 5 permit 10.1.0.0/24",
                   "ip prefix-list ROUTERS seq 5 permit 10.255.0.0/24 le 32", "!"]
         if args.signalling == "bgp":
@@ -384,6 +438,8 @@ def frr_conf(router, args):
         return "\n".join(lines + bgp_conf(router) + cnpproxy_conf(router, args)) + "\n"
     if args.signalling == "ospf":
         return "\n".join(lines + ospf_conf(router) + cnpproxy_conf(router, args)) + "\n"
+    if args.signalling == "ospf6":
+        return "\n".join(lines + ospf6_conf(router) + cnpproxy_conf(router, args)) + "\n"
     lines += ["interface lo", " ip address {}/32".format(LOOPBACK[router]),
               " ip router isis wan", " isis passive", "exit"]
     for ifname, kind in ISIS_IFS[router]:

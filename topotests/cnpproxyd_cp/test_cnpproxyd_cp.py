@@ -230,6 +230,31 @@ def test_congestion_notifies_proxy_ipv4():
     assert n["invoking_len"] == 532 and len(payload) == 548, n
 
 
+def test_source_address_configured_before_it_exists():
+    "A notification source that p gets only later: counted send errors, then notifications."
+    p, pe1 = gear("p"), gear("pe1")
+    p_config("congestion-point source-address 10.255.0.22")
+    try:
+        p.vtysh_cmd("clear cnpproxy counters")
+        req, resp = run_pair("cpsrc1", "10.0.1.1", "10.0.2.1", duration=2)
+        wait_done(req, resp)
+        c = p_eth1()["counters"]
+        assert c["congested"] >= 1 and c["notificationsSent"] == 0 and c["sendErrors"] >= 1, c
+        # the address arrives (as a loopback address configured after cnpproxyd started)
+        p.cmd_raises("ip addr add 10.255.0.22/32 dev lo")
+        p.vtysh_cmd("clear cnpproxy counters")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        req, resp = run_pair("cpsrc2", "10.0.1.1", "10.0.2.1")
+        wait_done(req, resp)
+        c = p_eth1()["counters"]
+        assert c["notificationsSent"] >= 1 and c["sendErrors"] == 0, c
+        got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+        assert got["received"] >= 1 and got["cnpSent"] >= 1, got
+    finally:
+        p.cmd("ip addr del 10.255.0.22/32 dev lo")
+        p_config("congestion-point source-address 10.255.0.2")
+
+
 def test_clear_counters_zeroes_the_egress_program():
     "clear cnpproxy counters zeroes the egress program's counters too."
     p = gear("p")
