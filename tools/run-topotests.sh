@@ -38,7 +38,7 @@ done
 # whose own helper modules sit beside them
 if [ -n "${PNC_TOPOTEST_SRC:-}" ]; then
 	for f in "$PNC_TOPOTEST_SRC"/*.py; do
-		[ -e "$f" ] && ln -s "$f" "$stage/$(basename "$f")"
+		[ -e "$f" ] && [ ! -e "$stage/$(basename "$f")" ] && ln -s "$f" "$stage/$(basename "$f")"
 	done
 fi
 tests=""
