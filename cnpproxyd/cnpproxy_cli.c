@@ -478,6 +478,11 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 		vty_out(vty, " proxy rate-limit per-source %s\n", value);
 	else if (!strcmp(name, "rate-limit-global"))
 		vty_out(vty, " proxy rate-limit global %s\n", value);
+	else if (!strcmp(dnode->parent->schema->name, "long-haul") ||
+		 !strcmp(dnode->parent->schema->name, "rate-advice"))
+		vty_out(vty, " proxy %s %s %s\n", dnode->parent->schema->name, name, value);
+	else
+		vty_out(vty, " proxy %s %s\n", name, value);
 }
 
 /*
@@ -490,11 +495,12 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 	"IPv6 sender prefix\n"                                                                    \
 	"The message they understand\n"                                                           \
 	"Standard RoCEv2 CNP\n"                                                                   \
-	"Long-haul CNP (not implemented in this version)\n"                                       \
-	"SCONE rate advice (not implemented in this version)\n"
+	"Long-haul CNP as ICMPv6 (IPv6 senders)\n"                                                \
+	"Long-haul CNP as a RoCEv2 CNP with the E bit (senders known to support it)\n"            \
+	"SCONE rate advice\n"
 
 DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
-	   "proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-cnp|scone-rate-advice>$fmt",
+	   "proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt",
 	   PROXY_SENDER_HELP)
 {
 	if (!proxy_enabled(vty))
@@ -503,7 +509,7 @@ DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_sender, no_cnpproxy_proxy_sender_cmd,
-	   "no proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix [format <rocev2-cnp|long-haul-cnp|scone-rate-advice>$fmt]",
+	   "no proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix [format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt]",
 	   NO_STR PROXY_SENDER_HELP)
 {
 	return no_prefix_entry(vty, "./proxy/sender", prefix, "format", fmt);
@@ -514,6 +520,144 @@ void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnod
 {
 	vty_out(vty, " proxy sender %s format %s\n", yang_dnode_get_string(dnode, "prefix"),
 		yang_dnode_get_string(dnode, "format"));
+}
+
+/*
+ * The level policy and the formats' code points: one leaf per command,
+ * the YANG module checks each value's range.
+ */
+static int proxy_leaf_set(struct vty *vty, const char *container, const char *leaf,
+			  const char *value)
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "",
+		 leaf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
+	return cnpproxy_cli_apply(vty);
+}
+
+/* Back to the default, or gone when the leaf has none. */
+static int proxy_leaf_no(struct vty *vty, const char *container, const char *leaf,
+			 const char *typed, enum nb_operation op)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "",
+		 leaf);
+	return cnpproxy_cli_no(vty, xpath, typed, xpath, op);
+}
+
+#define PROXY_LEVEL_HELP                                                                          \
+	"Proxy role\n"                                                                            \
+	"Lowest Congestion Level that is severe (default 4)\n"                                    \
+	"Light notifications: one CNP per this many minimum intervals, 0 none (default 1)\n"
+
+DEFPY_YANG(cnpproxy_proxy_level, cnpproxy_proxy_level_cmd,
+	   "proxy <severe-level|light-cnp-pacing>$leaf (0-255)$value",
+	   PROXY_LEVEL_HELP
+	   "Value\n")
+{
+	return proxy_leaf_set(vty, "", leaf, value_str);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_level, no_cnpproxy_proxy_level_cmd,
+	   "no proxy <severe-level|light-cnp-pacing>$leaf [(0-255)$value]",
+	   NO_STR PROXY_LEVEL_HELP
+	   "Value\n")
+{
+	return proxy_leaf_no(vty, "", leaf, value_str, NB_OP_MODIFY);
+}
+
+#define PROXY_LH_HELP                                                                             \
+	"Proxy role\n"                                                                            \
+	"Long-haul CNP\n"
+
+#define PROXY_LH_NUM_HELP                                                                         \
+	PROXY_LH_HELP                                                                             \
+	"ICMPv6 type of the ICMPv6 form, 128-255 (default 200)\n"                                 \
+	"RFC 4884 Class-Num of the extension objects (default 247)\n"                             \
+	"Percent a light notification asks to cut, 1-100 (default 20)\n"                         \
+	"Percent a severe notification asks to cut, 1-100 (default 50)\n"                         \
+	"Microseconds a level 7 notification asks to pause, 0 none (default 0)\n"
+
+DEFPY_YANG(cnpproxy_proxy_lh_num, cnpproxy_proxy_lh_num_cmd,
+	   "proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|pause-time>$leaf (0-65535)$value",
+	   PROXY_LH_NUM_HELP
+	   "Value\n")
+{
+	return proxy_leaf_set(vty, "long-haul", leaf, value_str);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_lh_num, no_cnpproxy_proxy_lh_num_cmd,
+	   "no proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|pause-time>$leaf [(0-65535)$value]",
+	   NO_STR PROXY_LH_NUM_HELP
+	   "Value\n")
+{
+	return proxy_leaf_no(vty, "long-haul", leaf, value_str, NB_OP_MODIFY);
+}
+
+#define PROXY_LH_ACTION_HELP                                                                      \
+	PROXY_LH_HELP                                                                             \
+	"Action light notifications ask for (default notify)\n"                                   \
+	"Notify only\n"                                                                           \
+	"Rate Reduce by light-reduce percent\n"
+
+DEFPY_YANG(cnpproxy_proxy_lh_action, cnpproxy_proxy_lh_action_cmd,
+	   "proxy long-haul light-action <notify|rate-reduce>$action",
+	   PROXY_LH_ACTION_HELP)
+{
+	return proxy_leaf_set(vty, "long-haul", "light-action", action);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_lh_action, no_cnpproxy_proxy_lh_action_cmd,
+	   "no proxy long-haul light-action [<notify|rate-reduce>$action]",
+	   NO_STR PROXY_LH_ACTION_HELP)
+{
+	return proxy_leaf_no(vty, "long-haul", "light-action", action, NB_OP_MODIFY);
+}
+
+#define PROXY_LH_DEVICE_HELP                                                                      \
+	PROXY_LH_HELP                                                                             \
+	"Add the RFC 4884 extension with a timestamp and this device ID\n"                        \
+	"Device ID (UTF-8, up to 64 octets)\n"
+
+DEFPY_YANG(cnpproxy_proxy_lh_device, cnpproxy_proxy_lh_device_cmd,
+	   "proxy long-haul device-id WORD$id",
+	   PROXY_LH_DEVICE_HELP)
+{
+	return proxy_leaf_set(vty, "long-haul", "device-id", id);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_lh_device, no_cnpproxy_proxy_lh_device_cmd,
+	   "no proxy long-haul device-id [WORD$id]",
+	   NO_STR PROXY_LH_DEVICE_HELP)
+{
+	return proxy_leaf_no(vty, "long-haul", "device-id", id, NB_OP_DESTROY);
+}
+
+#define PROXY_RA_HELP                                                                             \
+	"Proxy role\n"                                                                            \
+	"SCONE rate advice\n"                                                                     \
+	"BTH opcode of RATE_ADVICE, 192-255 (default 192)\n"                                      \
+	"Rate advised at level 0, in Mb/s; level L gets (8 - L) / 8 of it (default 100000)\n"
+
+DEFPY_YANG(cnpproxy_proxy_ra, cnpproxy_proxy_ra_cmd,
+	   "proxy rate-advice <opcode|max-rate>$leaf (0-4294967295)$value",
+	   PROXY_RA_HELP
+	   "Value\n")
+{
+	return proxy_leaf_set(vty, "rate-advice", leaf, value_str);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_ra, no_cnpproxy_proxy_ra_cmd,
+	   "no proxy rate-advice <opcode|max-rate>$leaf [(0-4294967295)$value]",
+	   NO_STR PROXY_RA_HELP
+	   "Value\n")
+{
+	return proxy_leaf_no(vty, "rate-advice", leaf, value_str, NB_OP_MODIFY);
 }
 
 #define PORT_HELP                                                                                 \
@@ -597,6 +741,16 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_tunnel_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_sender_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_level_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_level_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_lh_num_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_lh_num_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_lh_action_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_lh_action_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_lh_device_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_lh_device_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_ra_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_ra_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
 }

@@ -21,8 +21,9 @@ void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name)
 
 static const char *const format_names[CNP_FMT_MAX] = {
 	[CNP_FMT_ROCEV2_CNP] = "rocev2-cnp",
-	[CNP_FMT_LONG_HAUL_CNP] = "long-haul-cnp",
-	[CNP_FMT_SCONE_RATE_ADVICE] = "scone-rate-advice",
+	[CNP_FMT_LONG_HAUL_ICMPV6] = "long-haul-icmpv6",
+	[CNP_FMT_LONG_HAUL_ROCEV2] = "long-haul-rocev2",
+	[CNP_FMT_RATE_ADVICE] = "rate-advice",
 };
 
 const char *cnp_sender_format_name(enum cnp_sender_format fmt)
@@ -41,13 +42,18 @@ bool cnp_sender_format_parse(const char *name, enum cnp_sender_format *fmt)
 	return false;
 }
 
-bool cnp_sender_format_supported(enum cnp_sender_format fmt, char *err, size_t errlen)
+bool cnp_sender_format_valid(enum cnp_sender_format fmt, uint8_t family, char *err, size_t errlen)
 {
-	if (fmt == CNP_FMT_ROCEV2_CNP)
-		return true;
-	snprintf(err, errlen, "sender format %s is not implemented in this version",
-		 cnp_sender_format_name(fmt));
-	return false;
+	if (fmt >= CNP_FMT_MAX) {
+		snprintf(err, errlen, "unknown sender format");
+		return false;
+	}
+	if (fmt == CNP_FMT_LONG_HAUL_ICMPV6 && family != 6) {
+		snprintf(err, errlen,
+			 "sender format long-haul-icmpv6 needs an IPv6 sender prefix (ICMPv6 reaches IPv6 senders only)");
+		return false;
+	}
+	return true;
 }
 
 static bool port_valid(const char *what, uint16_t port, char *err, size_t errlen)

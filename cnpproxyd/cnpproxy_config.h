@@ -33,16 +33,47 @@ enum cnp_role {
 /* Sender-native message formats (YANG enumeration "format"). */
 enum cnp_sender_format {
 	CNP_FMT_ROCEV2_CNP = 0,
-	CNP_FMT_LONG_HAUL_CNP,
-	CNP_FMT_SCONE_RATE_ADVICE,
+	CNP_FMT_LONG_HAUL_ICMPV6,
+	CNP_FMT_LONG_HAUL_ROCEV2,
+	CNP_FMT_RATE_ADVICE,
 	CNP_FMT_MAX,
 };
 
-#define CNP_PLIST_NAME_MAX		64
-#define CNP_LEARN_IF_MAX		16
-#define CNP_IFNAME_MAX			16 /* IFNAMSIZ */
+#define CNP_PLIST_NAME_MAX 64
+#define CNP_LEARN_IF_MAX   16
+#define CNP_IFNAME_MAX	   16 /* IFNAMSIZ */
 
 #define CNP_FL_TUNNEL_MAX 16
+#define CNP_SENDER_MAX	  64
+#define CNP_DEVICE_ID_MAX 64
+
+/* Senders in a prefix and the message they understand. */
+struct cnp_sender {
+	uint8_t family; /* 4 or 6 */
+	uint8_t prefix[16];
+	uint8_t plen;
+	enum cnp_sender_format format;
+};
+
+/* Long-haul light-notification actions (YANG "light-action"). */
+enum cnp_lh_light_action {
+	CNP_LH_LIGHT_NOTIFY = 0,
+	CNP_LH_LIGHT_RATE_REDUCE,
+};
+
+/*
+ * How a notification's Congestion Level (0-7) becomes the sender's
+ * message: levels from severe_level up are severe, the others light.
+ */
+struct cnp_level_policy {
+	uint8_t severe_level;	  /* 1-7 */
+	uint8_t light_cnp_pacing; /* light: one CNP per N minimum intervals; 0: none */
+	uint8_t lh_light_action;  /* enum cnp_lh_light_action */
+	uint8_t lh_light_reduce;  /* percent */
+	uint8_t lh_severe_reduce; /* percent */
+	uint16_t lh_pause_us;	  /* CL 7 pauses this long; 0: it reduces */
+	uint32_t ra_max_rate;	  /* Mb/s: advice = max * (8 - CL) / 8 */
+};
 
 /* A prefix whose traffic enters the flow-label tunnel, and its egress PE. */
 struct cnp_fl_tunnel {
@@ -75,6 +106,15 @@ struct cnp_proxy_config {
 	uint8_t fl_src[16];
 	struct cnp_fl_tunnel fl_tunnels[CNP_FL_TUNNEL_MAX];
 	unsigned int n_fl_tunnels;
+	/* Sender-native formats; senders outside every prefix get CNPs. */
+	struct cnp_sender senders[CNP_SENDER_MAX];
+	unsigned int n_senders;
+	struct cnp_level_policy level;
+	uint8_t lh_icmp6_type;
+	uint8_t lh_class_num;
+	/* Non-empty: Long-haul messages carry the RFC 4884 extension. */
+	char lh_device_id[CNP_DEVICE_ID_MAX + 1];
+	uint8_t ra_opcode;
 };
 
 #define CNP_CP_IF_MAX 16
@@ -128,10 +168,11 @@ extern void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name)
 extern const char *cnp_sender_format_name(enum cnp_sender_format fmt);
 extern bool cnp_sender_format_parse(const char *name, enum cnp_sender_format *fmt);
 /*
- * Whether this version can send the format.  Others are refused in
- * configuration, never accepted and silently dropped.
+ * Whether senders of an address family (4 or 6) can be sent the format:
+ * the ICMPv6 form exists for IPv6 only.  A refusal says why in err.
  */
-extern bool cnp_sender_format_supported(enum cnp_sender_format fmt, char *err, size_t errlen);
+extern bool cnp_sender_format_valid(enum cnp_sender_format fmt, uint8_t family, char *err,
+				    size_t errlen);
 
 /* "proxy" / "congestion-point": the CLI keyword of a role. */
 extern const char *cnp_role_name(enum cnp_role role);

@@ -105,6 +105,84 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/severe-level",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/light-cnp-pacing",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/icmpv6-type",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/class-num",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/light-action",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/light-reduce",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/severe-reduce",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/pause-time",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/rate-advice/opcode",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/rate-advice/max-rate",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/device-id",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel",
 			.cbs = {
 				.create = cnpproxy_nb_create,
@@ -369,7 +447,31 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/suppressed-light",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/cnp-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/long-haul-icmpv6-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/long-haul-rocev2-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/rate-advice-sent",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,
 			},

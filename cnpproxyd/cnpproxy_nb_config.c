@@ -46,8 +46,7 @@ int cnpproxy_nb_destroy(struct nb_cb_destroy_args *args)
 void cnpproxy_nb_config_reset(void)
 {
 	cnp_config_init(&cnp_g.cfg);
-	cnp_g.cfg.notification_port = yang_get_default_uint16(CNPPROXY_XPATH
-							      "/notification-port");
+	cnp_g.cfg.notification_port = yang_get_default_uint16(CNPPROXY_XPATH "/notification-port");
 	cnp_g.cfg.flow_label_port = yang_get_default_uint16(CNPPROXY_XPATH "/flow-label-port");
 }
 
@@ -79,6 +78,49 @@ static int learn_if_add(const struct lyd_node *dnode, void *arg)
 	return YANG_ITER_CONTINUE;
 }
 
+static int sender_add(const struct lyd_node *dnode, void *arg)
+{
+	struct cnp_proxy_config *pc = arg;
+	struct cnp_sender *snd;
+	struct prefix p;
+
+	if (pc->n_senders >= CNP_SENDER_MAX)
+		return YANG_ITER_STOP;
+	snd = &pc->senders[pc->n_senders];
+	yang_dnode_get_prefix(&p, dnode, "prefix");
+	snd->family = p.family == AF_INET ? 4 : 6;
+	memcpy(snd->prefix, &p.u.prefix, p.family == AF_INET ? 4 : 16);
+	snd->plen = p.prefixlen;
+	/* Validated on commit: the name is one of the module's. */
+	if (cnp_sender_format_parse(yang_dnode_get_string(dnode, "format"), &snd->format))
+		pc->n_senders++;
+	return YANG_ITER_CONTINUE;
+}
+
+/* The level policy and the formats' code points (doc/cnpproxyd.md). */
+static void formats_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy)
+{
+	struct cnp_level_policy *lp = &pc->level;
+
+	yang_dnode_iterate(sender_add, pc, proxy, "sender");
+	lp->severe_level = yang_dnode_get_uint8(proxy, "severe-level");
+	lp->light_cnp_pacing = yang_dnode_get_uint8(proxy, "light-cnp-pacing");
+	lp->lh_light_action = strcmp(yang_dnode_get_string(proxy, "long-haul/light-action"),
+				     "rate-reduce")
+				      ? CNP_LH_LIGHT_NOTIFY
+				      : CNP_LH_LIGHT_RATE_REDUCE;
+	lp->lh_light_reduce = yang_dnode_get_uint8(proxy, "long-haul/light-reduce");
+	lp->lh_severe_reduce = yang_dnode_get_uint8(proxy, "long-haul/severe-reduce");
+	lp->lh_pause_us = yang_dnode_get_uint16(proxy, "long-haul/pause-time");
+	lp->ra_max_rate = yang_dnode_get_uint32(proxy, "rate-advice/max-rate");
+	pc->lh_icmp6_type = yang_dnode_get_uint8(proxy, "long-haul/icmpv6-type");
+	pc->lh_class_num = yang_dnode_get_uint8(proxy, "long-haul/class-num");
+	if (yang_dnode_exists(proxy, "long-haul/device-id"))
+		strlcpy(pc->lh_device_id, yang_dnode_get_string(proxy, "long-haul/device-id"),
+			sizeof(pc->lh_device_id));
+	pc->ra_opcode = yang_dnode_get_uint8(proxy, "rate-advice/opcode");
+}
+
 static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy)
 {
 	struct ipaddr a;
@@ -101,6 +143,7 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 	pc->rl_per_source = yang_dnode_get_uint32(proxy, "rate-limit-per-source");
 	pc->rl_global = yang_dnode_get_uint32(proxy, "rate-limit-global");
 	yang_dnode_iterate(learn_if_add, pc, proxy, "learn-interface");
+	formats_load(pc, proxy);
 }
 
 static int static_proxy_add(const struct lyd_node *dnode, void *arg)
@@ -149,10 +192,11 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cnpproxy_cp_apply();
 }
 
-/* Formats this version cannot send are refused, never dropped silently. */
+/* A format the prefix's senders cannot be sent is refused, never dropped silently. */
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args)
 {
 	enum cnp_sender_format fmt;
+	struct prefix p;
 
 	if (args->event != NB_EV_VALIDATE)
 		return NB_OK;
@@ -160,7 +204,9 @@ int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args)
 		snprintf(args->errmsg, args->errmsg_len, "unknown sender format");
 		return NB_ERR_VALIDATION;
 	}
-	if (!cnp_sender_format_supported(fmt, args->errmsg, args->errmsg_len))
+	yang_dnode_get_prefix(&p, lyd_parent(args->dnode), "prefix");
+	if (!cnp_sender_format_valid(fmt, p.family == AF_INET ? 4 : 6, args->errmsg,
+				     args->errmsg_len))
 		return NB_ERR_VALIDATION;
 	return NB_OK;
 }

@@ -4,10 +4,12 @@
  *
  * A notification from a congestion point names a sender and the packet
  * that met congestion; the flow table, learned from the senders'
- * traffic, gives the sender's QP and P_Key; the proxy sends the sender a
- * standard RoCEv2 CNP from its configured address.  Every way a
- * notification can end is counted.  Runs on the FRR event loop; CNPs
- * of one read burst leave in one sendmmsg() per family.
+ * traffic, gives the sender's QP and P_Key; the proxy sends the sender
+ * the message its prefix is configured for (standard CNP, Long-haul CNP
+ * or rate advice), shaped by the notification's Congestion Level
+ * (cnpproxy_sender.c), from its configured address.  Every way a
+ * notification can end is counted.  Runs on the FRR event loop; the
+ * messages of one read burst leave in one sendmmsg() per family.
  */
 #include <zebra.h>
 
@@ -22,7 +24,9 @@
 #include "lib/privs.h"
 #include "lib/sockunion.h"
 
+#include "codec/lhcnp.h"
 #include "codec/notif.h"
+#include "codec/ratead.h"
 #include "codec/roce.h"
 
 #include "cnpproxyd.h"
@@ -33,6 +37,7 @@
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_flows.h"
 #include "cnpproxy_ratelimit.h"
+#include "cnpproxy_sender.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_SOURCE, "cnpproxyd notification source");
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
@@ -70,7 +75,11 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_FCN_UNRESOLVED] = "droppedFlowLabelUnresolved",
 	[PN_NO_CNP_SOURCE] = "droppedNoCnpSource",
 	[PN_MIN_INTERVAL] = "suppressedMinInterval",
+	[PN_LIGHT] = "suppressedLight",
 	[PN_CNP_SENT] = "cnpSent",
+	[PN_LH_ICMP6_SENT] = "longHaulIcmpv6Sent",
+	[PN_LH_ROCE_SENT] = "longHaulRocev2Sent",
+	[PN_RA_SENT] = "rateAdviceSent",
 	[PN_SEND_ERROR] = "cnpSendError",
 };
 
@@ -325,9 +334,13 @@ const char *cnpproxy_pn_not_operational(void)
 
 /* ---- the pipeline ------------------------------------------------------ */
 
+/* Room for the largest message: a Long-haul CNP with its extension. */
+#define PN_OUT_MAX MAX(PNC_LH_ROCE_MAX_LEN, PNC_LH_ICMP6_MAX_LEN)
+
 struct pn_out {
-	uint8_t pkt[PNC_CNP_LEN6];
+	uint8_t pkt[PN_OUT_MAX];
 	size_t len;
+	enum pn_counter sent; /* counted when the kernel takes it */
 	union sockunion dst;
 };
 
@@ -395,8 +408,11 @@ static bool within_rate(const union sockunion *from, uint64_t now)
 	return true;
 }
 
-/* Per sender QP minimum interval between CNPs. */
-static bool interval_ok(const struct pnc_flow *f, uint64_t now)
+/*
+ * Per sender QP minimum interval between messages, times factor (the
+ * level policy's pacing of light notifications).
+ */
+static bool interval_ok(const struct pnc_flow *f, uint64_t now, unsigned int factor)
 {
 	struct pn_qp lookup, *qp;
 
@@ -408,7 +424,7 @@ static bool interval_ok(const struct pnc_flow *f, uint64_t now)
 		qp = XCALLOC(MTYPE_PN_QP, sizeof(*qp));
 		qp->key = lookup.key;
 		(void)hash_get(pn.qps, qp, hash_alloc_intern);
-	} else if (now - qp->last_cnp_us < cnp_g.cfg.proxy.cnp_min_interval_us) {
+	} else if (now - qp->last_cnp_us < (uint64_t)cnp_g.cfg.proxy.cnp_min_interval_us * factor) {
 		pn_counters.c[PN_MIN_INTERVAL]++;
 		return false;
 	}
@@ -416,32 +432,131 @@ static bool interval_ok(const struct pnc_flow *f, uint64_t now)
 	return true;
 }
 
-static void queue_cnp(const struct pnc_flow *f, uint8_t cl)
+/* IP and UDP fields every RoCEv2 message to the sender shares. */
+static void sender_ip(const struct pnc_flow *f, struct pnc_ip_udp *ip)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	int i = f->ip_version == 4 ? 0 : 1;
-	struct pn_out *o;
+
+	pnc_ip_udp_init(ip, f->ip_version);
+	memcpy(ip->src, i == 0 ? pc->src4 : pc->src6, i == 0 ? 4 : 16);
+	memcpy(ip->dst, f->sender, 16);
+	ip->tos = (uint8_t)(pc->cnp_dscp << 2); /* Not-ECT */
+	/* Never 0: the kernel would rewrite it, and the ICRC covers it. */
+	ip->ip_id = ++pn.ip_id ? pn.ip_id : ++pn.ip_id;
+	ip->sport = f->udp_sport ? f->udp_sport : 0xc000;
+}
+
+/* Wall clock in the 64-bit NTP format of the extension's timestamp. */
+static uint64_t ntp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec + 2208988800u) << 32 |
+	       (((uint64_t)ts.tv_nsec << 32) / 1000000000u);
+}
+
+/* The Long-haul block and extension for a reaction. */
+static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r, struct pnc_lh_cnp *m)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+
+	memset(m, 0, sizeof(*m));
+	m->block.level = r->lh_level;
+	m->block.action = r->lh_action;
+	m->block.parameter = r->lh_parameter;
+	m->block.src_qp = f->sender_qpn;
+	/* The proxy knows the level only, not the congested queue. */
+	m->block.metric_type = PNC_LH_METRIC_NONE;
+	if (pc->lh_device_id[0]) {
+		m->ext.present = true;
+		m->ext.checksum = true;
+		m->ext.class_num = pc->lh_class_num;
+		m->ext.has_timestamp = true;
+		m->ext.timestamp = ntp_now();
+		strlcpy(m->ext.device_id, pc->lh_device_id, sizeof(m->ext.device_id));
+	}
+}
+
+/* Build the message the sender understands into o. */
+static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
+			 const struct cnp_reaction *r, struct pn_out *o)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	struct pnc_lh_icmp6 icmp;
+	struct pnc_rate_advice ra;
+	struct pnc_lh_roce lh;
 	struct pnc_cnp c;
 
+	switch (fmt) {
+	case CNP_FMT_LONG_HAUL_ICMPV6:
+		memset(&icmp, 0, sizeof(icmp));
+		memcpy(icmp.src, pc->src6, 16);
+		memcpy(icmp.dst, f->sender, 16);
+		icmp.tclass = (uint8_t)(pc->cnp_dscp << 2);
+		icmp.hop_limit = 64;
+		icmp.type = pc->lh_icmp6_type;
+		lh_message(f, r, &icmp.msg);
+		o->sent = PN_LH_ICMP6_SENT;
+		return pnc_lh_icmp6_encode(&icmp, o->pkt, sizeof(o->pkt), &o->len);
+	case CNP_FMT_LONG_HAUL_ROCEV2:
+		memset(&lh, 0, sizeof(lh));
+		sender_ip(f, &lh.ip);
+		lh.pkey = f->pkey;
+		lh.dest_qp = f->sender_qpn;
+		lh_message(f, r, &lh.msg);
+		o->sent = PN_LH_ROCE_SENT;
+		return pnc_lh_roce_encode(&lh, o->pkt, sizeof(o->pkt), &o->len);
+	case CNP_FMT_RATE_ADVICE:
+		memset(&ra, 0, sizeof(ra));
+		sender_ip(f, &ra.ip);
+		ra.opcode = pc->ra_opcode;
+		ra.pkey = f->pkey;
+		ra.dest_qp = f->sender_qpn;
+		ra.peer_qp = f->receiver_qpn;
+		ra.rate_mbps = r->ra_rate;
+		o->sent = PN_RA_SENT;
+		return pnc_rate_advice_encode(&ra, o->pkt, sizeof(o->pkt), &o->len);
+	case CNP_FMT_ROCEV2_CNP:
+	case CNP_FMT_MAX:
+		break;
+	}
+	memset(&c, 0, sizeof(c));
+	sender_ip(f, &c.ip);
+	c.pkey = f->pkey;
+	c.dest_qp = f->sender_qpn;
+	o->sent = PN_CNP_SENT;
+	return pnc_cnp_encode(&c, o->pkt, sizeof(o->pkt), &o->len);
+}
+
+/* A notification of level cl for flow f: the sender's message, if any. */
+static void react(const struct pnc_flow *f, uint8_t cl, uint64_t now)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	int i = f->ip_version == 4 ? 0 : 1;
+	enum cnp_sender_format fmt;
+	struct cnp_reaction r;
+	struct pn_out *o;
+
+	fmt = cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
+	cnp_reaction_for(&pc->level, fmt, cl, &r);
+	if (!r.send) {
+		pn_counters.c[PN_LIGHT]++;
+		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,
+			 f->sender_qpn);
+		return;
+	}
 	if (i == 0 ? !pc->src4_set : !pc->src6_set) {
 		pn_counters.c[PN_NO_CNP_SOURCE]++;
 		return;
 	}
+	if (!interval_ok(f, now, r.interval_factor))
+		return;
 	if (batch.n[i] == PN_BATCH)
 		return; /* flushed by the caller after every datagram batch */
 	o = &batch.out[i][batch.n[i]];
-
-	memset(&c, 0, sizeof(c));
-	pnc_ip_udp_init(&c.ip, f->ip_version);
-	memcpy(c.ip.src, i == 0 ? pc->src4 : pc->src6, i == 0 ? 4 : 16);
-	memcpy(c.ip.dst, f->sender, 16);
-	c.ip.tos = (uint8_t)(pc->cnp_dscp << 2); /* Not-ECT */
-	/* Never 0: the kernel would rewrite it, and the ICRC covers it. */
-	c.ip.ip_id = ++pn.ip_id ? pn.ip_id : ++pn.ip_id;
-	c.ip.sport = f->udp_sport ? f->udp_sport : 0xc000;
-	c.pkey = f->pkey;
-	c.dest_qp = f->sender_qpn;
-	if (pnc_cnp_encode(&c, o->pkt, sizeof(o->pkt), &o->len)) {
+	if (build_message(f, fmt, &r, o)) {
 		pn_counters.c[PN_SEND_ERROR]++;
 		return;
 	}
@@ -452,7 +567,8 @@ static void queue_cnp(const struct pnc_flow *f, uint8_t cl)
 	else
 		memcpy(&o->dst.sin6.sin6_addr, f->sender, 16);
 	batch.n[i]++;
-	PN_DEBUG("CNP to %pSU QP 0x%06x (CL %u)", &o->dst, f->sender_qpn, cl);
+	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", cnp_sender_format_name(fmt), &o->dst,
+		 f->sender_qpn, cl, r.severe ? "severe" : "light");
 }
 
 static void flush_cnps(void)
@@ -476,7 +592,8 @@ static void flush_cnps(void)
 		sent = pn.raw_fd[i] >= 0 ? sendmmsg(pn.raw_fd[i], msgs, n, 0) : -1;
 		if (sent < 0)
 			sent = 0;
-		pn_counters.c[PN_CNP_SENT] += (unsigned int)sent;
+		for (int k = 0; k < sent; k++)
+			pn_counters.c[batch.out[i][k].sent]++;
 		pn_counters.c[PN_SEND_ERROR] += n - (unsigned int)sent;
 		batch.n[i] = 0;
 	}
@@ -524,8 +641,7 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 			 v.bth.dest_qp);
 		return;
 	}
-	if (interval_ok(f, now))
-		queue_cnp(f, n.cl);
+	react(f, n.cl, now);
 }
 
 static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *from, uint64_t now)
@@ -557,8 +673,8 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 			 fcn.flow_label);
 		return;
 	}
-	if (interval_ok(f, now))
-		queue_cnp(f, fcn.cl);
+	/* CL 0: the congestion point gave none; treat it as severe. */
+	react(f, fcn.cl ? fcn.cl : cnp_g.cfg.proxy.level.severe_level, now);
 }
 
 static void pn_read(struct event *t)

@@ -25,8 +25,12 @@ enum pn_counter {
 	PN_FCN_UNRESOLVED, /* dropped: flow label not allocated by this proxy */
 	PN_NO_CNP_SOURCE,  /* dropped: no CNP source address of the family */
 	PN_MIN_INTERVAL,   /* suppressed: CNP to that QP too recently */
-	PN_CNP_SENT,	   /* CNPs sent */
-	PN_SEND_ERROR,	   /* CNPs the kernel refused */
+	PN_LIGHT,	   /* suppressed: light notification, level policy */
+	PN_CNP_SENT,	   /* standard CNPs sent */
+	PN_LH_ICMP6_SENT,  /* Long-haul CNPs sent, ICMPv6 form */
+	PN_LH_ROCE_SENT,   /* Long-haul CNPs sent, RoCEv2 form */
+	PN_RA_SENT,	   /* rate advice messages sent */
+	PN_SEND_ERROR,	   /* messages the kernel refused */
 	PN_COUNTER_MAX,
 };
 

@@ -109,27 +109,32 @@ static void test_sender_formats(void **state)
 {
 	static const struct {
 		const char *name;
-		bool supported;
+		bool v4, v6;
 	} table[] = {
-		{ "rocev2-cnp", true },
-		{ "long-haul-cnp", false },
-		{ "scone-rate-advice", false },
+		{ "rocev2-cnp", true, true },
+		{ "long-haul-icmpv6", false, true },
+		{ "long-haul-rocev2", true, true },
+		{ "rate-advice", true, true },
 	};
 	enum cnp_sender_format fmt;
-	char err[128];
+	char err[160];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		err[0] = 0;
 		assert_true(cnp_sender_format_parse(table[i].name, &fmt));
 		assert_string_equal(cnp_sender_format_name(fmt), table[i].name);
-		assert_int_equal(cnp_sender_format_supported(fmt, err, sizeof(err)),
-				 table[i].supported);
+		assert_int_equal(cnp_sender_format_valid(fmt, 6, err, sizeof(err)), table[i].v6);
+		assert_int_equal(cnp_sender_format_valid(fmt, 4, err, sizeof(err)), table[i].v4);
 		/* A refusal always says why. */
-		if (!table[i].supported)
-			assert_non_null(strstr(err, "not implemented"));
+		if (!table[i].v4)
+			assert_non_null(strstr(err, "IPv6 sender prefix"));
 	}
+	/* The names refused before the formats existed are gone. */
+	assert_false(cnp_sender_format_parse("long-haul-cnp", &fmt));
+	assert_false(cnp_sender_format_parse("scone-rate-advice", &fmt));
 	assert_false(cnp_sender_format_parse("rocev2", &fmt));
+	assert_false(cnp_sender_format_valid(CNP_FMT_MAX, 6, err, sizeof(err)));
 }
 
 static void test_role_names(void **state)

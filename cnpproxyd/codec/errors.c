@@ -51,6 +51,16 @@ static const char *const err_names[PNC_CODEC_NERR] = {
 	[-PNC_E_FCN_TRUNCATED] = "fcn-truncated",
 	[-PNC_E_FCN_TRAILING] = "fcn-trailing-data",
 	[-PNC_E_FCN_ZERO_LABEL] = "fcn-zero-label",
+	[-PNC_E_LH_TRUNCATED] = "lh-truncated",
+	[-PNC_E_LH_NOT_LONG_HAUL] = "lh-not-long-haul",
+	[-PNC_E_LH_CHECKSUM] = "lh-bad-checksum",
+	[-PNC_E_LH_PARAMETER] = "lh-bad-parameter",
+	[-PNC_E_LH_EXT_VERSION] = "lh-ext-bad-version",
+	[-PNC_E_LH_EXT_CHECKSUM] = "lh-ext-bad-checksum",
+	[-PNC_E_LH_EXT_OBJECT] = "lh-ext-bad-object",
+	[-PNC_E_RA_LEN] = "ra-bad-length",
+	[-PNC_E_RA_VERSION] = "ra-bad-version",
+	[-PNC_E_RA_QP] = "ra-qp-mismatch",
 };
 
 const char *pnc_codec_strerror(int err)

@@ -70,10 +70,24 @@ enum pnc_codec_err {
 	PNC_E_FCN_TRUNCATED = -42,
 	PNC_E_FCN_TRAILING = -43,
 	PNC_E_FCN_ZERO_LABEL = -44,
+
+	/* Long-haul CNP (doc/wire-formats.md 7.2, 7.3) */
+	PNC_E_LH_TRUNCATED = -45,
+	PNC_E_LH_NOT_LONG_HAUL = -46,
+	PNC_E_LH_CHECKSUM = -47,
+	PNC_E_LH_PARAMETER = -48,
+	PNC_E_LH_EXT_VERSION = -49,
+	PNC_E_LH_EXT_CHECKSUM = -50,
+	PNC_E_LH_EXT_OBJECT = -51,
+
+	/* SCONE rate advice (doc/wire-formats.md 7.4) */
+	PNC_E_RA_LEN = -52,
+	PNC_E_RA_VERSION = -53,
+	PNC_E_RA_QP = -54,
 };
 
 /* Number of reasons including PNC_OK: valid errors are 0 > err > -NERR. */
-#define PNC_CODEC_NERR 45
+#define PNC_CODEC_NERR 55
 
 /* Short stable identifier of a reason; "unknown" for anything else. */
 extern const char *pnc_codec_strerror(int err);

@@ -307,6 +307,9 @@ int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct pn
 	body = udp_len - PNC_UDP_HLEN - PNC_BTH_LEN - PNC_ICRC_LEN;
 	v->ext_off = v->bth_off + PNC_BTH_LEN;
 	v->ext_len = pnc_bth_ext_len(v->bth.opcode);
+	/* A Long-haul CNP has its block where a CNP has 16 reserved octets. */
+	if (v->bth.opcode == PNC_OP_CNP && (v->bth.resv6 & PNC_BTH_RESV6_EBIT))
+		v->ext_len = PNC_LH_ROCE_EXT_LEN;
 	ext = v->ext_len > 0 ? (size_t)v->ext_len : 0;
 	if (body < ext)
 		return PNC_E_EXT_TRUNCATED;
@@ -365,8 +368,12 @@ int pnc_cnp_decode(const uint8_t *pkt, size_t len, struct pnc_cnp *out)
 		return PNC_E_BTH_OPCODE;
 	if (v.bth.pad)
 		return PNC_E_BTH_PAD;
-	if (v.payload_len)
+	if (v.bth.resv6 & PNC_BTH_RESV6_EBIT) {
+		if (v.ext_len + v.payload_len < PNC_CNP_RSVD_LEN)
+			return PNC_E_EXT_TRUNCATED;
+	} else if (v.payload_len) {
 		return PNC_E_UNEXPECTED_PAYLOAD;
+	}
 	out->ip = v.ip;
 	out->pkey = v.bth.pkey;
 	out->dest_qp = v.bth.dest_qp;

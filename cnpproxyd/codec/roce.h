@@ -29,6 +29,12 @@
 #define PNC_IMMDT_LEN	  4
 #define PNC_CNP_RSVD_LEN  16
 #define PNC_DEFAULT_PKEY  0xffff
+/*
+ * Seed 000's E bit (MSB of the BTH's 6-bit reserved field): a CNP that
+ * carries the 12-octet Long-haul block (codec/lhcnp.h).
+ */
+#define PNC_BTH_RESV6_EBIT  0x20
+#define PNC_LH_ROCE_EXT_LEN 12
 
 /* Length of a CNP from the IP header to the end of the ICRC. */
 #define PNC_CNP_LEN4 (PNC_IPV4_HLEN + PNC_UDP_HLEN + PNC_BTH_LEN + PNC_CNP_RSVD_LEN + 4)
@@ -229,7 +235,9 @@ extern int pnc_cnp_encode(const struct pnc_cnp *in, uint8_t *buf, size_t buflen,
 /*
  * Parse a CNP: opcode 0x81, exactly 16 octets after the BTH, valid
  * ICRC.  The reserved octets and the other BTH bits are ignored, as
- * IBTA asks of receivers.
+ * IBTA asks of receivers.  A Long-haul CNP (E bit) of at least 16
+ * octets after the BTH is accepted as the CNP it also is: what seed 000
+ * asks of a receiver that does not know the extension.
  */
 extern int pnc_cnp_decode(const uint8_t *pkt, size_t len, struct pnc_cnp *out);
 

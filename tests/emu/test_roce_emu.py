@@ -6,15 +6,24 @@ Checks, for IPv4 with CM and IPv6 without: the connection comes up with
 the right QPNs, every packet arrives in PSN order and is acknowledged as
 requested, the rate holds; and with CE-marked data the responder's CNPs
 are accepted (ICRC, DestQP) and cut the requester's rate, while CNPs crafted with pnc-pkt for another QP
-or with a bad ICRC are refused.  The test
+or with a bad ICRC are refused.  Then the sender-facing messages beyond
+the CNP, built here from the wire formats (doc/wire-formats.md 7.2-7.4),
+not with pnc-pkt, and sent only between the test's own namespaces: a
+Long-haul CNP of the RoCEv2 form (Pause, Rate Reduce, Resume, the
+recovery timer), of the ICMPv6 form, SCONE rate advice, the E-bit packet
+taken for a plain CNP without --long-haul, and a Long-haul CNP from an
+unknown source ignored.  The test
 creates and removes its own namespaces; it needs root.
 """
 
 import json
 import os
+import socket
+import struct
 import subprocess
 import sys
 import time
+import zlib
 
 BUILD = os.environ.get("PNC_BUILDDIR", "build")
 EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
@@ -127,6 +136,236 @@ def check_invalid_cnps():
     assert rq["cnps"] == 1 and rq["cnps_invalid"] == 2 and rq["rate_mbps"] == 10.0, rq
 
 
+# --- Long-haul CNP and rate advice, built from the wire formats -------------
+
+LH_NOTIFY, LH_PAUSE, LH_RATE_REDUCE, LH_RESUME = range(4)
+
+
+def icrc(pkt):
+    """RoCEv2 ICRC of pkt (IP header first, no ICRC yet): CRC-32 over 8
+    all-ones octets and the headers with their variant fields set to ones."""
+    m = bytearray(pkt)
+    if m[0] >> 4 == 4:
+        hlen = 20
+        m[1] = 0xFF
+        m[8] = 0xFF
+        m[10:12] = b"\xff\xff"
+    else:
+        hlen = 40
+        m[0] |= 0x0F
+        m[1:4] = b"\xff\xff\xff"
+        m[7] = 0xFF
+    m[hlen + 6:hlen + 8] = b"\xff\xff"
+    m[hlen + 12] = 0xFF
+    return struct.pack("<I", zlib.crc32(b"\xff" * 8 + bytes(m)) & 0xFFFFFFFF)
+
+
+def roce(src, dst, opcode, b4, dest_qp, body):
+    """IP | UDP 4791 | BTH | body | ICRC; b4 is the BTH's BECN/E octet."""
+    bth = struct.pack("!BBHB3sI", opcode, 0, 0xFFFF, b4, dest_qp.to_bytes(3, "big"), 0)
+    udp_len = 8 + len(bth) + len(body) + 4
+    udp = struct.pack("!HHHH", 0xC0AA, 4791, udp_len, 0)
+    if ":" in src:
+        ip = struct.pack("!IHBB16s16s", 6 << 28, udp_len, 17, 64,
+                         socket.inet_pton(socket.AF_INET6, src),
+                         socket.inet_pton(socket.AF_INET6, dst))
+    else:
+        ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 48 << 2, 20 + udp_len, 0x77, 0,
+                                   64, 17, 0, socket.inet_aton(src), socket.inet_aton(dst)))
+        csum = sum(struct.unpack("!10H", ip))
+        csum = (csum & 0xFFFF) + (csum >> 16)
+        ip[10:12] = struct.pack("!H", ~((csum & 0xFFFF) + (csum >> 16)) & 0xFFFF)
+        ip = bytes(ip)
+    pkt = ip + udp + bth + body
+    return pkt + icrc(pkt)
+
+
+def lh_block(action, parameter, src_qp=0x11, level=200):
+    """The 12-octet Long-haul block: metric type 1 (queue, KB), 500 KB."""
+    return struct.pack("!BBHIB3s", level, action << 6, parameter, src_qp, 1,
+                       (500).to_bytes(3, "big"))
+
+
+def lh_roce(action, parameter, src="192.0.2.2", dst="192.0.2.1", dest_qp=0x11):
+    """RoCEv2 form: a CNP (BECN) with the E bit, the block, four zero octets."""
+    return roce(src, dst, 0x81, 0x40 | 0x20, dest_qp, lh_block(action, parameter) + bytes(4))
+
+
+def rate_advice(mbps, src="192.0.2.2", dst="192.0.2.1", qp=0x11, opcode=0xC0):
+    """Rate | Version 1 | Destination QP ID | Source QP ID."""
+    return roce(src, dst, opcode, 0, qp, struct.pack("!IIII", mbps, 1, qp, 0x22))
+
+
+SEND_ANY = """
+import socket, sys
+for arg in sys.argv[1:]:
+    kind, hexpkt = arg.split(":")
+    pkt = bytes.fromhex(hexpkt)
+    if kind == "ip4":
+        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        s.sendto(pkt, (socket.inet_ntoa(pkt[16:20]), 0))
+    elif kind == "ip6":
+        s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        s.sendto(pkt, (socket.inet_ntop(socket.AF_INET6, pkt[24:40]), 0))
+    else:  # icmp6 to 2001:db8::1: the kernel adds the checksum
+        s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
+        s.sendto(pkt, ("2001:db8::1", 0))
+    s.close()
+"""
+
+
+def inject(*pkts):
+    """Send (kind, bytes) packets from the responder's namespace, once each."""
+    args = ["%s:%s" % (kind, pkt.hex()) for kind, pkt in pkts]
+    subprocess.run(["ip", "netns", "exec", NS[1], "/usr/bin/python3", "-c", SEND_ANY] + args,
+                   check=True, timeout=10)
+
+
+def run_injected(local, remote, req_args, schedule, duration=2.0):
+    """Requester and responder without CM; schedule: (seconds after the
+    requester starts, [(kind, packet), ...]).  Returns the requester's lines."""
+    resp = subprocess.Popen(["ip", "netns", "exec", NS[1], EMU, "responder", "--local", remote,
+                             "--no-cm", "--peer-qpn", "0x11", "--duration",
+                             str(duration + 1.0)], stdout=subprocess.PIPE, text=True)
+    time.sleep(0.3)
+    req = subprocess.Popen(["ip", "netns", "exec", NS[0], EMU, "requester", "--local", local,
+                            "--remote", remote, "--no-cm", "--peer-qpn", "0x22", "--rate", "40",
+                            "--duration", str(duration)] + req_args,
+                           stdout=subprocess.PIPE, text=True)
+    start = time.monotonic()
+    try:
+        for at, pkts in schedule:
+            time.sleep(max(0.0, start + at - time.monotonic()))
+            inject(*pkts)
+        out, _ = req.communicate(timeout=30)
+    finally:
+        if req.poll() is None:
+            req.kill()
+        resp.communicate(timeout=30)
+    assert req.returncode == 0, req.returncode
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def stats_between(lines, first, last):
+    """stats lines logged after line index first and before index last."""
+    return [e for e in lines[first + 1:last] if e["event"] == "stats"]
+
+
+def check_lh_roce_actions():
+    """RoCEv2 form: Pause stops sending, Rate Reduce cuts, Resume restores."""
+    lines = run_injected("192.0.2.1", "192.0.2.2",
+                         ["--long-haul", "--lh-known", "192.0.2.2",
+                          "--lh-recovery-us", "10000000"],
+                         [(0.5, [("ip4", lh_roce(LH_NOTIFY, 0))]),
+                          (0.6, [("ip4", lh_roce(LH_PAUSE, 60000))]),
+                          (1.0, [("ip4", lh_roce(LH_RATE_REDUCE, 50))]),
+                          (1.5, [("ip4", lh_roce(LH_RESUME, 0))])], duration=2.0)
+    idx = [i for i, e in enumerate(lines) if e["event"] == "lh"]
+    acts = [(lines[i]["action"], lines[i]["rate_mbps"]) for i in idx]
+    assert acts == [("notify", 40.0), ("pause", 40.0), ("rate-reduce", 20.0),
+                    ("resume", 40.0)], acts
+    assert all(lines[i]["form"] == "roce" and lines[i]["src"] == "192.0.2.2" for i in idx)
+    # Pause: 60 ms in 10 ms intervals, rate and bytes sent 0 for most of them
+    paused = [e for e in stats_between(lines, idx[1], idx[2]) if e["paused"]]
+    assert 4 <= len(paused) <= 7, paused
+    assert all(e["rate_mbps"] == 0 for e in paused), paused
+    assert sum(1 for e in paused if e["tx_mbps"] == 0) >= 4, paused
+    # Rate Reduce 50 %: 40 -> 20, held (recovery timer 10 s) until Resume
+    cut = stats_between(lines, idx[2], idx[3])
+    assert len(cut) > 30 and all(e["rate_mbps"] == 20.0 for e in cut), cut
+    tx = sorted(e["tx_mbps"] for e in cut)[len(cut) // 2]
+    assert 15 < tx < 25, tx
+    # Resume 0 %: all of it back
+    after = stats_between(lines, idx[3], len(lines))
+    assert after and all(e["rate_mbps"] == 40.0 for e in after), after
+    rq = event(lines, "summary")[0]
+    assert (rq["lh_roce"], rq["lh_notify"], rq["lh_pause"], rq["lh_rate_reduce"],
+            rq["lh_resume"]) == (4, 1, 1, 1, 1), rq
+    assert rq["cnps"] == 0 and rq["malformed"] == 0 and rq["unknown_src"] == 0, rq
+
+
+def check_lh_recovery_timer():
+    """Without news for --lh-recovery-us the normal recovery takes over."""
+    lines = run_injected("192.0.2.1", "192.0.2.2",
+                         ["--long-haul", "--lh-known", "192.0.2.0/24",
+                          "--lh-recovery-us", "300000"],
+                         [(0.5, [("ip4", lh_roce(LH_RATE_REDUCE, 50))])], duration=1.5)
+    i = [i for i, e in enumerate(lines) if e["event"] == "lh"][0]
+    held = [e for e in stats_between(lines, i, len(lines)) if e["lh_active"]]
+    # 300 ms held at 20 Mb/s (about 30 intervals), then back at 40
+    assert 25 <= len(held) <= 32 and all(e["rate_mbps"] == 20.0 for e in held), held
+    rq = event(lines, "summary")[0]
+    assert rq["rate_mbps"] == 40.0 and not rq["lh_active"], rq
+
+
+def check_lh_icmp6():
+    """ICMPv6 form: the block's Source QP names the QP; another QP's is ignored."""
+    lines = run_injected("2001:db8::1", "2001:db8::2",
+                         ["--long-haul", "--lh-known", "2001:db8::/64",
+                          "--lh-recovery-us", "10000000"],
+                         [(0.5, [("icmp6", bytes([200, 0, 0, 0]) +
+                                  lh_block(LH_RATE_REDUCE, 25, src_qp=0x99))]),
+                          (0.7, [("icmp6", bytes([200, 0, 0, 0]) +
+                                  lh_block(LH_RATE_REDUCE, 25))])], duration=1.2)
+    ign = event(lines, "lh-ignored")
+    assert [(e["form"], e["reason"], e["qp"]) for e in ign] == [("icmp6", "wrong-qp", 0x99)], ign
+    lh = event(lines, "lh")
+    assert [(e["form"], e["action"], e["rate_mbps"]) for e in lh] == \
+        [("icmp6", "rate-reduce", 30.0)], lh
+    assert lh[0]["src"] == "2001:db8::2", lh
+    rq = event(lines, "summary")[0]
+    assert rq["lh_icmp6"] == 2 and rq["ignored"] == 1 and rq["rate_mbps"] == 30.0, rq
+
+
+def check_rate_advice():
+    """SCONE rate advice sets the rate; 0 withdraws it, recovery resumes."""
+    lines = run_injected("192.0.2.1", "192.0.2.2", ["--rate-advice"],
+                         [(0.5, [("ip4", rate_advice(10))]),
+                          (1.0, [("ip4", rate_advice(0))])], duration=1.5)
+    adv = event(lines, "rate-advice")
+    assert [(e["advised_mbps"], e["rate_mbps"]) for e in adv] == [(10, 10.0), (0, 10.0)], adv
+    idx = [i for i, e in enumerate(lines) if e["event"] == "rate-advice"]
+    during = stats_between(lines, idx[0], idx[1])
+    assert len(during) > 30 and all(e["rate_mbps"] == 10.0 for e in during), during
+    tx = sorted(e["tx_mbps"] for e in during)[len(during) // 2]
+    assert 5 < tx < 15, tx
+    rq = event(lines, "summary")[0]
+    # withdrawn: 5 Mb/s per millisecond back to the line rate
+    assert rq["rate_mbps"] == 40.0 and rq["rate_advices"] == 2, rq
+    assert rq["advice_withdrawn"] == 1 and rq["unknown"] == 0, rq
+
+
+def check_legacy_and_unknown():
+    """Without --long-haul the E-bit packet is a CNP; without --rate-advice
+    the advice is an unknown packet."""
+    lines = run_injected("192.0.2.1", "192.0.2.2", ["--recovery-us", "0"],
+                         [(0.5, [("ip4", lh_roce(LH_RATE_REDUCE, 10))]),
+                          (0.7, [("ip4", rate_advice(5))])], duration=1.2)
+    cnps = event(lines, "cnp")
+    # a standard CNP's cut (the first halves), not the block's 10 %
+    assert [e["rate_mbps"] for e in cnps] == [20.0], cnps
+    assert not event(lines, "lh") and not event(lines, "rate-advice")
+    rq = event(lines, "summary")[0]
+    assert rq["cnps"] == 1 and rq["cnps_invalid"] == 0 and rq["lh_roce"] == 0, rq
+    assert rq["unknown"] == 1 and rq["rate_mbps"] == 20.0, rq
+
+
+def check_lh_unknown_source():
+    """A Long-haul CNP from a source not in --lh-known is counted, not obeyed."""
+    lines = run_injected("192.0.2.1", "192.0.2.2",
+                         ["--long-haul", "--lh-known", "192.0.2.2"],
+                         [(0.5, [("ip4", lh_roce(LH_RATE_REDUCE, 50, src="192.0.2.3"))]),
+                          (0.6, [("ip4", lh_roce(LH_PAUSE, 50000, src="192.0.2.3"))])],
+                         duration=1.0)
+    ign = event(lines, "lh-ignored")
+    assert [(e["reason"], e["src"]) for e in ign] == [("unknown-source", "192.0.2.3")] * 2, ign
+    assert not event(lines, "lh")
+    assert not [e for e in event(lines, "stats") if e["paused"] or e["rate_mbps"] != 40.0]
+    rq = event(lines, "summary")[0]
+    assert rq["unknown_src"] == 2 and rq["lh_roce"] == 2 and rq["cnps"] == 0, rq
+    assert rq["lh_rate_reduce"] == 0 and rq["lh_pause"] == 0 and rq["rate_mbps"] == 40.0, rq
+
+
 def main():
     for tool in (EMU, PKT):
         if not os.access(tool, os.X_OK):
@@ -147,9 +386,26 @@ def main():
         print("ok: IPv6, CE -> CNP -> rate cut")
         check_invalid_cnps()
         print("ok: CNPs for another QP or with a bad ICRC are refused")
+        check_lh_roce_actions()
+        print("ok: Long-haul CNP, RoCEv2 form: Pause, Rate Reduce, Resume")
+        check_lh_recovery_timer()
+        print("ok: Long-haul recovery timer hands back to normal recovery")
+        check_lh_icmp6()
+        print("ok: Long-haul CNP, ICMPv6 form: Rate Reduce for the named QP")
+        check_rate_advice()
+        print("ok: SCONE rate advice sets the rate, 0 withdraws it")
+        check_legacy_and_unknown()
+        print("ok: without --long-haul the E-bit packet is a CNP; advice unknown")
+        check_lh_unknown_source()
+        print("ok: Long-haul CNPs from an unknown source are ignored")
     finally:
         teardown()
     return 0
+
+
+def test_roce_emu():
+    """The same checks when collected by pytest."""
+    assert main() == 0
 
 
 if __name__ == "__main__":

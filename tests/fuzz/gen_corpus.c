@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Writes the seed corpora of the fuzz targets, built with the codecs'
- * own encoders: gen_corpus DIR creates DIR/{icrc,roce,cm,notif}/<name>.
+ * own encoders: gen_corpus DIR creates DIR/{icrc,roce,cm,notif,lhcnp}/<name>.
  * Run through "make fuzz-corpus"; the output is committed.
  */
 #include <errno.h>
@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 
 #include "codec/cm.h"
+#include "codec/lhcnp.h"
 #include "codec/notif.h"
+#include "codec/ratead.h"
 #include "codec/roce.h"
 
 static const char *base;
@@ -51,6 +53,82 @@ static void addrs(struct pnc_ip_udp *ip, uint8_t version)
 	} else {
 		memcpy(ip->src, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x01", 16);
 		memcpy(ip->dst, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x02", 16);
+	}
+}
+
+/* A Rate Reduce block, with or without every object of the extension. */
+static void lh_msg(struct pnc_lh_cnp *m, bool ext)
+{
+	memset(m, 0, sizeof(*m));
+	m->block.level = pnc_lh_level_from_cl(6);
+	m->block.action = PNC_LH_RATE_REDUCE;
+	m->block.parameter = 50;
+	m->block.src_qp = 0x0012ab;
+	m->block.metric_type = PNC_LH_METRIC_QUEUE_KB;
+	m->block.metric = 500;
+	if (!ext)
+		return;
+	m->ext.present = true;
+	m->ext.checksum = true;
+	m->ext.class_num = PNC_LH_EXT_CLASS_NUM;
+	m->ext.has_timestamp = true;
+	m->ext.timestamp = 0xe9f2a6b180000000ull;
+	strcpy(m->ext.device_id, "p1.dc2");
+	m->ext.path_id_len = 3;
+	memcpy(m->ext.path_id, "\xaa\xbb\xcc", 3);
+}
+
+/* Long-haul CNP in both forms and the rate advice (doc/wire-formats.md 7). */
+static void lhcnp_seeds(void)
+{
+	static uint8_t buf[PNC_LH_ROCE_MAX_LEN + PNC_LH_ICMP6_MAX_LEN];
+	struct pnc_lh_icmp6 ic;
+	struct pnc_lh_roce r;
+	struct pnc_rate_advice ra;
+	struct pnc_ip_udp ip6;
+	char name[64];
+	size_t n;
+	uint8_t v;
+	int ext;
+
+	addrs(&ip6, 6);
+	for (ext = 0; ext < 2; ext++) {
+		memset(&ic, 0, sizeof(ic));
+		memcpy(ic.src, ip6.src, 16);
+		memcpy(ic.dst, ip6.dst, 16);
+		ic.tclass = 0xc0;
+		ic.hop_limit = 64;
+		ic.type = PNC_LH_ICMP6_TYPE;
+		lh_msg(&ic.msg, ext);
+		ok(pnc_lh_icmp6_encode(&ic, buf, sizeof(buf), &n), "lh icmp6");
+		snprintf(name, sizeof(name), "icmp6%s", ext ? "-ext" : "");
+		put("lhcnp", name, buf, n);
+		/* the message alone, as a raw ICMPv6 socket reads it */
+		snprintf(name, sizeof(name), "icmp6-msg%s", ext ? "-ext" : "");
+		put("lhcnp", name, buf + PNC_IPV6_HLEN, n - PNC_IPV6_HLEN);
+
+		for (v = 4; v <= 6; v += 2) {
+			memset(&r, 0, sizeof(r));
+			addrs(&r.ip, v);
+			r.pkey = 0xffff;
+			r.dest_qp = 0x0012ab;
+			lh_msg(&r.msg, ext);
+			ok(pnc_lh_roce_encode(&r, buf, sizeof(buf), &n), "lh roce");
+			snprintf(name, sizeof(name), "roce%u%s", v, ext ? "-ext" : "");
+			put("lhcnp", name, buf, n);
+		}
+	}
+	for (v = 4; v <= 6; v += 2) {
+		memset(&ra, 0, sizeof(ra));
+		addrs(&ra.ip, v);
+		ra.opcode = PNC_RA_OPCODE;
+		ra.pkey = 0xffff;
+		ra.dest_qp = 0x0012ab;
+		ra.peer_qp = 0x000c01;
+		ra.rate_mbps = 25000;
+		ok(pnc_rate_advice_encode(&ra, buf, sizeof(buf), &n), "rate advice");
+		snprintf(name, sizeof(name), "rate-advice%u", v);
+		put("lhcnp", name, buf, n);
 	}
 }
 
@@ -217,5 +295,6 @@ int main(int argc, char **argv)
 		ok(pnc_fcn_encode(&fcn, buf, sizeof(buf), &n), "fcn");
 		put("notif", "fcn", buf, n);
 	}
+	lhcnp_seeds();
 	return 0;
 }

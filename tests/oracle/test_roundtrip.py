@@ -8,6 +8,10 @@
 * Corrupted or invalid packets (flipped ICRC octet, truncation, bad IP
   or UDP checksum, TVer, MAD class, Q_Key, syndrome, notification
   version, FCN label 0, ...) give the codec's reason string and exit 1.
+* The Long-haul CNP (both forms) and the rate advice: every field set,
+  decoded back (with the decode options for non-default code points),
+  and their rejections (ICMPv6 and extension checksums, parameter,
+  extension version, rate advice version, QP and length).
 """
 import json
 import os
@@ -321,12 +325,188 @@ def test_vary_and_vlan(tmp):
     check([o.get("cm", {}).get("local_qpn") for o in out] == [5, 6], "802.1Q pcap " + str(out))
 
 
+LH = ["level=201", "action=pause", "parameter=65000", "src-qp=0xfedcba98",
+      "metric-type=rtt-us", "metric=0xabcdef"]
+LH_WANT = {"lh.level": 201, "lh.cl": 6, "lh.action": 1, "lh.action_name": "pause",
+           "lh.parameter": 65000, "lh.src_qp": 0xFEDCBA98, "lh.metric_type": 4,
+           "lh.metric_type_name": "rtt-us", "lh.metric": 0xABCDEF, "lh.ext": False}
+EXT = ["ext=1", "ext-checksum=0", "class-num=0xf9", "timestamp=0x0123456789abcdef",
+       "device-id=sw-7.pod3", "path-id=0102030405"]
+EXT_WANT = {"lh.ext": True, "lh.ext_checksum": False, "lh.class_num": 0xF9,
+            "lh.timestamp": 0x0123456789ABCDEF, "lh.device_id": "sw-7.pod3",
+            "lh.path_id": "0102030405", "lh.unknown_objects": 0}
+ROCE_MSG = ["pkey=0x7fff", "dqpn=0xabcdef"]
+ROCE_MSG_WANT = {"bth.pkey": 0x7FFF, "bth.dqpn": 0xABCDEF, "icrc_ok": True}
+
+# (kind, arguments, decode options, expected); the IP fields are added below.
+MSG_CASES = [
+    ("long-haul-icmpv6", ["icmp-type=201", "icmp-code=3"] + LH, ["--lh-icmp-type", "201"],
+     dict(LH_WANT, **{"kind": "long-haul-icmpv6", "icmp6.type": 201, "icmp6.code": 3,
+                      "icmp6.checksum_ok": True})),
+    ("long-haul-icmpv6", LH + EXT, ["--lh-class-num", "0xf9"],
+     dict(LH_WANT, **EXT_WANT, **{"icmp6.type": 200, "icmp6.code": 0})),
+    ("long-haul-icmpv6", ["cl=5", "action=resume", "parameter=100", "ext=1", "ext-checksum=1"],
+     [], {"lh.level": 182, "lh.cl": 5, "lh.action": 3, "lh.action_name": "resume",
+          "lh.parameter": 100, "lh.ext": True, "lh.ext_checksum": True, "lh.class_num": 0xF7,
+          "lh.unknown_objects": 0, "lh.src_qp": 0x123, "lh.metric_type_name": "none"}),
+    ("long-haul-rocev2", ROCE_MSG + LH, [],
+     dict(LH_WANT, **ROCE_MSG_WANT, **{"kind": "long-haul-rocev2", "bth.opcode": 0x81,
+                                       "bth.becn": True, "bth.resv6": 0x20})),
+    ("long-haul-rocev2", ROCE_MSG + LH + EXT, ["--lh-class-num", "249"],
+     dict(LH_WANT, **ROCE_MSG_WANT, **EXT_WANT)),
+    ("rate-advice", ROCE_MSG + ["opcode=0xfe", "rate=123456", "peer-qp=0x654321"],
+     ["--ra-opcode", "0xfe"],
+     dict(ROCE_MSG_WANT, **{"kind": "rate-advice", "bth.opcode": 0xFE,
+                            "bth.opcode_name": "rate-advice", "bth.becn": False,
+                            "rate_advice.rate": 123456, "rate_advice.version": 1,
+                            "rate_advice.dest_qp": 0xABCDEF, "rate_advice.peer_qp": 0x654321})),
+    ("rate-advice", ["rate=0"], [], {"rate_advice.rate": 0, "bth.opcode": 0xC0,
+                                      "rate_advice.dest_qp": 0x123, "rate_advice.peer_qp": 0x22}),
+]
+
+
+def test_msg_fields(tmp):
+    for kind, args, opts, want in MSG_CASES:
+        ipsets = [(IP6, IP6_WANT)] if kind == "long-haul-icmpv6" else \
+            [(IP4, IP4_WANT), (IP6, IP6_WANT)]
+        for ipargs, ipwant in ipsets:
+            if kind == "long-haul-icmpv6":  # no UDP header
+                ipargs = [a for a in ipargs if not a.startswith("sport=")]
+                ipwant = {k: v for k, v in ipwant.items() if not k.startswith("udp.")}
+            full = [kind] + ipargs + args
+            tag = "%s IPv%d %s" % (kind, ipwant["ip.version"], " ".join(args)[:60])
+            w = dict(ipwant, **want)
+            hexes = build_hex(full)
+            check(len(hexes) == 1, "%s: %d packets" % (tag, len(hexes)))
+            views = run_json(["decode"] + opts, (hexes[0] + "\n").encode())
+            check(len(views) == 1, "%s: %d decoded" % (tag, len(views)))
+            expect(tag, views[0] if views else {}, w)
+            check(views and views[0].get("len") == len(bytes.fromhex(hexes[0])), "%s: len" % tag)
+            bj = run_json(["build"] + full + ["--out", "json"])
+            check(bj and views and {k: v for k, v in bj[0].items() if k != "hex"} == views[0],
+                  "%s: build --out json differs from decode" % tag)
+            raw = run(["build"] + full + ["--out", "raw"])
+            check(raw.hex() == hexes[0], "%s: --out raw differs from hex" % tag)
+            for eth in ([], ["--eth"]):
+                pc = os.path.join(tmp, "m.pcap")
+                run(["build"] + full + eth + ["--out", "pcap", pc])
+                v = run_json(["decode"] + opts + [pc])
+                expect(tag + " (pcap%s)" % eth, v[0] if v else {}, w)
+            txt = run(["decode", "--format", "text"] + opts, raw).decode()
+            check(("kind: " + str(w.get("kind", kind))) in txt, "%s: text output" % tag)
+    # Without the decode option, the other code point is not recognised.
+    h = build_hex(["long-haul-icmpv6", "icmp-type=201"])[0]
+    decode_error("icmp type 201 by default", h, "lh-not-long-haul")
+    h = build_hex(["long-haul-rocev2"] + EXT)[0]
+    out = run_json(["decode"], (h + "\n").encode())
+    check(get(out[0], "lh.unknown_objects") == 3 and get(out[0], "lh.device_id") == "<missing>",
+          "class-num 0xf9 read with 0xf7: %s" % out)
+    h = build_hex(["rate-advice", "opcode=0xfe"])[0]
+    check(run_json(["decode"], (h + "\n").encode())[0]["kind"] == "roce",
+          "rate advice of opcode 0xfe without --ra-opcode")
+    # A device ID that is not plain ASCII stays valid JSON.
+    h = build_hex(["long-haul-icmpv6", "device-id=a\"b\\c\tд"])[0]
+    out = run_json(["decode"], (h + "\n").encode())
+    check(get(out[0], "lh.device_id") == "a\"b\\c\tд", "device-id escaping: %s" % out)
+
+
+def set_icmp6_csum(b):
+    """Recompute the ICMPv6 checksum after a change (RFC 8200 8.1)."""
+    b[42:44] = b"\0\0"
+    data = bytes(b[8:40]) + struct.pack(">IxxxB", len(b) - 40, 58) + bytes(b[40:])
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack(">%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    b[42:44] = struct.pack(">H", ~s & 0xFFFF)
+    return b.hex()
+
+
+def test_msg_errors():
+    h = build_hex(["long-haul-icmpv6", "ext=1", "device-id=abcd", "action=rate-reduce",
+                   "parameter=100"])[0]
+    n = len(h) // 2
+    decode_error("lh icmpv6 checksum forced",
+                 build_hex(["long-haul-icmpv6", "icmp-csum=0x1234"])[0], "lh-bad-checksum")
+    decode_error("lh icmpv6 octet flipped", flip(h, n - 1), "lh-bad-checksum")
+    decode_error("lh icmpv6 cut", h[:-2], "ip-truncated")
+    bad = flip(h, 44)
+    out = run_json(["decode", "--lenient"], (bad + "\n").encode())
+    check(out and get(out[0], "icmp6.checksum_ok") is False and
+          get(out[0], "icmp6.checksum") == int(h[84:88], 16) and
+          get(out[0], "icmp6.checksum_expected") ==
+          int(set_icmp6_csum(bytearray(bytes.fromhex(bad)))[84:88], 16) and
+          get(out[0], "lh.level") == int(h[88:90], 16) ^ 1, "--lenient ICMPv6: %s" % out)
+    b = bytearray(bytes.fromhex(h))
+    b[47] = 101  # Rate Reduce above 100 %
+    decode_error("lh icmpv6 parameter 101", set_icmp6_csum(b), "lh-bad-parameter")
+    b = bytearray(bytes.fromhex(h))
+    b[56] = 0x10  # extension version 1
+    decode_error("lh icmpv6 ext version", set_icmp6_csum(b), "lh-ext-bad-version")
+    b = bytearray(bytes.fromhex(h))
+    b[n - 1] ^= 0x40  # inside the device ID: the extension checksum catches it
+    decode_error("lh icmpv6 ext checksum", set_icmp6_csum(b), "lh-ext-bad-checksum")
+    b = bytearray(bytes.fromhex(h))
+    b[60:62] = b"\0\x40"  # first object longer than the extension
+    b[58:60] = b"\0\0"  # no extension checksum to fail first
+    decode_error("lh icmpv6 ext object", set_icmp6_csum(b), "lh-ext-bad-object")
+    run(["build", "long-haul-icmpv6", "ip=4"], expect_rc=2)
+    run(["build", "long-haul-icmpv6", "sport=1"], expect_rc=2)
+    run(["build", "long-haul-icmpv6", "icmp-type=1"], expect_rc=2)
+    run(["build", "long-haul-rocev2", "action=rate-reduce", "parameter=101"], expect_rc=2)
+    run(["build", "long-haul-rocev2", "se=1"], expect_rc=2)
+    run(["build", "long-haul-rocev2", "cl=8"], expect_rc=2)
+    run(["build", "long-haul-rocev2", "device-id=" + "x" * 65], expect_rc=2)
+    run(["build", "long-haul-rocev2", "path-id=" + "00" * 33], expect_rc=2)
+    run(["build", "rate-advice", "peer-qp=0x1000000"], expect_rc=2)
+
+    for v in ([], ["-6"]):
+        hl = 20 if not v else 40
+        h = build_hex(["long-haul-rocev2", "action=resume", "parameter=7"] + v)[0]
+        n = len(h) // 2
+        tag = "long-haul-rocev2 %s" % v
+        decode_error(tag + " ICRC flipped", flip(h, n - 1), "icrc-mismatch")
+        decode_error(tag + " block changed", flip(h, hl + 20 + 3), "icrc-mismatch")
+        # structure errors behind a valid ICRC: --lenient hands the codec a fixed copy
+        b = bytearray(bytes.fromhex(h))
+        b[hl + 20 + 3] = 101
+        decode_error(tag + " parameter 101", b.hex(), "lh-bad-parameter", ["--lenient"])
+        out = run_json(["decode", "--lenient"], (flip(h, n - 1) + "\n").encode())
+        check(out and out[0].get("icrc_ok") is False and out[0].get("kind") == "long-haul-rocev2",
+              tag + ": --lenient " + str(out)[:200])
+        # The seed's own form, 12 octets after the BTH (was ext-truncated).
+        seed = build_hex(["rc-write", "opcode=0x81", "resv6=0x20", "becn=1", "ackreq=0",
+                          "payload=da80003200000123010001f4", "dqpn=0x123"] + v)[0]
+        out = run_json(["decode"], (seed + "\n").encode())
+        expect(tag + " seed form", out[0] if out else {},
+               {"kind": "long-haul-rocev2", "len": hl + 8 + 12 + 12 + 4, "lh.level": 218,
+                "lh.action_name": "rate-reduce", "lh.parameter": 50, "lh.src_qp": 0x123,
+                "lh.metric_type": 1, "lh.metric": 500, "lh.ext": False, "icrc_ok": True})
+        # Without the E bit the same octets are a short CNP.
+        short = build_hex(["rc-write", "opcode=0x81", "becn=1", "payload=" + "00" * 12] + v)[0]
+        decode_error(tag + " short CNP", short, "ext-truncated")
+
+        h = build_hex(["rate-advice"] + v)[0]
+        tag = "rate-advice %s" % v
+        decode_error(tag + " ICRC flipped", flip(h, len(h) // 2 - 2), "icrc-mismatch")
+        decode_error(tag + " version 2", build_hex(["rate-advice", "ra-version=2"] + v)[0],
+                     "ra-bad-version")
+        b = bytearray(bytes.fromhex(h))
+        b[hl + 20 + 11] ^= 1  # Destination QP ID differs from the BTH DestQP
+        decode_error(tag + " QP mismatch", b.hex(), "ra-qp-mismatch", ["--lenient"])
+        decode_error(tag + " 20 octets", build_hex(["rc-write", "opcode=0xc0", "len=20"] + v)[0],
+                     "ra-bad-length")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_vectors()
         test_fields(tmp)
         test_errors()
         test_vary_and_vlan(tmp)
+        test_msg_fields(tmp)
+        test_msg_errors()
     finish("test_roundtrip")
 
 

@@ -11,9 +11,19 @@ built by `pnc-pkt build KIND --random SEED --count N`:
     gets exactly the octets of pnc-pkt.
 scapy computes the ICRC for IPv4 only; for 100 random IPv6 CNPs the ICRC
 is recomputed here from doc/wire-formats.md 3.1 with zlib.crc32.
+
+The formats of doc/wire-formats.md 7, random with --random SEED:
+  * long-haul-icmpv6: scapy rebuilds the packet from the IPv6 header
+    fields and the ICMPv6 type, code and body (computing the ICMPv6
+    checksum itself) and gets the same octets; the block's fields sit
+    at their offsets; the RFC 4884 extension is walked here, its
+    checksum recomputed with scapy's checksum();
+  * long-haul-rocev2: scapy's BTH has opcode 0x81, BECN and the E bit
+    (0x20 of resv6), its ICRC (IPv4) or the zlib one (IPv6) is the
+    packet's, the block and extension are at their offsets;
+  * rate-advice: the same for the BTH and ICRC, and the four words.
 """
 import struct
-import sys
 import zlib
 
 from pnc_oracle import check, die, finish, run_json, build_hex
@@ -21,6 +31,8 @@ from pnc_oracle import check, die, finish, run_json, build_hex
 try:
     from scapy.all import IP, UDP, Raw, raw
     from scapy.contrib.roce import BTH, CNPPadding
+    from scapy.layers.inet6 import IPv6, ICMPv6Unknown
+    from scapy.utils import checksum as inet_checksum
 except ImportError as e:
     die("scapy is missing (apt-get install python3-scapy): %s" % e)
 
@@ -129,6 +141,113 @@ def icrc_v6_reference(data):
     return struct.pack("<I", zlib.crc32(bytes(m)) & 0xFFFFFFFF)
 
 
+def ext_objects(tag, ext, x):
+    """Walk an RFC 4884 extension (seed 000 objects) and compare with the JSON."""
+    check(ext[0] >> 4 == 2, "%s: extension version %d" % (tag, ext[0] >> 4))
+    csum = struct.unpack(">H", ext[2:4])[0]
+    check(bool(csum) == x["ext_checksum"], "%s: ext checksum %#x, ext_checksum %r" %
+          (tag, csum, x["ext_checksum"]))
+    if csum:
+        zeroed = ext[:2] + b"\0\0" + ext[4:]
+        check(inet_checksum(zeroed) == csum, "%s: ext checksum scapy %#x, pnc-pkt %#x" %
+              (tag, inet_checksum(zeroed), csum))
+    off, seen = 4, {}
+    while off + 4 <= len(ext):
+        olen, cnum, ctype = struct.unpack(">HBB", ext[off:off + 4])
+        check(cnum == x["class_num"], "%s: Class-Num %#x" % (tag, cnum))
+        seen[ctype] = ext[off + 4:off + olen]
+        off += (olen + 3) & ~3
+    check(off == len(ext), "%s: objects end at %d of %d" % (tag, off, len(ext)))
+    want = {}
+    if "timestamp" in x:
+        want[1] = struct.pack(">Q", x["timestamp"])
+    if "device_id" in x:
+        want[2] = x["device_id"].encode()
+    if "path_id" in x:
+        want[3] = bytes.fromhex(x["path_id"])
+    check(seen == want, "%s: objects %r, pnc-pkt %r" % (tag, seen, want))
+
+
+def lh_block(tag, body, v):
+    """The 12-octet block at its offsets, then the extension or padding."""
+    x = v["lh"]
+    level, act, param, sqp, mtype = struct.unpack(">BBHIB", body[:9])
+    metric = int.from_bytes(body[9:12], "big")
+    pairs = [("level", level, x["level"]), ("action", act >> 6, x["action"]),
+             ("action reserved bits", act & 0x3F, 0), ("parameter", param, x["parameter"]),
+             ("src_qp", sqp, x["src_qp"]), ("metric_type", mtype, x["metric_type"]),
+             ("metric", metric, x["metric"]),
+             ("cl", x["cl"], -(-x["level"] * 7 // 255))]
+    for name, got, want in pairs:
+        check(got == want, "%s: %s: wire %r, pnc-pkt %r" % (tag, name, got, want))
+    if x["ext"]:
+        ext_objects(tag, body[12:], x)
+    return x["ext"]
+
+
+def test_lh_icmp6(count, seed):
+    exts = set()
+    for i, (h, v) in enumerate(same_packets("long-haul-icmpv6", count, seed)):
+        tag = "long-haul-icmpv6 #%d" % i
+        data = bytes.fromhex(h)
+        p = IPv6(data)
+        check(p.nh == 58 and p.plen == len(data) - 40, "%s: nh %d plen %d" % (tag, p.nh, p.plen))
+        m = ICMPv6Unknown(raw(p.payload))
+        ip = v["ip"]
+        pairs = [("src", p.src, ip["src"]), ("dst", p.dst, ip["dst"]), ("tc", p.tc, ip["tos"]),
+                 ("fl", p.fl, ip["flow_label"]), ("hlim", p.hlim, ip["ttl"]),
+                 ("type", m.type, v["icmp6"]["type"]), ("type", m.type, 200),
+                 ("code", m.code, v["icmp6"]["code"]), ("cksum", m.cksum, v["icmp6"]["checksum"])]
+        for name, got, want in pairs:
+            check(got == want, "%s: %s: scapy %r, pnc-pkt %r" % (tag, name, got, want))
+        # scapy computes the checksum over its own pseudo-header
+        again = raw(IPv6(src=p.src, dst=p.dst, tc=p.tc, fl=p.fl, hlim=p.hlim) /
+                    ICMPv6Unknown(type=m.type, code=m.code, msgbody=m.msgbody))
+        check(again == data, "%s: scapy rebuild differs (checksum scapy %s, pnc-pkt %s)" %
+              (tag, again[42:44].hex(), data[42:44].hex()))
+        exts.add(lh_block(tag, data[44:], v))
+    check(exts == {False, True}, "long-haul-icmpv6: extension present in %s" % exts)
+
+
+def test_roce_msg(kind, count, seed, extra=()):
+    """long-haul-rocev2 and rate-advice: BTH and ICRC by scapy or zlib."""
+    seen = set()
+    for i, (h, v) in enumerate(same_packets(kind, count, seed, list(extra))):
+        tag = "%s %s #%d" % (kind, " ".join(extra), i)
+        data = bytes.fromhex(h)
+        v6 = v["ip"]["version"] == 6
+        if v6:
+            check(icrc_v6_reference(data) == data[-4:], "%s: ICRC reference %s, pnc-pkt %s" %
+                  (tag, icrc_v6_reference(data).hex(), data[-4:].hex()))
+            p = IPv6(data)
+        else:
+            p = icrc_recomputed(tag, data)
+            if p is None:
+                continue
+            check_fields(tag, p, v)
+        b = p[BTH]
+        body = data[(48 if v6 else 28) + 12:-4]
+        check(b.dqpn == v["bth"]["dqpn"] and b.pkey == v["bth"]["pkey"],
+              "%s: BTH dqpn/pkey scapy %#x/%#x" % (tag, b.dqpn, b.pkey))
+        if kind == "long-haul-rocev2":
+            check(b.opcode == 0x81 and b.becn == 1 and b.resv6 == 0x20,
+                  "%s: BTH opcode %#x becn %d resv6 %#x" % (tag, b.opcode, b.becn, b.resv6))
+            seen.add(lh_block(tag, body, v))
+            if not v["lh"]["ext"]:
+                # a standard CNP's size: 12 octets of block, 4 of zeros
+                check(len(body) == 16 and body[12:] == b"\0" * 4, "%s: padding %s" %
+                      (tag, body[12:].hex()))
+        else:
+            ra = v["rate_advice"]
+            words = struct.unpack(">IIII", body) if len(body) == 16 else None
+            check(words == (ra["rate"], 1, v["bth"]["dqpn"], ra["peer_qp"]),
+                  "%s: body %s, pnc-pkt %r" % (tag, body.hex(), ra))
+            check(b.opcode == 0xC0 and b.becn == 0 and b.resv6 == 0,
+                  "%s: BTH opcode %#x" % (tag, b.opcode))
+            seen.add(ra["rate"] > 0)
+    return seen
+
+
 def main():
     ops = test_kind("cnp", 200, SEED)
     check(ops == {0x81}, "cnp: opcodes %s" % ops)
@@ -145,6 +264,12 @@ def main():
         check(icrc_v6_reference(data) == data[-4:],
               "cnp -6 #%d: ICRC reference %s, pnc-pkt %s" %
               (i, icrc_v6_reference(data).hex(), data[-4:].hex()))
+    test_lh_icmp6(100, SEED + 4)
+    for extra in ([], ["-6"]):
+        check(test_roce_msg("long-haul-rocev2", 100, SEED + 5, extra) == {False, True},
+              "long-haul-rocev2 %s: extension not always/never present" % extra)
+        check(test_roce_msg("rate-advice", 50, SEED + 6, extra) == {True},
+              "rate-advice %s: rates" % extra)
     finish("test_scapy_roce")
 
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pnc_pkt.h"
+#include "codec/wire.h"
 
 static const uint8_t rc_opcodes[2][4][2] = {
 	/* [write][variant][imm] */
@@ -131,6 +132,50 @@ static int build_udp_msg(struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t
 	return PNC_OK;
 }
 
+/* Whole IPv6 packet; the codec computes the checksum, icmp-csum= breaks it. */
+static int build_lh_icmp6(const struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t *len)
+{
+	struct pnc_lh_icmp6 p;
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	memcpy(p.src, s->ip.src, 16);
+	memcpy(p.dst, s->ip.dst, 16);
+	p.tclass = s->ip.tos;
+	p.hop_limit = s->ip.ttl;
+	p.flow_label = s->ip.flow_label;
+	p.type = s->icmp_type;
+	p.code = s->icmp_code;
+	p.msg = s->lh;
+	ret = pnc_lh_icmp6_encode(&p, buf, buflen, len);
+	if (!ret && s->icmp_csum_set)
+		put_be16(buf + PNC_IPV6_HLEN + 2, s->icmp_csum);
+	return ret;
+}
+
+static int build_lh_roce(const struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t *len)
+{
+	struct pnc_lh_roce r;
+
+	memset(&r, 0, sizeof(r));
+	r.ip = s->ip;
+	r.pkey = s->bth.pkey;
+	r.dest_qp = s->bth.dest_qp;
+	r.msg = s->lh;
+	return pnc_lh_roce_encode(&r, buf, buflen, len);
+}
+
+static int build_rate_advice(const struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t *len)
+{
+	struct pnc_rate_advice ra = s->ra;
+
+	ra.ip = s->ip;
+	ra.opcode = s->bth.opcode;
+	ra.pkey = s->bth.pkey;
+	ra.dest_qp = s->bth.dest_qp;
+	return pnc_rate_advice_encode(&ra, buf, buflen, len);
+}
+
 /* PadCnt and ICRC overrides, then the checksums, which cover the ICRC. */
 static void roce_overrides(struct pkt_spec *s, uint8_t *buf, size_t len)
 {
@@ -175,6 +220,16 @@ int build_packet(struct pkt_spec *s, uint8_t *buf, size_t buflen)
 	case K_FCN:
 		ret = build_udp_msg(s, buf, buflen, &len);
 		return ret ? ret : (int)len;
+	case K_LH_ICMP6:
+		/* no UDP header: none of the RoCEv2 overrides applies */
+		ret = build_lh_icmp6(s, buf, buflen, &len);
+		return ret ? ret : (int)len;
+	case K_LH_ROCE:
+		ret = build_lh_roce(s, buf, buflen, &len);
+		break;
+	case K_RATE_ADVICE:
+		ret = build_rate_advice(s, buf, buflen, &len);
+		break;
 	default:
 		ret = build_cm(s, buf, buflen, &len);
 		break;

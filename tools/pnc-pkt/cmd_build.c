@@ -168,15 +168,20 @@ static void print_hex(const uint8_t *p, size_t len)
 
 static void print_json(const struct pkt_spec *s, const uint8_t *pkt, size_t len)
 {
-	struct decode_opts d = {
-		.lenient = true,
-		.with_hex = true,
-		.notif_port = PNC_NOTIF_UDP_PORT,
-		.fcn_port = PNC_FCN_UDP_PORT,
-	};
+	struct decode_opts d;
 	struct emit e = { .f = stdout, .fmt = EMIT_JSON };
 	int ret;
 
+	decode_opts_init(&d);
+	d.lenient = true;
+	d.with_hex = true;
+	/* decode with the code points the packet was built with */
+	if (KM(s->kind) & KM_LH) {
+		d.lh_icmp_type = s->icmp_type;
+		d.lh_class_num = s->lh.ext.class_num;
+	}
+	if (s->kind == K_RATE_ADVICE)
+		d.ra_opcode = s->bth.opcode;
 	if (s->kind == K_NOTIF)
 		d.notif_port = s->ip.dport;
 	if (s->kind == K_FCN)
@@ -197,7 +202,7 @@ static int build_one(const struct build_opts *o, struct pkt_spec *s, unsigned lo
 {
 	int j;
 
-	spec_init(s, o->kind, o->kind == K_FCN || o->v6 ? 6 : 4);
+	spec_init(s, o->kind, o->kind == K_FCN || o->kind == K_LH_ICMP6 || o->v6 ? 6 : 4);
 	/* the IP version first: it decides the random and default addresses */
 	for (j = 0; j < o->nfields; j++)
 		if ((!strncmp(o->fields[j], "ip=", 3) || !strncmp(o->fields[j], "version=", 8)) &&

@@ -152,6 +152,16 @@ static int parse_port(const char *s, uint16_t *port)
 	return 0;
 }
 
+static int parse_octet(const char *s, uint8_t *v)
+{
+	uint64_t n;
+
+	if (parse_u64(s, 0xff, &n))
+		return -1;
+	*v = (uint8_t)n;
+	return 0;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	struct dec_state st = { .fmt = EMIT_JSON };
@@ -162,8 +172,7 @@ int cmd_decode(int argc, char **argv)
 	FILE *f;
 	int i, ret = 0;
 
-	st.d.notif_port = PNC_NOTIF_UDP_PORT;
-	st.d.fcn_port = PNC_FCN_UDP_PORT;
+	decode_opts_init(&st.d);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
 
@@ -183,6 +192,12 @@ int cmd_decode(int argc, char **argv)
 		} else if (!strcmp(a, "--notif-port") && !parse_port(v, &st.d.notif_port)) {
 			i++;
 		} else if (!strcmp(a, "--fcn-port") && !parse_port(v, &st.d.fcn_port)) {
+			i++;
+		} else if (!strcmp(a, "--lh-icmp-type") && !parse_octet(v, &st.d.lh_icmp_type)) {
+			i++;
+		} else if (!strcmp(a, "--lh-class-num") && !parse_octet(v, &st.d.lh_class_num)) {
+			i++;
+		} else if (!strcmp(a, "--ra-opcode") && !parse_octet(v, &st.d.ra_opcode)) {
 			i++;
 		} else if (!strcmp(a, "--lenient")) {
 			st.d.lenient = true;

@@ -2,13 +2,26 @@
 /*
  * pnc-pkt: decode one packet starting at the IP header.  UDP 4791 goes
  * to the RoCEv2 decoder (decode_roce.c); the notification ports carry
- * the seed 002 notification or the seed 001 FCN (doc/wire-formats.md 6).
- * --as notif|fcn decodes a bare UDP payload instead.
+ * the seed 002 notification or the seed 001 FCN (doc/wire-formats.md 6);
+ * ICMPv6 is the seed 000 Long-haul CNP (7.2).  --as notif|fcn decodes a
+ * bare UDP payload instead.
  */
 #include <string.h>
 
 #include "pnc_pkt.h"
 #include "codec/wire.h"
+
+#define IPPROTO_ICMPV6_NUM 58
+
+void decode_opts_init(struct decode_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->notif_port = PNC_NOTIF_UDP_PORT;
+	o->fcn_port = PNC_FCN_UDP_PORT;
+	o->lh_icmp_type = PNC_LH_ICMP6_TYPE;
+	o->lh_class_num = PNC_LH_EXT_CLASS_NUM;
+	o->ra_opcode = PNC_RA_OPCODE;
+}
 
 const char *pkt_strerror(int err)
 {
@@ -25,10 +38,8 @@ const char *pkt_strerror(int err)
 	return pnc_codec_strerror(err);
 }
 
-void emit_ip_udp(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip)
+void emit_ip(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip)
 {
-	size_t hlen = ip->version == 4 ? PNC_IPV4_HLEN : PNC_IPV6_HLEN;
-
 	emit_obj(e, "ip");
 	emit_uint(e, "version", ip->version);
 	emit_addr(e, "src", ip->version, ip->src);
@@ -45,6 +56,13 @@ void emit_ip_udp(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip
 		emit_xint(e, "flow_label", ip->flow_label, 5);
 	}
 	emit_obj_end(e);
+}
+
+void emit_ip_udp(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip)
+{
+	size_t hlen = ip->version == 4 ? PNC_IPV4_HLEN : PNC_IPV6_HLEN;
+
+	emit_ip(e, pkt, ip);
 	emit_obj(e, "udp");
 	emit_uint(e, "sport", ip->sport);
 	emit_uint(e, "dport", ip->dport);
@@ -96,6 +114,104 @@ static void emit_fcn(struct emit *e, const struct pnc_fcn *f)
 	emit_obj_end(e);
 }
 
+/* The Long-haul block and extension; keys are the build field names. */
+void emit_lh(struct emit *e, const struct pnc_lh_cnp *m)
+{
+	const struct pnc_lh_block *b = &m->block;
+	const struct pnc_lh_ext *x = &m->ext;
+
+	emit_obj(e, "lh");
+	emit_uint(e, "level", b->level);
+	emit_uint(e, "cl", pnc_lh_level_to_cl(b->level));
+	emit_uint(e, "action", b->action);
+	emit_str(e, "action_name", pnc_lh_action_name(b->action));
+	emit_uint(e, "parameter", b->parameter);
+	emit_xint(e, "src_qp", b->src_qp, 8);
+	emit_uint(e, "metric_type", b->metric_type);
+	emit_str(e, "metric_type_name", lh_metric_name(b->metric_type));
+	emit_uint(e, "metric", b->metric);
+	emit_bool(e, "ext", x->present);
+	if (x->present) {
+		emit_bool(e, "ext_checksum", x->checksum);
+		emit_xint(e, "class_num", x->class_num, 2);
+		if (x->has_timestamp)
+			emit_xint(e, "timestamp", x->timestamp, 16);
+		if (x->device_id[0])
+			emit_text(e, "device_id", x->device_id);
+		if (x->path_id_len)
+			emit_hex(e, "path_id", x->path_id, x->path_id_len);
+		emit_uint(e, "unknown_objects", x->unknown);
+	}
+	emit_obj_end(e);
+}
+
+bool is_icmp6(const uint8_t *pkt, size_t len)
+{
+	return len >= PNC_IPV6_HLEN && pkt[0] >> 4 == 6 && pkt[6] == IPPROTO_ICMPV6_NUM;
+}
+
+/* RFC 8200 8.1 pseudo-header and the message; its checksum field must be 0. */
+static uint16_t icmp6_csum(const uint8_t *pkt, size_t plen)
+{
+	uint32_t sum = csum_add(0, pkt + 8, 32);
+
+	sum += (uint32_t)plen + IPPROTO_ICMPV6_NUM;
+	return csum_fold(csum_add(sum, pkt + PNC_IPV6_HLEN, plen));
+}
+
+int decode_lh_icmp6(const uint8_t *pkt, size_t len, const struct decode_opts *o, struct emit *e)
+{
+	static uint8_t fixed[PKT_MAX];
+	struct pnc_lh_icmp6 m;
+	struct pnc_ip_udp ip;
+	size_t plen;
+	uint16_t expect = 0;
+	bool csum_ok = true;
+	int ret;
+
+	ret = pnc_lh_icmp6_decode(pkt, len, o->lh_icmp_type, o->lh_class_num, &m);
+	/* Past the length checks: plen octets of message are there. */
+	plen = len >= PNC_IPV6_HLEN ? get_be16(pkt + 4) : 0;
+	if (ret == PNC_E_LH_CHECKSUM && o->lenient && PNC_IPV6_HLEN + plen <= sizeof(fixed)) {
+		/* As for a bad ICRC: decode a copy with the right checksum. */
+		memcpy(fixed, pkt, PNC_IPV6_HLEN + plen);
+		put_be16(fixed + PNC_IPV6_HLEN + 2, 0);
+		expect = icmp6_csum(fixed, plen);
+		put_be16(fixed + PNC_IPV6_HLEN + 2, expect);
+		csum_ok = false;
+		ret = pnc_lh_icmp6_decode(fixed, PNC_IPV6_HLEN + plen, o->lh_icmp_type,
+					  o->lh_class_num, &m);
+	}
+	if (ret)
+		return ret;
+
+	memset(&ip, 0, sizeof(ip));
+	ip.version = 6;
+	memcpy(ip.src, m.src, 16);
+	memcpy(ip.dst, m.dst, 16);
+	ip.tos = m.tclass;
+	ip.ttl = m.hop_limit;
+	ip.flow_label = m.flow_label;
+
+	emit_begin(e, e->f, e->fmt);
+	emit_str(e, "kind", "long-haul-icmpv6");
+	emit_uint(e, "len", PNC_IPV6_HLEN + plen);
+	emit_ip(e, pkt, &ip);
+	emit_obj(e, "icmp6");
+	emit_uint(e, "type", m.type);
+	emit_uint(e, "code", m.code);
+	emit_xint(e, "checksum", get_be16(pkt + PNC_IPV6_HLEN + 2), 4);
+	emit_bool(e, "checksum_ok", csum_ok);
+	if (!csum_ok)
+		emit_xint(e, "checksum_expected", expect, 4);
+	emit_obj_end(e);
+	emit_lh(e, &m.msg);
+	if (o->with_hex)
+		emit_hex(e, "hex", pkt, PNC_IPV6_HLEN + plen);
+	emit_end(e);
+	return PNC_OK;
+}
+
 /* A UDP payload of the notification ports; pkt is NULL for --as. */
 static int decode_msg(enum decode_as as, const uint8_t *pkt, const struct pnc_ip_udp *ip,
 		      const uint8_t *msg, size_t mlen, const struct decode_opts *o, struct emit *e)
@@ -132,6 +248,8 @@ int decode_packet(const uint8_t *pkt, size_t len, const struct decode_opts *o, s
 
 	if (o->as != AS_AUTO)
 		return decode_msg(o->as, NULL, NULL, pkt, len, o, e);
+	if (is_icmp6(pkt, len))
+		return decode_lh_icmp6(pkt, len, o, e);
 	ret = ipudp_parse(pkt, len, &v);
 	if (ret)
 		return ret;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pnc-pkt: decode a RoCEv2 packet (UDP 4791) with the codecs: the BTH
- * opcode selects CNP, RC SEND/WRITE data, RC ACK, or a CM MAD in a UD
- * SEND Only to QP1; anything else is shown as BTH + raw octets.
+ * opcode selects CNP (the Long-haul CNP with the E bit), the rate
+ * advice (its configured opcode), RC SEND/WRITE data, RC ACK, or a CM
+ * MAD in a UD SEND Only to QP1; anything else is shown as BTH + raw
+ * octets.
  */
 #include <string.h>
 
@@ -42,11 +44,12 @@ static const char *opcode_name(uint8_t op)
 	return "unknown";
 }
 
-static void emit_bth(struct emit *e, const struct pnc_bth *b)
+/* opname: the name of a configured opcode, else NULL (IBTA's names). */
+static void emit_bth(struct emit *e, const struct pnc_bth *b, const char *opname)
 {
 	emit_obj(e, "bth");
 	emit_xint(e, "opcode", b->opcode, 2);
-	emit_str(e, "opcode_name", opcode_name(b->opcode));
+	emit_str(e, "opcode_name", opname ? opname : opcode_name(b->opcode));
 	emit_bool(e, "se", b->se);
 	emit_bool(e, "m", b->mig);
 	emit_uint(e, "pad", b->pad);
@@ -221,20 +224,47 @@ static int rc_variant(uint8_t op)
 	return v[op];
 }
 
+void emit_rate_advice(struct emit *e, const struct pnc_rate_advice *ra)
+{
+	emit_obj(e, "rate_advice");
+	emit_uint(e, "rate", ra->rate_mbps);
+	emit_uint(e, "version", ra->version);
+	emit_xint(e, "dest_qp", ra->dest_qp, 6);
+	emit_xint(e, "peer_qp", ra->peer_qp, 6);
+	emit_obj_end(e);
+}
+
+/* Messages that are not IBTA's but use its headers (doc/wire-formats.md 7). */
+enum roce_form { F_IBTA, F_LONG_HAUL, F_RATE_ADVICE };
+
 /* Everything a packet can be decoded into. */
 struct roce_decoded {
 	struct pnc_roce_view v;
+	enum roce_form form;
 	struct pnc_rc_data rc;
 	struct pnc_rc_ack ack;
 	struct pnc_cm_packet cm;
 	struct pnc_deth deth;
+	struct pnc_lh_roce lh;
+	struct pnc_rate_advice ra;
 };
 
-static int decode_kind(const uint8_t *pkt, size_t len, struct roce_decoded *d)
+static int decode_kind(const uint8_t *pkt, size_t len, const struct decode_opts *o,
+		       struct roce_decoded *d)
 {
 	struct pnc_cnp cnp;
 	uint8_t op = d->v.bth.opcode;
 
+	/* The E bit makes a CNP a Long-haul CNP, whatever its length. */
+	if (op == PNC_OP_CNP && (d->v.bth.resv6 & PNC_BTH_RESV6_EBIT)) {
+		d->form = F_LONG_HAUL;
+		return pnc_lh_roce_decode(pkt, len, o->lh_class_num, &d->lh);
+	}
+	/* Configured, so it wins over what IBTA may have given the opcode. */
+	if (op == o->ra_opcode) {
+		d->form = F_RATE_ADVICE;
+		return pnc_rate_advice_decode(pkt, len, op, &d->ra);
+	}
 	if (op == PNC_OP_CNP)
 		return pnc_cnp_decode(pkt, len, &cnp);
 	if (op <= PNC_OP_RC_WRITE_ONLY_IMM)
@@ -252,6 +282,10 @@ static const char *kind_of(const struct roce_decoded *d)
 {
 	uint8_t op = d->v.bth.opcode;
 
+	if (d->form == F_LONG_HAUL)
+		return "long-haul-rocev2";
+	if (d->form == F_RATE_ADVICE)
+		return "rate-advice";
 	if (op == PNC_OP_CNP)
 		return "cnp";
 	if (op <= PNC_OP_RC_SEND_ONLY_IMM)
@@ -272,6 +306,14 @@ static void emit_body(struct emit *e, const uint8_t *pkt, const struct roce_deco
 	const struct pnc_roce_view *v = &d->v;
 	uint8_t op = v->bth.opcode;
 
+	if (d->form == F_LONG_HAUL) {
+		emit_lh(e, &d->lh.msg);
+		return;
+	}
+	if (d->form == F_RATE_ADVICE) {
+		emit_rate_advice(e, &d->ra);
+		return;
+	}
 	if (op == PNC_OP_CNP) {
 		emit_hex(e, "reserved", pkt + v->ext_off, PNC_CNP_RSVD_LEN);
 	} else if (op <= PNC_OP_RC_WRITE_ONLY_IMM) {
@@ -338,7 +380,7 @@ int decode_roce(const uint8_t *pkt, size_t len, const struct decode_opts *o, str
 	pnc_icrc_write(fixed, d.v.pkt_len);
 	hlen = d.v.ip_hlen;
 	put_be16(fixed + hlen + 6, 0);
-	ret = decode_kind(fixed, d.v.pkt_len, &d);
+	ret = decode_kind(fixed, d.v.pkt_len, o, &d);
 	if (ret)
 		return ret;
 
@@ -346,7 +388,7 @@ int decode_roce(const uint8_t *pkt, size_t len, const struct decode_opts *o, str
 	emit_str(e, "kind", kind_of(&d));
 	emit_uint(e, "len", d.v.pkt_len);
 	emit_ip_udp(e, pkt, &d.v.ip);
-	emit_bth(e, &d.v.bth);
+	emit_bth(e, &d.v.bth, d.form == F_RATE_ADVICE ? "rate-advice" : NULL);
 	emit_body(e, pkt, &d);
 	emit_xint(e, "icrc", d.v.icrc, 8);
 	emit_bool(e, "icrc_ok", icrc_ok);
@@ -362,6 +404,6 @@ int decode_roce(const uint8_t *pkt, size_t len, const struct decode_opts *o, str
 void emit_roce_view(struct emit *e, const uint8_t *pkt, const struct pnc_roce_view *v)
 {
 	emit_ip_udp(e, pkt, &v->ip);
-	emit_bth(e, &v->bth);
+	emit_bth(e, &v->bth, NULL);
 	emit_bool(e, "truncated", v->truncated);
 }

@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "pnc_pkt.h"
 
@@ -88,6 +89,64 @@ void emit_str(struct emit *e, const char *name, const char *v)
 {
 	key(e, name);
 	fprintf(e->f, e->fmt == EMIT_JSON ? "\"%s\"" : " %s\n", v);
+}
+
+/* Octets of the UTF-8 character at p (n left), 0 if not one (RFC 3629). */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	uint32_t c;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * A string read from a packet: the output must stay one valid JSON line
+ * (or one text line) whatever the sender put there.
+ */
+void emit_text(struct emit *e, const char *name, const char *v)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	bool json = e->fmt == EMIT_JSON;
+	size_t n = strlen(v), i = 0, l;
+
+	key(e, name);
+	fputs(json ? "\"" : " ", e->f);
+	while (i < n) {
+		l = utf8_len(p + i, n - i);
+		if (!l) {
+			fputs("\xef\xbf\xbd", e->f); /* U+FFFD */
+			l = 1;
+		} else if (l == 1 && (p[i] < 0x20 || p[i] == 0x7f ||
+				      (json && (p[i] == '"' || p[i] == '\\')))) {
+			fprintf(e->f, json ? "\\u%04x" : "\\x%02x", p[i]);
+		} else {
+			fwrite(p + i, 1, l, e->f);
+		}
+		i += l;
+	}
+	fputs(json ? "\"" : "\n", e->f);
 }
 
 void emit_hex(struct emit *e, const char *name, const uint8_t *p, size_t len)

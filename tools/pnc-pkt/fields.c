@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pnc-pkt: the packet kinds, their defaults (doc/wire-formats.md sections 0,
- * 2, 4 and 6) and the table of field=value names that "build" accepts.
+ * 2, 4, 6 and 7) and the table of field=value names that "build" accepts.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -11,10 +11,20 @@
 #include "pnc_pkt.h"
 
 static const char *const kind_names[K_NKINDS] = {
-	[K_CNP] = "cnp",       [K_RC_WRITE] = "rc-write", [K_RC_SEND] = "rc-send",
-	[K_ACK] = "ack",       [K_CM_REQ] = "cm-req",	  [K_CM_REP] = "cm-rep",
-	[K_CM_RTU] = "cm-rtu", [K_CM_REJ] = "cm-rej",	  [K_CM_DREQ] = "cm-dreq",
-	[K_NOTIF] = "notif",   [K_FCN] = "fcn",
+	[K_CNP] = "cnp",
+	[K_RC_WRITE] = "rc-write",
+	[K_RC_SEND] = "rc-send",
+	[K_ACK] = "ack",
+	[K_CM_REQ] = "cm-req",
+	[K_CM_REP] = "cm-rep",
+	[K_CM_RTU] = "cm-rtu",
+	[K_CM_REJ] = "cm-rej",
+	[K_CM_DREQ] = "cm-dreq",
+	[K_NOTIF] = "notif",
+	[K_FCN] = "fcn",
+	[K_LH_ICMP6] = "long-haul-icmpv6",
+	[K_LH_ROCE] = "long-haul-rocev2",
+	[K_RATE_ADVICE] = "rate-advice",
 };
 
 const char *kind_name(enum pkt_kind k)
@@ -176,6 +186,28 @@ void spec_init(struct pkt_spec *s, enum pkt_kind k, uint8_t version)
 		s->fcn.flow_label = 0x12345;
 		s->fcn.cl = 5;
 		break;
+	case K_LH_ICMP6:
+	case K_LH_ROCE:
+		/* Sent with a CNP's priority, about the cnp kind's QP, at notif's CL 3. */
+		s->ip.tos = 48 << 2;
+		s->bth.dest_qp = 0x000123;
+		s->icmp_type = PNC_LH_ICMP6_TYPE;
+		s->lh.block.level = pnc_lh_level_from_cl(3);
+		s->lh.block.action = PNC_LH_NOTIFY;
+		s->lh.block.src_qp = 0x000123;
+		/* An extension, once asked for, is well formed: checksummed. */
+		s->lh.ext.checksum = true;
+		s->lh.ext.class_num = PNC_LH_EXT_CLASS_NUM;
+		break;
+	case K_RATE_ADVICE:
+		/* Advice to the cnp kind's QP, whose peer is the rc kinds' DestQP. */
+		s->ip.tos = 48 << 2;
+		s->bth.opcode = PNC_RA_OPCODE;
+		s->bth.dest_qp = 0x000123;
+		s->ra.rate_mbps = 25000;
+		s->ra.version = PNC_RA_VERSION;
+		s->ra.peer_qp = 0x000022;
+		break;
 	default:
 		break;
 	}
@@ -198,6 +230,9 @@ static int set_version(struct pkt_spec *s, uint8_t version, bool keep_src, bool 
 {
 	if (s->ip.version == version)
 		return 0;
+	/* ICMPv6 is IPv6 only. */
+	if (s->kind == K_LH_ICMP6)
+		return -1;
 	if ((s->src_set && !keep_src) || (s->dst_set && !keep_dst))
 		return -1; /* the other address has the other family */
 	s->ip.version = version;
@@ -625,6 +660,100 @@ static int set_bare(struct pkt_spec *s, const char *v)
 	return parse_bool(v, &s->bare);
 }
 
+/* ---- Long-haul CNP and rate advice ---------------------------------------- */
+
+/* The notification scale (0-7) mapped as the proxy maps it. */
+static int set_lh_cl(struct pkt_spec *s, const char *v)
+{
+	uint64_t n;
+
+	if (parse_u64(v, 7, &n))
+		return -1;
+	s->lh.block.level = pnc_lh_level_from_cl((uint8_t)n);
+	return 0;
+}
+
+static int set_lh_action(struct pkt_spec *s, const char *v)
+{
+	uint64_t n;
+	uint8_t i;
+
+	for (i = 0; i <= PNC_LH_RESUME; i++)
+		if (!strcmp(v, pnc_lh_action_name(i))) {
+			s->lh.block.action = i;
+			return 0;
+		}
+	if (parse_u64(v, PNC_LH_RESUME, &n))
+		return -1;
+	s->lh.block.action = (uint8_t)n;
+	return 0;
+}
+
+const char *lh_metric_name(uint8_t type)
+{
+	static const char *const names[] = { "none", "queue-kb", "growth", "ecn-pct", "rtt-us" };
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
+}
+
+static int set_lh_metric_type(struct pkt_spec *s, const char *v)
+{
+	uint64_t n;
+	uint8_t i;
+
+	for (i = 0; i <= PNC_LH_METRIC_RTT_US; i++)
+		if (!strcmp(v, lh_metric_name(i))) {
+			s->lh.block.metric_type = i;
+			return 0;
+		}
+	if (parse_u64(v, 0xff, &n))
+		return -1;
+	s->lh.block.metric_type = (uint8_t)n;
+	return 0;
+}
+
+/* Giving an object asks for the extension that carries it. */
+static int set_lh_timestamp(struct pkt_spec *s, const char *v)
+{
+	if (parse_u64(v, UINT64_MAX, &s->lh.ext.timestamp))
+		return -1;
+	s->lh.ext.has_timestamp = true;
+	s->lh.ext.present = true;
+	return 0;
+}
+
+static int set_lh_device_id(struct pkt_spec *s, const char *v)
+{
+	if (strlen(v) > PNC_LH_DEVICE_ID_MAX)
+		return -1;
+	snprintf(s->lh.ext.device_id, sizeof(s->lh.ext.device_id), "%s", v);
+	s->lh.ext.present = true;
+	return 0;
+}
+
+static int set_lh_path_id(struct pkt_spec *s, const char *v)
+{
+	if (parse_hex(v, s->lh.ext.path_id, PNC_LH_PATH_ID_MAX, &s->lh.ext.path_id_len))
+		return -1;
+	s->lh.ext.present = true;
+	return 0;
+}
+
+static int set_icmp_csum(struct pkt_spec *s, const char *v)
+{
+	uint64_t n;
+
+	if (!strcmp(v, "auto")) {
+		s->icmp_csum_set = false;
+		return 0;
+	}
+	if (parse_u64(v, 0xffff, &n))
+		return -1;
+	s->icmp_csum_set = true;
+	s->icmp_csum = (uint16_t)n;
+	return 0;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 enum ftype { F_U, F_BOOL, F_FN };
@@ -661,28 +790,29 @@ static const struct field fields[] = {
 	FN("dscp", KM_ALL, set_dscp, "DSCP (0-63), keeps ECN"),
 	FN("ecn", KM_ALL, set_ecn, "ECN: 0-3 or not-ect, ect1, ect0, ce"),
 	U("ttl", KM_ALL, ip.ttl, 0xff, "TTL / hop limit"),
-	U("id", KM_ALL, ip.ip_id, 0xffff, "IPv4 identification"),
-	B("df", KM_ALL, ip.df, "IPv4 don't fragment"),
+	U("id", KM_UDP, ip.ip_id, 0xffff, "IPv4 identification"),
+	B("df", KM_UDP, ip.df, "IPv4 don't fragment"),
 	U("flow-label", KM_ALL, ip.flow_label, 0xfffff, "IPv6 flow label"),
-	FN("ip-csum", KM_ALL, set_ip_csum, "IPv4 header checksum: auto or a value"),
-	U("sport", KM_ALL, ip.sport, 0xffff, "UDP source port"),
-	U("dport", KM_ALL, ip.dport, 0xffff, "UDP destination port"),
-	FN("udp-csum", KM_ALL, set_udp_csum, "UDP checksum: 0, auto or a value"),
+	FN("ip-csum", KM_UDP, set_ip_csum, "IPv4 header checksum: auto or a value"),
+	U("sport", KM_UDP, ip.sport, 0xffff, "UDP source port"),
+	U("dport", KM_UDP, ip.dport, 0xffff, "UDP destination port"),
+	FN("udp-csum", KM_UDP, set_udp_csum, "UDP checksum: 0, auto or a value"),
 
-	FN("opcode", KM_ROCE, set_opcode, "BTH opcode override (number or name)"),
+	FN("opcode", KM_ROCE | KM(K_RATE_ADVICE), set_opcode,
+	   "BTH opcode override (number or name); rate-advice: 0xc0"),
 	B("se", KM_ROCE, bth.se, "BTH solicited event"),
 	B("m", KM_ROCE, bth.mig, "BTH MigReq"),
-	FN("pad", KM_ROCE, set_pad, "BTH PadCnt override (0-3; default: computed)"),
+	FN("pad", KM_ROCE | KM_ROCE_MSG, set_pad, "BTH PadCnt override (0-3; default: computed)"),
 	U("tver", KM_ROCE, bth.tver, 0xf, "BTH transport header version"),
-	U("pkey", KM_ROCE, bth.pkey, 0xffff, "BTH P_Key"),
+	U("pkey", KM_ROCE | KM_ROCE_MSG, bth.pkey, 0xffff, "BTH P_Key"),
 	B("fecn", KM_ROCE, bth.fecn, "BTH FECN"),
 	B("becn", KM_ROCE, bth.becn, "BTH BECN"),
 	U("resv6", KM_ROCE, bth.resv6, 0x3f, "BTH reserved 6 bits"),
-	U("dqpn", KM_ROCE, bth.dest_qp, 0xffffff, "BTH destination QP"),
+	U("dqpn", KM_ROCE | KM_ROCE_MSG, bth.dest_qp, 0xffffff, "BTH destination QP"),
 	B("ackreq", KM_ROCE, bth.ack_req, "BTH AckReq"),
 	U("resv7", KM_ROCE, bth.resv7, 0x7f, "BTH reserved 7 bits"),
 	U("psn", KM_ROCE, bth.psn, 0xffffff, "BTH PSN"),
-	FN("icrc", KM_ROCE, set_icrc, "ICRC value: auto or a forced CRC value"),
+	FN("icrc", KM_ROCE | KM_ROCE_MSG, set_icrc, "ICRC value: auto or a forced CRC value"),
 
 	FN("variant", KM_RC, set_variant, "first, middle, last or only"),
 	FN("imm", KM_RC, set_imm, "immediate data (last/only), or none"),
@@ -699,7 +829,7 @@ static const struct field fields[] = {
 	U("msn", KM(K_ACK), aeth.msn, 0xffffff, "AETH MSN"),
 
 	U("qkey", KM_CM, deth.qkey, 0xffffffff, "DETH Q_Key"),
-	U("src-qp", KM_CM, deth.src_qp, 0xffffff, "DETH source QP"),
+	U("src-qp", KM_CM, deth.src_qp, 0xffffff, "cm-*: DETH source QP; long-haul-*: Source QP"),
 	U("base-version", KM_CM, cm.mad.base_version, 0xff, "MAD base version"),
 	U("mgmt-class", KM_CM, cm.mad.mgmt_class, 0xff, "MAD class"),
 	U("class-version", KM_CM, cm.mad.class_version, 0xff, "MAD class version"),
@@ -787,6 +917,28 @@ static const struct field fields[] = {
 
 	U("label", KM(K_FCN), fcn.flow_label, 0xfffff, "flow label (not 0)"),
 	U("cl", KM(K_FCN), fcn.cl, 7, "congestion level, 0 = not given"),
+
+	U("level", KM_LH, lh.block.level, 0xff, "Congestion Level 0-255"),
+	FN("cl", KM_LH, set_lh_cl, "level from the 0-7 scale: floor(cl * 255 / 7)"),
+	FN("action", KM_LH, set_lh_action, "notify, pause, rate-reduce, resume or 0-3"),
+	U("parameter", KM_LH, lh.block.parameter, 0xffff, "pause us, or reduce/resume %"),
+	U("src-qp", KM_LH, lh.block.src_qp, 0xffffffff, "Source QP number (32 bits)"),
+	FN("metric-type", KM_LH, set_lh_metric_type,
+	   "none, queue-kb, growth, ecn-pct, rtt-us or 0-255"),
+	U("metric", KM_LH, lh.block.metric, 0xffffff, "metric value (24 bits)"),
+	B("ext", KM_LH, lh.ext.present, "RFC 4884 extension after the block"),
+	B("ext-checksum", KM_LH, lh.ext.checksum, "extension checksum computed (else 0)"),
+	U("class-num", KM_LH, lh.ext.class_num, 0xff, "Class-Num of the objects"),
+	FN("timestamp", KM_LH, set_lh_timestamp, "timestamp object, 64-bit NTP (ext=1)"),
+	FN("device-id", KM_LH, set_lh_device_id, "device ID object, <= 64 octets (ext=1)"),
+	FN("path-id", KM_LH, set_lh_path_id, "path ID object in hex, <= 32 octets (ext=1)"),
+	U("icmp-type", KM(K_LH_ICMP6), icmp_type, 0xff, "ICMPv6 type (128-255)"),
+	U("icmp-code", KM(K_LH_ICMP6), icmp_code, 0xff, "ICMPv6 code (0: flow level)"),
+	FN("icmp-csum", KM(K_LH_ICMP6), set_icmp_csum, "ICMPv6 checksum: auto or a value"),
+
+	U("rate", KM(K_RATE_ADVICE), ra.rate_mbps, 0xffffffff, "advised rate, Mb/s (0: none)"),
+	U("ra-version", KM(K_RATE_ADVICE), ra.version, 0xffffffff, "Version field"),
+	U("peer-qp", KM(K_RATE_ADVICE), ra.peer_qp, 0xffffff, "Source QP ID: the peer's QP"),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -891,10 +1043,54 @@ int spec_set(struct pkt_spec *s, const char *name, const char *value)
 	return -1;
 }
 
+/* Families of kinds that the help abbreviates when a field has them all. */
+static const struct {
+	uint32_t mask;
+	const char *name;
+} kind_groups[] = {
+	{ KM_RC, "rc-*" },
+	{ KM_CM, "cm-*" },
+	{ KM_LH, "long-haul-*" },
+};
+
+static const char *kind_label(uint32_t kinds, int k, uint32_t *done)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kind_groups) / sizeof(kind_groups[0]); i++)
+		if ((kind_groups[i].mask & KM(k)) &&
+		    (kinds & kind_groups[i].mask) == kind_groups[i].mask) {
+			*done |= kind_groups[i].mask;
+			return kind_groups[i].name;
+		}
+	*done |= KM(k);
+	return kind_name((enum pkt_kind)k);
+}
+
+/* Kinds a field applies to, in kind order. */
+static void kinds_label(uint32_t kinds, char *buf, size_t len)
+{
+	uint32_t done = 0;
+	int k;
+
+	if (kinds == KM_ALL || kinds == KM_UDP || kinds == (KM_ROCE | KM_ROCE_MSG)) {
+		snprintf(buf, len, "%s",
+			 kinds == KM_ALL   ? "all"
+			 : kinds == KM_UDP ? "UDP kinds"
+					   : "RoCEv2 kinds");
+		return;
+	}
+	buf[0] = '\0';
+	for (k = 0; k < K_NKINDS; k++)
+		if ((kinds & KM(k)) && !(done & KM(k)))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? "," : "",
+				 kind_label(kinds, k, &done));
+}
+
 void fields_help(FILE *f)
 {
+	char buf[96];
 	size_t i, j;
-	int k;
 
 	for (i = 0; i < NFIELDS; i++) {
 		const struct field *fl = &fields[i];
@@ -909,25 +1105,7 @@ void fields_help(FILE *f)
 		for (j = i; j < NFIELDS; j++)
 			if (!strcmp(fields[j].name, fl->name))
 				kinds |= fields[j].kinds;
-		fprintf(f, "  %-26s ", fl->name);
-		if (kinds == KM_ALL)
-			fprintf(f, "%-18s", "all");
-		else if (kinds == KM_ROCE)
-			fprintf(f, "%-18s", "RoCEv2 kinds");
-		else if (kinds == KM_CM)
-			fprintf(f, "%-18s", "cm-*");
-		else {
-			char buf[64] = "";
-
-			for (k = 0; k < K_NKINDS; k++)
-				if (kinds & KM(k)) {
-					if (*buf)
-						strncat(buf, ",", sizeof(buf) - strlen(buf) - 1);
-					strncat(buf, kind_name((enum pkt_kind)k),
-						sizeof(buf) - strlen(buf) - 1);
-				}
-			fprintf(f, "%-18s", buf);
-		}
-		fprintf(f, " %s\n", fl->help);
+		kinds_label(kinds, buf, sizeof(buf));
+		fprintf(f, "  %-26s %-18s %s\n", fl->name, buf, fl->help);
 	}
 }

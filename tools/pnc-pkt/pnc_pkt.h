@@ -17,7 +17,9 @@
 #include "codec/cm.h"
 #include "codec/errors.h"
 #include "codec/icrc.h"
+#include "codec/lhcnp.h"
 #include "codec/notif.h"
+#include "codec/ratead.h"
 #include "codec/roce.h"
 
 #define PKT_MAX		 9216 /* largest packet the tool handles */
@@ -42,15 +44,27 @@ enum pkt_kind {
 	K_CM_DREQ,
 	K_NOTIF,
 	K_FCN,
+	K_LH_ICMP6,
+	K_LH_ROCE,
+	K_RATE_ADVICE,
 	K_NKINDS
 };
 
-#define KM(k)	  (1u << (k))
-#define KM_RC	  (KM(K_RC_WRITE) | KM(K_RC_SEND))
-#define KM_CM	  (KM(K_CM_REQ) | KM(K_CM_REP) | KM(K_CM_RTU) | KM(K_CM_REJ) | KM(K_CM_DREQ))
-#define KM_ROCE	  (KM(K_CNP) | KM_RC | KM(K_ACK) | KM_CM)
-#define KM_UDPMSG (KM(K_NOTIF) | KM(K_FCN))
-#define KM_ALL	  (KM_ROCE | KM_UDPMSG)
+/*
+ * Kind masks.  KM_ROCE: RoCEv2 kinds whose whole BTH can be set field by
+ * field; KM_ROCE_MSG: RoCEv2 kinds whose BTH their codec writes (only
+ * P_Key, DestQP and the rate advice's opcode are fields); KM_UDP: kinds
+ * with a UDP header, all but the ICMPv6 Long-haul CNP.
+ */
+#define KM(k)	    (1u << (k))
+#define KM_RC	    (KM(K_RC_WRITE) | KM(K_RC_SEND))
+#define KM_CM	    (KM(K_CM_REQ) | KM(K_CM_REP) | KM(K_CM_RTU) | KM(K_CM_REJ) | KM(K_CM_DREQ))
+#define KM_ROCE	    (KM(K_CNP) | KM_RC | KM(K_ACK) | KM_CM)
+#define KM_ROCE_MSG (KM(K_LH_ROCE) | KM(K_RATE_ADVICE))
+#define KM_LH	    (KM(K_LH_ICMP6) | KM(K_LH_ROCE))
+#define KM_UDPMSG   (KM(K_NOTIF) | KM(K_FCN))
+#define KM_UDP	    (KM_ROCE | KM_ROCE_MSG | KM_UDPMSG)
+#define KM_ALL	    (KM_UDP | KM(K_LH_ICMP6))
 
 /* Position of an RC data packet in its message. */
 enum rc_variant { RC_FIRST, RC_MIDDLE, RC_LAST, RC_ONLY };
@@ -91,6 +105,12 @@ struct pkt_spec {
 	struct pkt_spec *inv; /* invoking packet built from another kind */
 	struct pnc_fcn fcn;
 	bool bare; /* notif/fcn: UDP payload only */
+
+	struct pnc_lh_cnp lh; /* long-haul-*: block and RFC 4884 extension */
+	uint8_t icmp_type, icmp_code;
+	bool icmp_csum_set; /* ICMPv6 checksum forced */
+	uint16_t icmp_csum;
+	struct pnc_rate_advice ra; /* rate-advice: rate, version, peer QP */
 };
 
 /* ---- kinds and fields (fields.c) ---- */
@@ -104,6 +124,8 @@ extern int spec_set(struct pkt_spec *s, const char *name, const char *value);
 extern void spec_randomize(struct pkt_spec *s, uint64_t *rng);
 extern void spec_free(struct pkt_spec *s);
 extern void fields_help(FILE *f);
+/* Name of a Long-haul Metric Type, "unknown" beyond the defined ones. */
+extern const char *lh_metric_name(uint8_t type);
 
 /* ---- value parsers (args.c) ---- */
 extern int parse_u64(const char *s, uint64_t max, uint64_t *out);
@@ -151,6 +173,8 @@ extern void emit_uint(struct emit *e, const char *name, uint64_t v);
 extern void emit_xint(struct emit *e, const char *name, uint64_t v, int digits);
 extern void emit_bool(struct emit *e, const char *name, bool v);
 extern void emit_str(struct emit *e, const char *name, const char *v);
+/* A string from the wire: escaped for JSON, invalid UTF-8 as U+FFFD. */
+extern void emit_text(struct emit *e, const char *name, const char *v);
 extern void emit_hex(struct emit *e, const char *name, const uint8_t *p, size_t len);
 extern void emit_addr(struct emit *e, const char *name, uint8_t version, const uint8_t *a);
 
@@ -162,7 +186,13 @@ struct decode_opts {
 	bool lenient; /* decode despite a bad ICRC (icrc_ok false) */
 	bool with_hex;
 	uint16_t notif_port, fcn_port;
+	uint8_t lh_icmp_type; /* ICMPv6 type of the Long-haul CNP */
+	uint8_t lh_class_num; /* Class-Num of its extension objects */
+	uint8_t ra_opcode;    /* BTH opcode of the rate advice */
 };
+
+/* Decode options as the daemon's defaults have them. */
+extern void decode_opts_init(struct decode_opts *o);
 
 /* Decode one packet from the IP header and print it; 0 or an error. */
 extern int decode_packet(const uint8_t *pkt, size_t len, const struct decode_opts *o,
@@ -170,7 +200,15 @@ extern int decode_packet(const uint8_t *pkt, size_t len, const struct decode_opt
 /* RoCEv2 part (decode_roce.c). */
 extern int decode_roce(const uint8_t *pkt, size_t len, const struct decode_opts *o, struct emit *e);
 extern void emit_roce_view(struct emit *e, const uint8_t *pkt, const struct pnc_roce_view *v);
+extern void emit_ip(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip);
 extern void emit_ip_udp(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip);
+/* Long-haul block and extension, rate advice (decode.c, decode_roce.c). */
+extern void emit_lh(struct emit *e, const struct pnc_lh_cnp *m);
+extern void emit_rate_advice(struct emit *e, const struct pnc_rate_advice *ra);
+/* An IPv6 packet with next header 58: the ICMPv6 Long-haul CNP. */
+extern bool is_icmp6(const uint8_t *pkt, size_t len);
+extern int decode_lh_icmp6(const uint8_t *pkt, size_t len, const struct decode_opts *o,
+			   struct emit *e);
 extern const char *pkt_strerror(int err);
 
 /* ---- pcap (pcap.c) ---- */

@@ -41,6 +41,41 @@ static void rnd_bytes(uint64_t *r, uint8_t *p, size_t len)
 		p[i] = (uint8_t)rnd(r, 255);
 }
 
+/* Block and, half of the time, an extension with any of the objects. */
+static void rnd_lh(uint64_t *r, struct pkt_spec *s)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789.-_";
+	struct pnc_lh_block *b = &s->lh.block;
+	struct pnc_lh_ext *x = &s->lh.ext;
+	size_t i, n;
+
+	s->bth.dest_qp = rnd(r, 0xffffff);
+	b->level = (uint8_t)rnd(r, 255);
+	b->action = (uint8_t)rnd(r, PNC_LH_RESUME);
+	/* microseconds for pause, percent for reduce and resume, 0 for notify */
+	if (b->action == PNC_LH_PAUSE)
+		b->parameter = (uint16_t)rnd(r, 0xffff);
+	else if (b->action != PNC_LH_NOTIFY)
+		b->parameter = (uint16_t)rnd(r, 100);
+	b->src_qp = rnd(r, 0xffffff);
+	b->metric_type = (uint8_t)rnd(r, PNC_LH_METRIC_RTT_US);
+	if (b->metric_type != PNC_LH_METRIC_NONE)
+		b->metric = rnd(r, 0xffffff);
+	x->present = rnd(r, 1);
+	if (!x->present)
+		return;
+	x->checksum = rnd(r, 1);
+	x->has_timestamp = rnd(r, 1);
+	if (x->has_timestamp)
+		x->timestamp = rng_next(r);
+	n = rnd(r, 20);
+	for (i = 0; i < n; i++)
+		x->device_id[i] = chars[rnd(r, sizeof(chars) - 2)];
+	x->device_id[n] = '\0';
+	x->path_id_len = rnd(r, 8);
+	rnd_bytes(r, x->path_id, x->path_id_len);
+}
+
 void spec_randomize(struct pkt_spec *s, uint64_t *r)
 {
 	struct pnc_cm_msg *m = &s->cm;
@@ -54,7 +89,7 @@ void spec_randomize(struct pkt_spec *s, uint64_t *r)
 	if (s->ip.version == 6)
 		s->ip.flow_label = rnd(r, 0xfffff);
 	s->ip.sport = (uint16_t)(0xc000 | rnd(r, 0x3fff));
-	if (KM(s->kind) & KM_ROCE)
+	if (KM(s->kind) & (KM_ROCE | KM_ROCE_MSG))
 		s->bth.pkey = (uint16_t)(rnd(r, 1) ? PNC_DEFAULT_PKEY : rnd(r, 0xffff));
 
 	switch (s->kind) {
@@ -127,6 +162,15 @@ void spec_randomize(struct pkt_spec *s, uint64_t *r)
 	case K_FCN:
 		s->fcn.flow_label = 1 + rnd(r, 0xffffe);
 		s->fcn.cl = (uint8_t)rnd(r, 7);
+		break;
+	case K_LH_ICMP6:
+	case K_LH_ROCE:
+		rnd_lh(r, s);
+		break;
+	case K_RATE_ADVICE:
+		s->bth.dest_qp = rnd(r, 0xffffff);
+		s->ra.peer_qp = rnd(r, 0xffffff);
+		s->ra.rate_mbps = rnd(r, 800000);
 		break;
 	default:
 		break;

@@ -2,12 +2,16 @@
 /*
  * roce-emu command line.
  */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "codec/lhcnp.h"
+#include "codec/ratead.h"
 
 #include "roce_emu.h"
 
@@ -17,6 +21,31 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	emu_stop = 1;
+}
+
+/* ADDR or ADDR/LEN; a bare address is a host prefix. */
+static int parse_prefix(const char *str, struct emu_prefix *p)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	char *slash, *end;
+	unsigned long plen;
+
+	if (strlen(str) >= sizeof(buf))
+		return -1;
+	strcpy(buf, str);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	if (emu_parse_addr(buf, &p->version, p->addr))
+		return -1;
+	p->plen = p->version == 4 ? 32 : 128;
+	if (!slash)
+		return 0;
+	plen = strtoul(slash + 1, &end, 10);
+	if (!slash[1] || *end || plen > p->plen)
+		return -1;
+	p->plen = (unsigned int)plen;
+	return 0;
 }
 
 static void usage(FILE *f)
@@ -40,6 +69,16 @@ static void usage(FILE *f)
 	      "  --g F                alpha gain (default 0.0625)\n"
 	      "  --ai MBPS            increase per recovery period (default 5)\n"
 	      "  --recovery-us N      recovery period (default 1000; 0 = never)\n"
+	      "  --long-haul          requester: act on Long-haul CNPs (RoCEv2 E-bit form\n"
+	      "                       and ICMPv6 form); without it the E-bit form is a CNP\n"
+	      "  --lh-known A[/LEN]   act only on Long-haul CNPs from here (repeatable,\n"
+	      "                       needed with --long-haul; ::/0 accepts any IPv6)\n"
+	      "  --lh-icmp6-type N    ICMPv6 type of the Long-haul CNP (default 200)\n"
+	      "  --lh-class-num N     RFC 4884 Class-Num of its objects (default 0xf7)\n"
+	      "  --lh-recovery-us N   a Long-haul reduction holds until this long without\n"
+	      "                       Long-haul messages (default 100000; 0 = until Resume)\n"
+	      "  --rate-advice[=OP]   requester: act on SCONE rate advice, BTH opcode OP\n"
+	      "                       (default 0xc0)\n"
 	      "  --cnp-on-ce          responder: CNP for CE-marked packets\n"
 	      "  --cnp-interval-us N  responder: minimum CNP interval (default 50)\n"
 	      "  --duration S         seconds to run (default 5)\n"
@@ -66,6 +105,12 @@ int main(int argc, char **argv)
 					      { "g", required_argument, NULL, 'g' },
 					      { "ai", required_argument, NULL, 'i' },
 					      { "recovery-us", required_argument, NULL, 'u' },
+					      { "long-haul", no_argument, NULL, 'H' },
+					      { "lh-known", required_argument, NULL, 'K' },
+					      { "lh-icmp6-type", required_argument, NULL, 'T' },
+					      { "lh-class-num", required_argument, NULL, 'N' },
+					      { "lh-recovery-us", required_argument, NULL, 'U' },
+					      { "rate-advice", optional_argument, NULL, 'A' },
 					      { "cnp-on-ce", no_argument, NULL, 'c' },
 					      { "cnp-interval-us", required_argument, NULL, 'C' },
 					      { "duration", required_argument, NULL, 't' },
@@ -87,7 +132,12 @@ int main(int argc, char **argv)
 			  .min_mbps = 1,
 			  .g = 1.0 / 16,
 			  .ai_mbps = 5,
-			  .recovery_us = 1000 },
+			  .recovery_us = 1000,
+			  /* Ten round trips of a 10 ms long-haul link without news. */
+			  .lh_recovery_us = 100000 },
+		.lh_icmp6_type = PNC_LH_ICMP6_TYPE,
+		.lh_class_num = PNC_LH_EXT_CLASS_NUM,
+		.ra_opcode = PNC_RA_OPCODE,
 		.cnp_interval_us = 50,
 		.log = stdout,
 	};
@@ -152,6 +202,33 @@ int main(int argc, char **argv)
 		case 'u':
 			cfg.rate.recovery_us = strtoull(optarg, NULL, 0);
 			break;
+		case 'H':
+			cfg.long_haul = true;
+			break;
+		case 'K':
+			if (cfg.n_lh_known == EMU_LH_KNOWN_MAX ||
+			    parse_prefix(optarg, &cfg.lh_known[cfg.n_lh_known])) {
+				fprintf(stderr,
+					"roce-emu: --lh-known: bad prefix or too many: %s\n",
+					optarg);
+				return 2;
+			}
+			cfg.n_lh_known++;
+			break;
+		case 'T':
+			cfg.lh_icmp6_type = (uint8_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'N':
+			cfg.lh_class_num = (uint8_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'U':
+			cfg.rate.lh_recovery_us = strtoull(optarg, NULL, 0);
+			break;
+		case 'A':
+			cfg.rate_advice = true;
+			if (optarg)
+				cfg.ra_opcode = (uint8_t)strtoul(optarg, NULL, 0);
+			break;
 		case 'c':
 			cfg.cnp_on_ce = true;
 			break;
@@ -202,10 +279,25 @@ int main(int argc, char **argv)
 			"roce-emu: rates, --mtu (1-4096), --ack-every, --log-ms must be positive\n");
 		return 2;
 	}
+	/* The draft asks endpoints to validate where Long-haul CNPs come from. */
+	if (cfg.long_haul && !cfg.n_lh_known) {
+		fprintf(stderr, "roce-emu: --long-haul needs at least one --lh-known\n");
+		return 2;
+	}
+	/* Types 0-127 are ICMPv6 errors, which the Long-haul CNP is not. */
+	if (cfg.lh_icmp6_type < 128) {
+		fprintf(stderr, "roce-emu: --lh-icmp6-type must be informational (128-255)\n");
+		return 2;
+	}
 	cfg.local_qpn = qpn >= 0 ? (uint32_t)qpn & 0xffffff : (cfg.requester ? 0x11 : 0x22);
 
 	if (emu_net_open(&cfg.net, version, local_addr)) {
 		perror("roce-emu: sockets (needs CAP_NET_RAW and the local address configured)");
+		return 1;
+	}
+	if (cfg.requester && cfg.long_haul && emu_net_open_icmp6(&cfg.net, cfg.lh_icmp6_type)) {
+		perror("roce-emu: ICMPv6 socket for Long-haul CNPs");
+		emu_net_close(&cfg.net);
 		return 1;
 	}
 	srandom((unsigned int)(time(NULL) ^ getpid()));

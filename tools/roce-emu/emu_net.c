@@ -7,6 +7,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <netinet/in.h>
+#include <netinet/icmp6.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -59,7 +60,7 @@ int emu_net_open(struct emu_net *net, int version, const uint8_t local[16])
 	memset(net, 0, sizeof(*net));
 	net->version = version;
 	memcpy(net->local, local, 16);
-	net->send_fd = net->recv_fd = net->sink_fd = -1;
+	net->send_fd = net->recv_fd = net->sink_fd = net->icmp6_fd = -1;
 
 	/* IPPROTO_RAW implies that we write the IP header (v4 and v6). */
 	net->send_fd = socket(version == 4 ? AF_INET : AF_INET6, SOCK_RAW, IPPROTO_RAW);
@@ -81,7 +82,9 @@ void emu_net_close(struct emu_net *net)
 		close(net->recv_fd);
 	if (net->sink_fd >= 0)
 		close(net->sink_fd);
-	net->send_fd = net->recv_fd = net->sink_fd = -1;
+	if (net->icmp6_fd >= 0)
+		close(net->icmp6_fd);
+	net->send_fd = net->recv_fd = net->sink_fd = net->icmp6_fd = -1;
 }
 
 int emu_net_send(struct emu_net *net, const uint8_t *pkt, size_t len)
@@ -136,4 +139,45 @@ ssize_t emu_net_recv(struct emu_net *net, uint8_t *buf, size_t buflen)
 		if (for_us(net, buf, (size_t)n))
 			return n;
 	}
+}
+
+int emu_net_open_icmp6(struct emu_net *net, uint8_t type)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+	struct icmp6_filter filt;
+	int fd = socket(AF_INET6, SOCK_RAW | SOCK_NONBLOCK, IPPROTO_ICMPV6);
+
+	if (fd < 0)
+		return -1;
+	/* Only our type: neighbour discovery and echo stay out of our way. */
+	ICMP6_FILTER_SETBLOCKALL(&filt);
+	ICMP6_FILTER_SETPASS(type, &filt);
+	if (setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &filt, sizeof(filt)) < 0)
+		goto fail;
+	/* With an IPv6 local address, only messages sent to it are ours. */
+	if (net->version == 6) {
+		memcpy(&sin6.sin6_addr, net->local, 16);
+		if (bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) < 0)
+			goto fail;
+	}
+	net->icmp6_fd = fd;
+	return 0;
+fail:
+	close(fd);
+	return -1;
+}
+
+ssize_t emu_net_recv_icmp6(struct emu_net *net, uint8_t *buf, size_t buflen, uint8_t src[16])
+{
+	struct sockaddr_in6 sin6;
+	socklen_t slen = sizeof(sin6);
+	ssize_t n;
+
+	if (net->icmp6_fd < 0)
+		return 0;
+	n = recvfrom(net->icmp6_fd, buf, buflen, 0, (struct sockaddr *)&sin6, &slen);
+	if (n < 0)
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -1;
+	memcpy(src, &sin6.sin6_addr, 16);
+	return n;
 }

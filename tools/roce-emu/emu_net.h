@@ -16,6 +16,7 @@ struct emu_net {
 	int send_fd;	   /* raw IP, header included */
 	int recv_fd;	   /* AF_PACKET, cooked, all interfaces */
 	int sink_fd;	   /* UDP 4791 bound, so the kernel sends no ICMP */
+	int icmp6_fd;	   /* raw ICMPv6, Long-haul CNPs only (-1: not open) */
 };
 
 /* Parse an IPv4 or IPv6 address into version and 16 octets. */
@@ -32,5 +33,16 @@ int emu_net_send(struct emu_net *net, const uint8_t *pkt, size_t len);
  * first; 0 if none is waiting, -1 on error.
  */
 ssize_t emu_net_recv(struct emu_net *net, uint8_t *buf, size_t buflen);
+
+/*
+ * Raw ICMPv6 socket that passes only the given type (the ICMPv6 form of
+ * the Long-haul CNP); the kernel verifies the checksum.
+ */
+int emu_net_open_icmp6(struct emu_net *net, uint8_t type);
+/*
+ * Next ICMPv6 message (from its type octet, no IP header) and its IPv6
+ * source; 0 if none is waiting, -1 on error.
+ */
+ssize_t emu_net_recv_icmp6(struct emu_net *net, uint8_t *buf, size_t buflen, uint8_t src[16]);
 
 #endif /* ROCE_EMU_NET_H */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * roce-emu requester: connect, stream RC RDMA WRITE Only packets at the
- * current rate, count ACKs, validate CNPs and cut the rate on each.
+ * current rate, count ACKs, validate CNPs and cut the rate on each; when
+ * enabled, act on Long-haul CNPs (both forms) and SCONE rate advice.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 
 #include "codec/cm.h"
 #include "codec/errors.h"
+#include "codec/lhcnp.h"
+#include "codec/ratead.h"
 #include "codec/roce.h"
 
 #include "roce_emu.h"
@@ -25,6 +29,11 @@ struct requester {
 	uint64_t va;
 	uint64_t tx_pkts, tx_bytes, acks, naks, cnps, cnps_invalid;
 	struct emu_rate rate;
+	struct emu_lh lh;
+	/* Messages beyond CNP and ACK: kinds, actions, what was not acted on. */
+	uint64_t lh_roce, lh_icmp6, advices;
+	uint64_t lh_notify, lh_pause, lh_reduce, lh_resume, advice_withdrawn;
+	uint64_t ignored, unknown_src, malformed, unknown;
 	uint8_t pkt[9216];
 };
 
@@ -145,6 +154,124 @@ static int send_write(struct requester *rq)
 	return 0;
 }
 
+static void addr_str(int version, const uint8_t addr[16], char *buf, size_t len)
+{
+	if (!inet_ntop(version == 4 ? AF_INET : AF_INET6, addr, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+}
+
+static void log_malformed(struct requester *rq, const char *kind, int rv)
+{
+	rq->malformed++;
+	emu_log(rq->cfg, "\"event\":\"malformed\",\"kind\":\"%s\",\"reason\":\"%s\"", kind,
+		pnc_codec_strerror(rv));
+}
+
+/*
+ * A decoded Long-haul CNP, either form: act on it only when its source
+ * is known and it names our QP.
+ */
+static void lh_act(struct requester *rq, const char *form, int version, const uint8_t src[16],
+		   uint32_t qp, const struct pnc_lh_block *b)
+{
+	struct emu_cfg *cfg = rq->cfg;
+	uint64_t now = emu_now_us();
+	char from[INET6_ADDRSTRLEN];
+	const char *reason = NULL;
+
+	addr_str(version, src, from, sizeof(from));
+	if (!emu_prefix_match(cfg->lh_known, cfg->n_lh_known, version, src)) {
+		rq->unknown_src++;
+		reason = "unknown-source";
+	} else if (qp != cfg->local_qpn) {
+		rq->ignored++;
+		reason = "wrong-qp";
+	}
+	if (reason) {
+		emu_log(cfg,
+			"\"event\":\"lh-ignored\",\"form\":\"%s\",\"reason\":\"%s\","
+			"\"src\":\"%s\",\"qp\":%u,\"action\":\"%s\"",
+			form, reason, from, qp, pnc_lh_action_name(b->action));
+		return;
+	}
+	switch (b->action) {
+	case PNC_LH_NOTIFY:
+		rq->lh_notify++;
+		break;
+	case PNC_LH_PAUSE:
+		rq->lh_pause++;
+		break;
+	case PNC_LH_RATE_REDUCE:
+		rq->lh_reduce++;
+		break;
+	case PNC_LH_RESUME:
+		rq->lh_resume++;
+		break;
+	}
+	emu_lh_on_action(&rq->lh, &rq->rate, &cfg->rate, b->action, b->parameter, now);
+	emu_log(cfg,
+		"\"event\":\"lh\",\"form\":\"%s\",\"src\":\"%s\",\"qpn\":%u,\"action\":\"%s\","
+		"\"parameter\":%u,\"level\":%u,\"rate_mbps\":%.3f,\"paused_us\":%llu",
+		form, from, cfg->local_qpn, pnc_lh_action_name(b->action), b->parameter, b->level,
+		rq->rate.mbps,
+		(unsigned long long)(emu_lh_paused(&rq->lh, now) ? rq->lh.pause_until_us - now
+								 : 0));
+}
+
+static void handle_lh_roce(struct requester *rq, const uint8_t *pkt, size_t len)
+{
+	struct pnc_lh_roce m;
+	int rv = pnc_lh_roce_decode(pkt, len, rq->cfg->lh_class_num, &m);
+
+	if (rv) {
+		log_malformed(rq, "lh-roce", rv);
+		return;
+	}
+	rq->lh_roce++;
+	/* As in a CNP, the BTH DestQP is the traffic source's QP: ours. */
+	lh_act(rq, "roce", m.ip.version, m.ip.src, m.dest_qp, &m.msg.block);
+}
+
+static void handle_lh_icmp6(struct requester *rq, const uint8_t *msg, size_t len,
+			    const uint8_t src[16])
+{
+	struct pnc_lh_icmp6 m;
+	int rv = pnc_lh_icmp6_msg_decode(msg, len, rq->cfg->lh_icmp6_type, rq->cfg->lh_class_num,
+					 &m);
+
+	if (rv) {
+		log_malformed(rq, "lh-icmp6", rv);
+		return;
+	}
+	rq->lh_icmp6++;
+	/* No BTH here: the block's Source QP names the QP to act on. */
+	lh_act(rq, "icmp6", 6, src, m.msg.block.src_qp, &m.msg.block);
+}
+
+static void handle_advice(struct requester *rq, const uint8_t *pkt, size_t len)
+{
+	struct emu_cfg *cfg = rq->cfg;
+	struct pnc_rate_advice ra;
+	int rv = pnc_rate_advice_decode(pkt, len, cfg->ra_opcode, &ra);
+
+	if (rv) {
+		log_malformed(rq, "rate-advice", rv);
+		return;
+	}
+	rq->advices++;
+	if (ra.dest_qp != cfg->local_qpn) {
+		rq->ignored++;
+		emu_log(cfg, "\"event\":\"advice-ignored\",\"reason\":\"wrong-qp\",\"qp\":%u",
+			ra.dest_qp);
+		return;
+	}
+	if (!ra.rate_mbps)
+		rq->advice_withdrawn++;
+	emu_rate_on_advice(&rq->rate, &cfg->rate, ra.rate_mbps, emu_now_us());
+	emu_log(cfg, "\"event\":\"rate-advice\",\"qpn\":%u,\"advised_mbps\":%u,\"rate_mbps\":%.3f",
+		cfg->local_qpn, ra.rate_mbps, rq->rate.mbps);
+}
+
 static void handle_packet(struct requester *rq, const uint8_t *pkt, size_t len)
 {
 	struct emu_cfg *cfg = rq->cfg;
@@ -156,6 +283,18 @@ static void handle_packet(struct requester *rq, const uint8_t *pkt, size_t len)
 		return;
 	rv = pnc_roce_parse(pkt, len, 0, &v);
 
+	/*
+	 * Without --long-haul the E bit is not looked at: the packet takes
+	 * the standard CNP path below, as on an RNIC that predates it.
+	 */
+	if (cfg->long_haul && v.bth.opcode == PNC_OP_CNP && (v.bth.resv6 & PNC_BTH_RESV6_EBIT)) {
+		handle_lh_roce(rq, pkt, len);
+		return;
+	}
+	if (cfg->rate_advice && v.bth.opcode == cfg->ra_opcode) {
+		handle_advice(rq, pkt, len);
+		return;
+	}
 	if (v.bth.opcode == PNC_OP_CNP) {
 		const char *reason = NULL;
 
@@ -175,7 +314,11 @@ static void handle_packet(struct requester *rq, const uint8_t *pkt, size_t len)
 			cfg->local_qpn, (unsigned long long)rq->cnps, rq->rate.mbps);
 		return;
 	}
-	if (rv || v.bth.dest_qp != cfg->local_qpn || v.bth.opcode != PNC_OP_RC_ACK)
+	if (v.bth.opcode != PNC_OP_RC_ACK) {
+		rq->unknown++;
+		return;
+	}
+	if (rv || v.bth.dest_qp != cfg->local_qpn)
 		return;
 	if ((pkt[v.ext_off] >> 5) == PNC_AETH_ACK)
 		rq->acks++;
@@ -185,11 +328,38 @@ static void handle_packet(struct requester *rq, const uint8_t *pkt, size_t len)
 
 static void log_stats(struct requester *rq, const char *event, double tx_mbps)
 {
+	uint64_t now = emu_now_us();
+
+	/* rate_mbps is what the sender is held to: 0 during a Pause. */
 	emu_log(rq->cfg,
-		"\"event\":\"%s\",\"qpn\":%u,\"rate_mbps\":%.3f,\"tx_mbps\":%.3f,\"tx_pkts\":%llu,\"acks\":%llu,\"naks\":%llu,\"cnps\":%llu,\"cnps_invalid\":%llu,\"alpha\":%.4f",
-		event, rq->cfg->local_qpn, rq->rate.mbps, tx_mbps, (unsigned long long)rq->tx_pkts,
-		(unsigned long long)rq->acks, (unsigned long long)rq->naks,
-		(unsigned long long)rq->cnps, (unsigned long long)rq->cnps_invalid, rq->rate.alpha);
+		"\"event\":\"%s\",\"qpn\":%u,\"rate_mbps\":%.3f,\"tx_mbps\":%.3f,\"tx_pkts\":%llu,\"acks\":%llu,\"naks\":%llu,\"cnps\":%llu,\"cnps_invalid\":%llu,\"alpha\":%.4f,"
+		"\"paused\":%s,\"lh_active\":%s,\"advice_mbps\":%.3f,"
+		"\"lh_roce\":%llu,\"lh_icmp6\":%llu,\"rate_advices\":%llu,"
+		"\"lh_notify\":%llu,\"lh_pause\":%llu,\"lh_rate_reduce\":%llu,"
+		"\"lh_resume\":%llu,\"advice_withdrawn\":%llu,"
+		"\"ignored\":%llu,\"unknown_src\":%llu,\"malformed\":%llu,\"unknown\":%llu",
+		event, rq->cfg->local_qpn, emu_lh_effective_mbps(&rq->lh, &rq->rate, now), tx_mbps,
+		(unsigned long long)rq->tx_pkts, (unsigned long long)rq->acks,
+		(unsigned long long)rq->naks, (unsigned long long)rq->cnps,
+		(unsigned long long)rq->cnps_invalid, rq->rate.alpha,
+		emu_lh_paused(&rq->lh, now) ? "true" : "false", rq->lh.active ? "true" : "false",
+		rq->rate.advice_mbps, (unsigned long long)rq->lh_roce,
+		(unsigned long long)rq->lh_icmp6, (unsigned long long)rq->advices,
+		(unsigned long long)rq->lh_notify, (unsigned long long)rq->lh_pause,
+		(unsigned long long)rq->lh_reduce, (unsigned long long)rq->lh_resume,
+		(unsigned long long)rq->advice_withdrawn, (unsigned long long)rq->ignored,
+		(unsigned long long)rq->unknown_src, (unsigned long long)rq->malformed,
+		(unsigned long long)rq->unknown);
+}
+
+/* Long-haul CNPs of the ICMPv6 form waiting on their own socket. */
+static void drain_icmp6(struct requester *rq, uint8_t *buf, size_t buflen)
+{
+	uint8_t src[16];
+	ssize_t n;
+
+	while ((n = emu_net_recv_icmp6(&rq->cfg->net, buf, buflen, src)) > 0)
+		handle_lh_icmp6(rq, buf, (size_t)n, src);
 }
 
 int emu_run_requester(struct emu_cfg *cfg)
@@ -215,6 +385,7 @@ int emu_run_requester(struct emu_cfg *cfg)
 	end = start + (uint64_t)(cfg->duration_s * 1e6);
 	next_send = next_log = start;
 	emu_rate_init(&rq->rate, &cfg->rate, start);
+	emu_lh_init(&rq->lh);
 
 	while (!emu_stop) {
 		uint64_t now = emu_now_us();
@@ -224,7 +395,9 @@ int emu_run_requester(struct emu_cfg *cfg)
 			break;
 		while ((n = emu_net_recv(&cfg->net, buf, sizeof(buf))) > 0)
 			handle_packet(rq, buf, (size_t)n);
-		emu_rate_tick(&rq->rate, &cfg->rate, now);
+		drain_icmp6(rq, buf, sizeof(buf));
+		/* Without Long-haul messages this is emu_rate_tick. */
+		emu_lh_tick(&rq->lh, &rq->rate, &cfg->rate, now);
 
 		if (now >= next_log) {
 			double secs = cfg->log_ms / 1000.0;
@@ -233,6 +406,9 @@ int emu_run_requester(struct emu_cfg *cfg)
 			log_bytes = rq->tx_bytes;
 			next_log += cfg->log_ms * 1000u;
 		}
+		/* A Pause holds the next packet; no burst to catch up after it. */
+		if (emu_lh_paused(&rq->lh, now) && next_send < rq->lh.pause_until_us)
+			next_send = rq->lh.pause_until_us;
 		if (now >= next_send) {
 			uint64_t before = rq->tx_bytes;
 
@@ -248,7 +424,8 @@ int emu_run_requester(struct emu_cfg *cfg)
 			continue;
 		}
 
-		struct pollfd pfd = { .fd = cfg->net.recv_fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = cfg->net.recv_fd, .events = POLLIN },
+					 { .fd = cfg->net.icmp6_fd, .events = POLLIN } };
 		uint64_t wake = next_send < next_log ? next_send : next_log;
 		struct timespec ts = { 0, 0 };
 
@@ -256,7 +433,7 @@ int emu_run_requester(struct emu_cfg *cfg)
 			ts.tv_sec = (time_t)((wake - now) / 1000000u);
 			ts.tv_nsec = (long)((wake - now) % 1000000u) * 1000;
 		}
-		ppoll(&pfd, 1, &ts, NULL);
+		ppoll(pfd, cfg->net.icmp6_fd >= 0 ? 2 : 1, &ts, NULL);
 	}
 	log_stats(rq, "summary", (double)rq->tx_bytes * 8 / ((emu_now_us() - start) / 1e6) / 1e6);
 	free(rq);

@@ -16,6 +16,8 @@
 #include "emu_net.h"
 #include "emu_rate.h"
 
+#define EMU_LH_KNOWN_MAX 16
+
 struct emu_cfg {
 	bool requester;
 	struct emu_net net;
@@ -32,6 +34,16 @@ struct emu_cfg {
 	double duration_s;
 	unsigned int log_ms;
 	struct emu_rate_cfg rate;
+	/* Long-haul CNPs (seed 000): off, the RoCEv2 form is a plain CNP. */
+	bool long_haul;
+	uint8_t lh_icmp6_type;
+	uint8_t lh_class_num;
+	/* Sources whose Long-haul messages are acted on (the draft: validate). */
+	struct emu_prefix lh_known[EMU_LH_KNOWN_MAX];
+	size_t n_lh_known;
+	/* SCONE rate advice (seed 004): off, such packets are unknown. */
+	bool rate_advice;
+	uint8_t ra_opcode;
 	/* responder */
 	bool cnp_on_ce;
 	unsigned int cnp_interval_us;

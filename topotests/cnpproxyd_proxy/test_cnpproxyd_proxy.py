@@ -111,17 +111,41 @@ def test_proxy_role_operational():
 
 
 def test_config_refusals():
-    "Formats not implemented and proxy settings without the role are refused."
+    "Impossible formats, out-of-range code points and settings without the role are refused."
     pe1 = gear("pe1")
-    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
-                       "proxy sender 10.0.1.0/24 format long-haul-cnp")
-    assert rc != 0 and "not implemented" in out, out
+    before = pe1.vtysh_cmd("show running-config")
+    for cmd, why in (
+            ("proxy sender 10.0.1.0/24 format long-haul-icmpv6", "needs an IPv6 sender prefix"),
+            ("proxy sender 10.0.1.0/24 format long-haul-cnp", "Unknown command"),
+            ("proxy long-haul icmpv6-type 100", "range"),
+            ("proxy long-haul severe-reduce 0", "range"),
+            ("proxy rate-advice opcode 29", "range"),
+            ("proxy severe-level 0", "range"),
+            ("proxy severe-level 8", "range")):
+        rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", cmd)
+        assert rc != 0 and why in out, (cmd, out)
+    # Nothing of the refused commands was applied.
+    assert pe1.vtysh_cmd("show running-config") == before
     rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
                        "proxy sender 10.0.1.0/24 format rocev2-cnp")
     assert rc == 0, out
     run = pe1.vtysh_cmd("show running-config")
     assert "proxy sender 10.0.1.0/24 format rocev2-cnp" in run, run
-    assert "long-haul" not in run, run
+    assert "long-haul" not in run and "severe-level" not in run, run
+    # "no" without the value restores the default; a wrong value changes nothing.
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy long-haul pause-time 300", "proxy severe-level 6")
+    assert rc == 0, out
+    run = pe1.vtysh_cmd("show running-config")
+    assert " proxy severe-level 6\n" in run and " proxy long-haul pause-time 300\n" in run, run
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "no proxy long-haul pause-time 200")
+    assert rc != 0 and "configured value is 300" in out, out
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "no proxy long-haul pause-time", "no proxy severe-level",
+                       "no proxy sender 10.0.1.0/24")
+    assert rc == 0, out
+    assert pe1.vtysh_cmd("show running-config") == before
 
     # the congestion-point role has none of these settings
     rc, out = vtysh_rc(gear("p"), "configure terminal", "router cnpproxy",
@@ -331,6 +355,160 @@ def test_clear_counters_zeroes_the_learner():
     assert flows(), "clearing counters must not forget flows"
 
 
+def proxy_cfg(*lines):
+    rc, out = vtysh_rc(gear("pe1"), "configure terminal", "router cnpproxy", *lines)
+    assert rc == 0, out
+
+
+def of_event(tag, side, name):
+    return [e for e in events(tag, side) if e["event"] == name]
+
+
+def decode_capture(router, pcap, *opts):
+    rc, out = run_rc(gear(router), "{} decode {} --input pcap {}".format(
+        PNC_PKT, " ".join(opts), pcap))
+    assert rc == 0, out
+    return [json.loads(line) for line in out.strip().splitlines()]
+
+
+def test_long_haul_rocev2_to_sender():
+    "Long-haul RoCEv2 form: severe asks Rate Reduce, level 7 Pause; the sender obeys."
+    pe1, sender = gear("pe1"), gear("sender")
+    proxy_cfg("proxy sender 10.0.1.0/24 format long-haul-rocev2",
+              "proxy long-haul pause-time 30000", "proxy long-haul device-id pe1")
+    pcap = logfile("lh-rocev2.pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
+                        "udp dst port 4791 and src host 10.0.1.254"])
+    req, resp = start_pair("lh4", "10.0.1.1", "10.0.23.3", duration=4,
+                           extra_req=["--long-haul", "--lh-known", "10.0.1.254"])
+    expect_flow("10.0.1.1", 0x11, 0x22, "cm")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=5))
+    expect_counters({"received": 1, "longHaulRocev2Sent": 1, "cnpSent": 0})
+    time.sleep(0.3)
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=7))
+    expect_counters({"received": 2, "longHaulRocev2Sent": 2, "cnpSent": 0})
+    wait_done(req)
+    wait_done(resp)
+    cap.wait(timeout=10)
+
+    lh = of_event("lh4", "req", "lh")
+    assert [(e["form"], e["action"], e["qpn"]) for e in lh] == [
+        ("roce", "rate-reduce", 0x11), ("roce", "pause", 0x11)], lh
+    assert lh[0]["parameter"] == 50 and lh[0]["rate_mbps"] == 10.0, lh
+    assert lh[1]["parameter"] == 30000 and lh[1]["level"] == 255, lh
+    # The pause shows in the rate trace: a sample at 0 Mb/s.
+    assert any(e["paused"] and e["rate_mbps"] == 0 for e in of_event("lh4", "req", "stats")), \
+        of_event("lh4", "req", "stats")
+    summary = of_event("lh4", "req", "summary")[0]
+    assert summary["lh_roce"] == 2 and summary["cnps"] == 0, summary
+
+    # On the wire, decoded by pnc-pkt: E bit, the block, the extension.
+    pkts = decode_capture("sender", pcap)
+    assert [p["kind"] for p in pkts] == ["long-haul-rocev2"] * 2, pkts
+    p = pkts[0]
+    assert p["icrc_ok"] and p["bth"]["resv6"] & 0x20 and p["bth"]["dqpn"] == 0x11, p
+    assert p["ip"]["src"] == "10.0.1.254" and p["ip"]["dscp"] == 48, p
+    assert p["lh"]["action_name"] == "rate-reduce" and p["lh"]["cl"] == 5, p
+    assert p["lh"]["src_qp"] == 0x11 and p["lh"]["metric_type"] == 0, p
+    assert p["lh"]["ext"] and p["lh"]["ext_checksum"] and p["lh"]["device_id"] == "pe1", p
+
+
+def test_long_haul_rocev2_legacy_receiver_sees_a_cnp():
+    "A sender that does not know the E bit takes the Long-haul CNP for a CNP."
+    pe1 = gear("pe1")
+    proxy_cfg("no proxy long-haul device-id")
+    req, resp = start_pair("lhlegacy", "10.0.1.1", "10.0.23.3", duration=3)
+    expect_flow("10.0.1.1", 0x11, 0x22, "cm")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=5))
+    expect_counters({"received": 1, "longHaulRocev2Sent": 1})
+    wait_done(req)
+    wait_done(resp)
+    summary = of_event("lhlegacy", "req", "summary")[0]
+    assert summary["cnps"] == 1 and summary["cnps_invalid"] == 0, summary
+    assert summary["lh_roce"] == 0 and summary["rate_mbps"] == 10.0, summary
+    proxy_cfg("no proxy sender 10.0.1.0/24", "no proxy long-haul pause-time")
+
+
+def test_long_haul_icmpv6_light_notification():
+    "Long-haul ICMPv6 form to an IPv6 sender: a light notification asks a small cut."
+    pe1, sender = gear("pe1"), gear("sender")
+    proxy_cfg("proxy sender 2001:db8:1::/64 format long-haul-icmpv6",
+              "proxy long-haul light-action rate-reduce", "proxy long-haul light-reduce 25")
+    pcap = logfile("lh-icmpv6.pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
+                        "icmp6 and ip6[40] == 200"])
+    req, resp = start_pair("lh6", "2001:db8:1::1", "2001:db8:23::3", duration=3,
+                           extra_req=["--no-cm", "--peer-qpn", "0x22", "--long-haul",
+                                      "--lh-known", "2001:db8:1::fe"],
+                           extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+    expect_flow("2001:db8:1::1", 0x11, 0x22, "psn")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "2001:db8:12::1", NOTIF_PORT,
+              notification(cl=2, sender="2001:db8:1::1", receiver="2001:db8:23::3"))
+    expect_counters({"received": 1, "longHaulIcmpv6Sent": 1, "cnpSent": 0})
+    wait_done(req)
+    wait_done(resp)
+    cap.wait(timeout=10)
+    lh = of_event("lh6", "req", "lh")
+    assert [(e["form"], e["action"], e["parameter"], e["qpn"]) for e in lh] == [
+        ("icmp6", "rate-reduce", 25, 0x11)], lh
+    assert lh[0]["rate_mbps"] == 15.0 and lh[0]["level"] == 72, lh
+    (p,) = decode_capture("sender", pcap)
+    assert p["kind"] == "long-haul-icmpv6" and p["icmp6"]["checksum_ok"], p
+    assert p["ip"]["src"] == "2001:db8:1::fe" and p["ip"]["dst"] == "2001:db8:1::1", p
+    assert p["lh"]["src_qp"] == 0x11 and not p["lh"]["ext"], p
+    proxy_cfg("no proxy sender 2001:db8:1::/64", "no proxy long-haul light-action",
+              "no proxy long-haul light-reduce")
+
+
+def test_rate_advice_to_sender():
+    "SCONE rate advice: the level sets the advised rate, the sender takes it."
+    pe1, sender = gear("pe1"), gear("sender")
+    proxy_cfg("proxy sender 10.0.1.0/24 format rate-advice", "proxy rate-advice max-rate 16",
+              "proxy rate-advice opcode 201")
+    pcap = logfile("rate-advice.pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
+                        "udp dst port 4791 and src host 10.0.1.254"])
+    req, resp = start_pair("ra4", "10.0.1.1", "10.0.23.3", duration=3,
+                           extra_req=["--rate-advice=201"])
+    expect_flow("10.0.1.1", 0x11, 0x22, "cm")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=6))
+    expect_counters({"received": 1, "rateAdviceSent": 1, "cnpSent": 0})
+    wait_done(req)
+    wait_done(resp)
+    cap.wait(timeout=10)
+    ra = of_event("ra4", "req", "rate-advice")
+    # 16 Mb/s * (8 - 6) / 8
+    assert [(e["qpn"], e["advised_mbps"], e["rate_mbps"]) for e in ra] == [(0x11, 4, 4.0)], ra
+    (p,) = decode_capture("sender", pcap, "--ra-opcode", "201")
+    assert p["kind"] == "rate-advice" and p["icrc_ok"] and p["bth"]["opcode"] == 201, p
+    proxy_cfg("no proxy sender 10.0.1.0/24", "no proxy rate-advice max-rate",
+              "no proxy rate-advice opcode")
+
+
+def test_light_notifications_follow_the_policy():
+    "Standard CNP senders: light notifications paced, or none; severe ones unchanged."
+    pe1 = gear("pe1")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    proxy_cfg("proxy light-cnp-pacing 0")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=3))
+    expect_counters({"received": 1, "suppressedLight": 1, "cnpSent": 0})
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=4))
+    expect_counters({"received": 2, "suppressedLight": 1, "cnpSent": 1})
+    # Light: one per 4 intervals of 0.5 s; 0.6 s after a CNP it is too early.
+    proxy_cfg("proxy light-cnp-pacing 4", "proxy cnp min-interval 500000")
+    time.sleep(0.6)
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=1))
+    expect_counters({"received": 3, "suppressedMinInterval": 1, "cnpSent": 1})
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=6))
+    expect_counters({"received": 4, "suppressedMinInterval": 1, "cnpSent": 2})
+    proxy_cfg("no proxy light-cnp-pacing", "no proxy cnp min-interval")
+    assert "light-cnp-pacing" not in pe1.vtysh_cmd("show running-config")
+
+
 def test_flows_survive_sigkill():
     """cnpproxyd SIGKILLed with learned flows: the restarted daemon reads them
     back from its state file, and the first notification gets its CNP
@@ -520,3 +698,4 @@ def test_cnpproxyd_still_up():
 if __name__ == "__main__":
     args = ["-s"] + sys.argv[1:]
     sys.exit(pytest.main(args))
+

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: which message a sender understands, and what a
+ * notification of a given Congestion Level becomes in that message
+ * (doc/cnpproxyd.md, "Sender formats and congestion levels").
+ *
+ * Pure C, no FRR dependency, no I/O: unit-tested directly.
+ */
+#ifndef _CNPPROXY_SENDER_H
+#define _CNPPROXY_SENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cnpproxy_config.h"
+
+/* What to send a sender for one notification. */
+struct cnp_reaction {
+	bool send;		 /* false: a light notification the policy leaves alone */
+	bool severe;		 /* the level is at or above severe_level */
+	uint8_t interval_factor; /* the per-QP minimum interval is multiplied by it */
+	uint8_t lh_level;	 /* Long-haul: 0-255 */
+	uint8_t lh_action;	 /* Long-haul: enum pnc_lh_action */
+	uint16_t lh_parameter;	 /* Long-haul */
+	uint32_t ra_rate;	 /* rate advice, Mb/s */
+};
+
+/* The policy's defaults, as the YANG module has them (for tests). */
+extern void cnp_level_policy_init(struct cnp_level_policy *p);
+
+/*
+ * The format of the most specific sender prefix holding addr (IPv4:
+ * first 4 octets); rocev2-cnp if none does.
+ */
+extern enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *senders, unsigned int n,
+						   uint8_t family, const uint8_t *addr);
+
+/*
+ * The reaction to a notification of level cl (0-7) for a sender of the
+ * format:
+ *  - rocev2-cnp: severe, a CNP each minimum interval; light, one per
+ *    light_cnp_pacing intervals, or none when it is 0;
+ *  - Long-haul: severe, Rate Reduce by lh_severe_reduce percent, or at
+ *    level 7 with lh_pause_us set, Pause that long; light, Notify or
+ *    Rate Reduce by lh_light_reduce percent (lh_light_action);
+ *  - rate advice: ra_max_rate * (8 - cl) / 8, at least 1 Mb/s.
+ * Long-haul and rate advice keep the minimum interval as it is: their
+ * message itself says how hard to react.
+ */
+extern void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt,
+			     uint8_t cl, struct cnp_reaction *r);
+
+#endif /* _CNPPROXY_SENDER_H */
