@@ -533,8 +533,7 @@ static int proxy_leaf_set(struct vty *vty, const char *container, const char *le
 
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "",
-		 leaf);
+	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "", leaf);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
 	return cnpproxy_cli_apply(vty);
 }
@@ -545,8 +544,7 @@ static int proxy_leaf_no(struct vty *vty, const char *container, const char *lea
 {
 	char xpath[XPATH_MAXLEN];
 
-	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "",
-		 leaf);
+	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "", leaf);
 	return cnpproxy_cli_no(vty, xpath, typed, xpath, op);
 }
 
@@ -579,7 +577,7 @@ DEFPY_YANG(no_cnpproxy_proxy_level, no_cnpproxy_proxy_level_cmd,
 	PROXY_LH_HELP                                                                             \
 	"ICMPv6 type of the ICMPv6 form, 128-255 (default 200)\n"                                 \
 	"RFC 4884 Class-Num of the extension objects (default 247)\n"                             \
-	"Percent a light notification asks to cut, 1-100 (default 20)\n"                         \
+	"Percent a light notification asks to cut, 1-100 (default 20)\n"                          \
 	"Percent a severe notification asks to cut, 1-100 (default 50)\n"                         \
 	"Microseconds a level 7 notification asks to pause, 0 none (default 0)\n"
 
@@ -694,6 +692,65 @@ void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool 
 	vty_out(vty, " %s %s\n", dnode->schema->name, yang_dnode_get_string(dnode, NULL));
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/border-interface
+ */
+DEFPY_YANG(cnpproxy_border_if, cnpproxy_border_if_cmd,
+	   "[no] border-interface IFNAME$ifname",
+	   NO_STR
+	   "Drop the notification and flow-label ports arriving on an interface where the domain ends\n"
+	   "Interface name\n")
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./border-interface[.='%s']", ifname);
+	if (no && !candidate_node(vty, xpath)) {
+		vty_out(vty, "%% %s is not a border interface: nothing changed\n", ifname);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+void cli_show_cnpproxy_border_if(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " border-interface %s\n", yang_dnode_get_string(dnode, NULL));
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/tunnel-egress/{interface,sid}
+ */
+DEFPY_YANG(cnpproxy_tunnel_egress, cnpproxy_tunnel_egress_cmd,
+	   "[no] tunnel-egress <interface IFNAME$ifname|sid X:X::X:X$sid>",
+	   NO_STR
+	   "Egress PE of the flow-label tunnel: decapsulate with the modified pipe\n"
+	   "Core-facing interface where tunnelled packets arrive\n"
+	   "Interface name\n"
+	   "Outer destination decapsulated here\n"
+	   "IPv6 address\n")
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (ifname)
+		snprintf(xpath, sizeof(xpath), "./tunnel-egress/interface[.='%s']", ifname);
+	else
+		snprintf(xpath, sizeof(xpath), "./tunnel-egress/sid[.='%s']", sid_str);
+	if (no && !candidate_node(vty, xpath)) {
+		vty_out(vty, "%% %s is not configured: nothing changed\n",
+			ifname ? ifname : sid_str);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+void cli_show_cnpproxy_tunnel_egress(struct vty *vty, const struct lyd_node *dnode,
+				     bool show_defaults)
+{
+	vty_out(vty, " tunnel-egress %s %s\n", dnode->schema->name,
+		yang_dnode_get_string(dnode, NULL));
+}
+
 static int cnpproxy_config_write(struct vty *vty)
 {
 	const struct lyd_node *dnode;
@@ -752,5 +809,7 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_ra_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_ra_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_border_if_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_tunnel_egress_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
 }

@@ -117,7 +117,10 @@ struct cnp_proxy_config {
 	uint8_t ra_opcode;
 };
 
-#define CNP_CP_IF_MAX 16
+#define CNP_CP_IF_MAX	  16
+#define CNP_BORDER_IF_MAX 16
+#define CNP_TE_IF_MAX	  16
+#define CNP_TE_SID_MAX	  16
 
 /* A watched egress interface of the congestion point role. */
 struct cnp_cp_if_config {
@@ -149,6 +152,14 @@ struct cnp_config {
 	uint16_t flow_label_port;
 	struct cnp_proxy_config proxy;
 	struct cnp_cp_config cp;
+	/* Where the domain ends: both notification ports dropped on ingress. */
+	char border_if[CNP_BORDER_IF_MAX][CNP_IFNAME_MAX];
+	unsigned int n_border_if;
+	/* Egress PE of the flow-label tunnel: where, and for which outer destinations. */
+	char te_if[CNP_TE_IF_MAX][CNP_IFNAME_MAX];
+	unsigned int n_te_if;
+	uint8_t te_sid[CNP_TE_SID_MAX][16];
+	unsigned int n_te_sid;
 };
 
 /* Nothing configured: every role off, every value zero. */

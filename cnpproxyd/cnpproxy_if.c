@@ -11,8 +11,8 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
 
-/* The roles that attach to interfaces: learning, marking, encapsulation. */
-#define IF_WATCHERS_MAX 4
+/* What attaches to interfaces: learning, marking, encapsulation, the border filter. */
+#define IF_WATCHERS_MAX 6
 
 static cnpproxy_if_watcher watchers[IF_WATCHERS_MAX];
 static unsigned int n_watchers;

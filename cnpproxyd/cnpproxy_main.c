@@ -24,7 +24,9 @@
 #include "lib/vty.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_border.h"
 #include "cnpproxy_cp.h"
+#include "cnpproxy_decap.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
 #include "cnpproxy_nb.h"
@@ -75,6 +77,8 @@ static void __attribute__((noreturn)) sigint(void)
 {
 	zlog_notice("Terminating on signal");
 	cnpproxy_if_fini();
+	cnpproxy_decap_fini();
+	cnpproxy_border_fini();
 	cnpproxy_cp_fini();
 	cnpproxy_pn_fini();
 	cnpproxy_zebra_fini();
@@ -159,6 +163,8 @@ int main(int argc, char **argv, char **envp)
 	cnpproxy_zebra_init();
 	cnpproxy_pn_init();
 	cnpproxy_cp_init();
+	cnpproxy_border_init();
+	cnpproxy_decap_init();
 
 	frr_config_fork();
 	frr_run(master);

@@ -375,6 +375,30 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/tunnel-egress/interface",
+			.cbs = {
+				.create = cnpproxy_nb_create,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_tunnel_egress,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/tunnel-egress/sid",
+			.cbs = {
+				.create = cnpproxy_tunnel_egress_sid_create,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_tunnel_egress,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/border-interface",
+			.cbs = {
+				.create = cnpproxy_nb_create,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_border_if,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,

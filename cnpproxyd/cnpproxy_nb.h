@@ -62,6 +62,10 @@ void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, 
 void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dnode,
 				     bool show_defaults);
+int cnpproxy_tunnel_egress_sid_create(struct nb_cb_create_args *args);
+void cli_show_cnpproxy_tunnel_egress(struct vty *vty, const struct lyd_node *dnode,
+				     bool show_defaults);
+void cli_show_cnpproxy_border_if(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,
 				    bool show_defaults);
 

@@ -16,6 +16,8 @@
 #include "lib/yang.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_border.h"
+#include "cnpproxy_decap.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_lpm.h"
@@ -64,6 +66,8 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 	cnpproxy_proxies_static_replace(&none);
 	cnpproxy_pn_apply();
 	cnpproxy_cp_apply();
+	cnpproxy_border_apply();
+	cnpproxy_decap_apply();
 	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
 	return NB_OK;
 }
@@ -146,6 +150,38 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 	formats_load(pc, proxy);
 }
 
+static int border_if_add(const struct lyd_node *dnode, void *arg)
+{
+	struct cnp_config *cfg = arg;
+
+	if (cfg->n_border_if < CNP_BORDER_IF_MAX)
+		strlcpy(cfg->border_if[cfg->n_border_if++], yang_dnode_get_string(dnode, NULL),
+			CNP_IFNAME_MAX);
+	return YANG_ITER_CONTINUE;
+}
+
+static int te_if_add(const struct lyd_node *dnode, void *arg)
+{
+	struct cnp_config *cfg = arg;
+
+	if (cfg->n_te_if < CNP_TE_IF_MAX)
+		strlcpy(cfg->te_if[cfg->n_te_if++], yang_dnode_get_string(dnode, NULL),
+			CNP_IFNAME_MAX);
+	return YANG_ITER_CONTINUE;
+}
+
+static int te_sid_add(const struct lyd_node *dnode, void *arg)
+{
+	struct cnp_config *cfg = arg;
+	struct ipaddr a;
+
+	if (cfg->n_te_sid < CNP_TE_SID_MAX) {
+		yang_dnode_get_ip(&a, dnode, NULL);
+		memcpy(cfg->te_sid[cfg->n_te_sid++], &a.ipaddr_v6, 16);
+	}
+	return YANG_ITER_CONTINUE;
+}
+
 static int static_proxy_add(const struct lyd_node *dnode, void *arg)
 {
 	struct proxy_table *want = arg;
@@ -179,6 +215,9 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cnpproxy_fl_config_load(cnpproxy);
 	cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy, "congestion-point");
 	cnpproxy_cp_config_load(cnpproxy);
+	yang_dnode_iterate(border_if_add, cfg, cnpproxy, "border-interface");
+	yang_dnode_iterate(te_if_add, cfg, cnpproxy, "tunnel-egress/interface");
+	yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
 
 	pt_init(&want);
 	yang_dnode_iterate(static_proxy_add, &want, cnpproxy, "proxy-for");
@@ -190,6 +229,8 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	       cfg->role[CNP_ROLE_CONGESTION_POINT] ? "on" : "off");
 	cnpproxy_pn_apply();
 	cnpproxy_cp_apply();
+	cnpproxy_border_apply();
+	cnpproxy_decap_apply();
 }
 
 /* A format the prefix's senders cannot be sent is refused, never dropped silently. */
@@ -208,6 +249,22 @@ int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args)
 	if (!cnp_sender_format_valid(fmt, p.family == AF_INET ? 4 : 6, args->errmsg,
 				     args->errmsg_len))
 		return NB_ERR_VALIDATION;
+	return NB_OK;
+}
+
+/* A SID names one decapsulating node: unicast only. */
+int cnpproxy_tunnel_egress_sid_create(struct nb_cb_create_args *args)
+{
+	struct ipaddr a;
+
+	if (args->event != NB_EV_VALIDATE)
+		return NB_OK;
+	yang_dnode_get_ip(&a, args->dnode, NULL);
+	if (IN6_IS_ADDR_UNSPECIFIED(&a.ipaddr_v6) || IN6_IS_ADDR_MULTICAST(&a.ipaddr_v6)) {
+		snprintf(args->errmsg, args->errmsg_len,
+			 "tunnel-egress sid must be a unicast address");
+		return NB_ERR_VALIDATION;
+	}
 	return NB_OK;
 }
 

@@ -11,6 +11,8 @@
 #include "lib/version.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_border.h"
+#include "cnpproxy_decap.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
@@ -50,6 +52,40 @@ static void time_str(time_t t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The border filter in the status: how many interfaces it holds, and why not all. */
+static void border_status_json(json_object *json)
+{
+	unsigned int n, attached;
+	json_object *jb;
+
+	cnpproxy_border_count(&n, &attached);
+	if (!n)
+		return;
+	jb = json_object_new_object();
+	json_object_int_add(jb, "interfaces", n);
+	json_object_int_add(jb, "filtering", attached);
+	if (cnpproxy_border_not_operational())
+		json_object_string_add(jb, "reason", cnpproxy_border_not_operational());
+	json_object_object_add(json, "border", jb);
+}
+
+/* The tunnel egress in the status, the same way. */
+static void decap_status_json(json_object *json)
+{
+	unsigned int n, attached;
+	json_object *jt;
+
+	cnpproxy_decap_count(&n, &attached);
+	if (!n)
+		return;
+	jt = json_object_new_object();
+	json_object_int_add(jt, "interfaces", n);
+	json_object_int_add(jt, "decapsulating", attached);
+	if (cnpproxy_decap_not_operational())
+		json_object_string_add(jt, "reason", cnpproxy_decap_not_operational());
+	json_object_object_add(json, "tunnelEgress", jt);
+}
+
 DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
       "show cnpproxy status [json$uj]",
       SHOW_STR
@@ -59,6 +95,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 {
 	const struct cnpproxy_zebra_state *zs = cnpproxy_zebra_state();
 	const struct cnp_config *cfg = &cnp_g.cfg;
+	unsigned int n_border, n_filtering;
 	char since[32];
 	enum cnp_role r;
 
@@ -122,6 +159,8 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		json_object_int_add(jports, "notification", cfg->notification_port);
 		json_object_int_add(jports, "flowLabel", cfg->flow_label_port);
 		json_object_object_add(json, "ports", jports);
+		border_status_json(json);
+		decap_status_json(json);
 
 		vty_json(vty, json);
 		return CMD_SUCCESS;
@@ -144,6 +183,16 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 	}
 	vty_out(vty, "  notification port: %u, flow-label port: %u\n", cfg->notification_port,
 		cfg->flow_label_port);
+	cnpproxy_border_count(&n_border, &n_filtering);
+	if (n_border)
+		vty_out(vty, "  border filter: %u of %u interfaces%s%s\n", n_filtering, n_border,
+			cnpproxy_border_not_operational() ? ", " : "",
+			cnpproxy_border_not_operational() ? cnpproxy_border_not_operational() : "");
+	cnpproxy_decap_count(&n_border, &n_filtering);
+	if (n_border)
+		vty_out(vty, "  tunnel egress: %u of %u interfaces%s%s\n", n_filtering, n_border,
+			cnpproxy_decap_not_operational() ? ", " : "",
+			cnpproxy_decap_not_operational() ? cnpproxy_decap_not_operational() : "");
 	return CMD_SUCCESS;
 }
 
@@ -374,6 +423,8 @@ DEFPY(clear_cnpproxy_counters, clear_cnpproxy_counters_cmd,
 {
 	cnpproxy_pn_counters_clear();
 	cnpproxy_cp_counters_clear();
+	cnpproxy_border_counters_clear();
+	cnpproxy_decap_counters_clear();
 	cnpproxy_fl_counters_clear();
 	return CMD_SUCCESS;
 }

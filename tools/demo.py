@@ -38,6 +38,7 @@ Usage: tools/demo.py FRR_ROOT [--short] [--out DIR] [options]
 
 import argparse
 import datetime
+import ipaddress
 import json
 import os
 import re
@@ -109,8 +110,18 @@ TBF_LIMIT = "600kb"
 # The 1 ms samplers (pnc-qmon, roce-emu's log) missing more than this
 # means that the host did not run them: that run's numbers are distorted.
 STALL_MS = 5.0
-RUNS = (("proxy", "proxy path (pe1 proxies)"),
-        ("baseline", "baseline (receiver CNPs only)"))
+BASELINE = ("baseline", "baseline (receiver CNPs only)")
+# --format: what pe1 sends the sender, the run's name and label, and what
+# the sender's roce-emu needs to understand it.
+FORMATS = {
+    "rocev2-cnp": ("proxy", "proxy path (pe1 sends CNPs)", ()),
+    "long-haul-rocev2": ("long-haul-rocev2", "proxy path, Long-haul CNP (RoCEv2 form)",
+                         ("--long-haul",)),
+    "long-haul-icmpv6": ("long-haul-icmpv6", "proxy path, Long-haul CNP (ICMPv6 form)",
+                         ("--long-haul",)),
+    "rate-advice": ("rate-advice", "proxy path, SCONE rate advice", ("--rate-advice",)),
+}
+RUN_COLOURS = ("tab:blue", "tab:green", "tab:purple", "tab:orange")
 
 
 class DemoError(Exception):
@@ -170,9 +181,25 @@ def parse_args(argv):
     ap.add_argument("--signalling", "--igp", choices=sorted(SIGNALLING), default="isis",
                     help="how pe1 signals the proxy: IS-IS (default), OSPFv2 or OSPFv3 "
                     "(everything over IPv6) inside one network, or eBGP between three sites")
+    ap.add_argument("--format", default="rocev2-cnp", metavar="F[,F...]",
+                    help="what pe1 sends the sender, one proxy run each, side by side: "
+                    + ", ".join(FORMATS) + " (default rocev2-cnp; long-haul-icmpv6 needs "
+                    "--signalling ospf6)")
     ap.add_argument("--print-config", metavar="ROUTER", choices=ROUTERS,
                     help="print the router's frr.conf for these options and exit")
     args = ap.parse_args(argv)
+    args.formats = args.format.split(",")
+    for fmt in args.formats:
+        if fmt not in FORMATS:
+            ap.error("--format: {} is not one of {}".format(fmt, ", ".join(FORMATS)))
+        if fmt == "long-haul-icmpv6" and args.signalling != "ospf6":
+            ap.error("--format long-haul-icmpv6 reaches IPv6 senders only: add "
+                     "--signalling ospf6")
+    if len(set(args.formats)) != len(args.formats):
+        ap.error("--format: each format once")
+    # One proxy run per format, then the baseline.
+    args.runs = [(FORMATS[f][0], FORMATS[f][1], f) for f in args.formats]
+    args.runs.append(BASELINE + (None,))
     if args.duration is None:
         args.duration = 3.0 if args.short else 8.0
     # Thresholds for the TBF: 1.6 ms and 4 ms of queue at its rate, well
@@ -560,10 +587,31 @@ def proxy_role_state(paths):
     return vtysh("pe1", paths, "show cnpproxy status json", as_json=True)["roles"]["proxy"]
 
 
-def set_proxy_role(paths, on):
-    """pe1's proxy role on (all its settings: "no proxy" drops them) or off."""
-    vtysh("pe1", paths, "configure terminal", "router cnpproxy",
-          *(PROXY_ROLE if on else ("no proxy",)))
+def sender_format_config(fmt, args):
+    """pe1's settings for senders of a format other than the standard CNP."""
+    if fmt in (None, "rocev2-cnp"):
+        return ()
+    subnet = ipaddress.ip_interface(LINKS[0][0][2]).network
+    lines = ("proxy sender {} format {}".format(subnet, fmt),)
+    if fmt == "rate-advice":
+        # Level 4, where p starts notifying, advises the bottleneck's rate.
+        lines += ("proxy rate-advice max-rate {}".format(2 * args.tbf_mbit),)
+    return lines
+
+
+# What pe1's proxy role is configured for: frr.conf starts it with CNPs.
+pe1_format = ["rocev2-cnp"]
+
+
+def set_proxy_role(paths, fmt, args):
+    """pe1's proxy role on for a format (all its settings: "no proxy" drops them) or off."""
+    on = fmt is not None
+    if fmt != pe1_format[0]:
+        vtysh("pe1", paths, "configure terminal", "router cnpproxy", "no proxy")
+        if on:
+            vtysh("pe1", paths, "configure terminal", "router cnpproxy",
+                  *(PROXY_ROLE + sender_format_config(fmt, args)))
+        pe1_format[0] = fmt
     wait_for("pe1's proxy role " + ("on" if on else "off"),
              lambda: proxy_role_state(paths)["operational"] == on, 10)
 
@@ -582,7 +630,12 @@ def clock_offset():
     return best[1]
 
 
-def traffic(args, paths, logdir, name, procs):
+def pe1_source():
+    """The address pe1 sends the sender's messages from."""
+    return next(c.split()[-1] for c in PROXY_ROLE if c.startswith("proxy source-address"))
+
+
+def traffic(args, paths, logdir, name, procs, fmt):
     """One run: qmon at p, responder, requester to completion."""
     files = {k: os.path.join(logdir, "{}-{}.jsonl".format(name, k))
              for k in ("qmon", "requester", "responder")}
@@ -590,7 +643,10 @@ def traffic(args, paths, logdir, name, procs):
         qmon = subprocess.Popen(in_ns("p", paths["qmon"], "--dev", BOTTLENECK,
                                       "--interval-ms", 1), stdout=qlog)
     procs.append(qmon)
-    resp_extra = ["--cnp-on-ce"] if name == "baseline" else []
+    resp_extra = ["--cnp-on-ce"] if fmt is None else []
+    req_extra = list(FORMATS[fmt][2]) if fmt else []
+    if "--long-haul" in req_extra:
+        req_extra += ["--lh-known", pe1_source()]
     resp = subprocess.Popen(in_ns("receiver", paths["roce-emu"], "responder", "--local", RECEIVER,
                                   "--duration", args.duration + 1.5, "--log",
                                   files["responder"], *resp_extra))
@@ -600,7 +656,7 @@ def traffic(args, paths, logdir, name, procs):
                                  "--remote", RECEIVER, "--rate", args.rate_mbit, *REACTION,
                                  "--recovery-us", args.recovery_us,
                                  "--duration", args.duration, "--log-ms", 1,
-                                 "--log", files["requester"]))
+                                 "--log", files["requester"], *req_extra))
     procs.append(req)
     for proc, who in ((req, "requester"), (resp, "responder")):
         try:
@@ -682,7 +738,9 @@ def load_series(name, files, cp_events, offset):
         # Packets the bottleneck dropped during the run: the queue overflowed.
         "queue_drops": samples[-1]["drops"] - samples[0]["drops"] if samples else 0,
         "rate": [(rel(e["time"]), e["rate_mbps"], e["tx_mbps"]) for e in stats],
-        "cnps": [(rel(e["time"]), e["rate_mbps"]) for e in req if e["event"] == "cnp"],
+        # Every message that cut the rate: CNPs, Long-haul CNPs, rate advice.
+        "cnps": [(rel(e["time"]), e["rate_mbps"]) for e in req
+                 if e["event"] in ("cnp", "lh", "rate-advice")],
         "cp_events": [(rel(t), kind, msg) for t, kind, msg in cp_events],
         "requester": next((e for e in req if e["event"] == "summary"), {}),
         "responder": next((e for e in read_jsonl(files["responder"])
@@ -732,21 +790,23 @@ def read_from(path, offset):
         return fh.read()
 
 
-def one_run(args, paths, logdir, name, procs, offset):
+def one_run(args, paths, logdir, run, procs, offset):
     """Configure pe1 for the run, send the traffic, collect what happened."""
-    set_proxy_role(paths, name == "proxy")
+    name, _, fmt = run
+    set_proxy_role(paths, fmt, args)
     for router in ("p", "pe1"):
         vtysh(router, paths, "clear cnpproxy counters")
     cp_log = os.path.join(run_dir("p"), "cnpproxyd.log")
     log_start = log_size(cp_log)
-    files = traffic(args, paths, logdir, name, procs)
+    files = traffic(args, paths, logdir, name, procs, fmt)
     res = add_metrics(load_series(name, files, cp_log_events(read_from(cp_log, log_start)),
                                   offset), args.k_min)
     cp = vtysh("p", paths, "show cnpproxy congestion json", as_json=True)
     res["p_counters"] = cp["interfaces"][BOTTLENECK]["counters"]
     res["p_peak_backlog"] = cp["interfaces"][BOTTLENECK]["peakBacklogBytes"]
+    res["format"] = fmt
     res["pe1_counters"] = (vtysh("pe1", paths, "show cnpproxy counters json", as_json=True)
-                           if name == "proxy" else {})
+                           if fmt else {})
     # Let the queue drain and p go back to idle before the next run.
     time.sleep(1.0 + args.rtt_ms / 1000)
     return res
@@ -760,8 +820,8 @@ def fmt_ms(t):
 
 def timeline(res, args):
     """(ms, what happened) of a run, those that did happen."""
-    cut_from = "pe1 (proxy)" if res["name"] == "proxy" else "the receiver"
-    ignored = "" if res["name"] == "proxy" else " (ignored: pe1's proxy role is off)"
+    cut_from = ("pe1 (proxy), " + res["format"]) if res["format"] else "the receiver"
+    ignored = "" if res["format"] else " (ignored: pe1's proxy role is off)"
     rows = [
         (0.0, "sender starts at {} Mb/s (TBF {} Mb/s)".format(args.rate_mbit, args.tbf_mbit)),
         (res["onset_ms"], "congestion onset: p's queue above K_min ({} octets, "
@@ -770,7 +830,7 @@ def timeline(res, args):
         (res["cp_congested_ms"], "cnpproxyd on p: congested (queue above K_max {} "
          "octets)".format(args.k_max)),
         (res["first_notification_ms"], "p: first notification to pe1" + ignored),
-        (res["first_cut_ms"], "sender: first CNP, from {}, rate cut to {:.1f} Mb/s".format(
+        (res["first_cut_ms"], "sender: first message, from {}, rate cut to {:.1f} Mb/s".format(
             cut_from, res["rate_after_cut"] or 0)),
         (res["episode_peak_ms"], "queue peaks at p: {} octets".format(res["episode_peak"])),
         (res["episode_end_ms"], "queue back under K_min"),
@@ -789,8 +849,9 @@ def print_timeline(res, label, args, setup):
         print("    warning: no sample for {:.1f} ms during the first episode: the host "
               "stalled, this run's times are distorted".format(res["stall_ms"]))
     rq, rs = res["requester"], res["responder"]
-    pe1 = ("pe1 {} notifications received, {} CNPs sent".format(
-        res["pe1_counters"].get("received"), res["pe1_counters"].get("cnpSent"))
+    sent = sum(res["pe1_counters"].get(k, 0) for k in SENT_COUNTERS)
+    pe1 = ("pe1 {} notifications received, {} messages sent".format(
+        res["pe1_counters"].get("received"), sent)
         if res["pe1_counters"] else "pe1's proxy role off")
     print("    counters: sender {} CNPs, average {:.1f} Mb/s; receiver {} CE packets, {} CNPs "
           "sent; p {} notifications; {}".format(
@@ -798,29 +859,40 @@ def print_timeline(res, label, args, setup):
               res["p_counters"].get("notificationsSent"), pe1))
 
 
-def verdict(results):
-    """(ok, sentence): did the proxy path react, and faster than the baseline?"""
-    a, b = results["proxy"]["reaction_ms"], results["baseline"]["reaction_ms"]
+SENT_COUNTERS = ("cnpSent", "longHaulIcmpv6Sent", "longHaulRocev2Sent", "rateAdviceSent")
+
+
+def run_verdict(res, base):
+    """(ok, sentence) for one proxy run against the baseline."""
+    what = "the proxy path" + ("" if res["format"] == "rocev2-cnp" else
+                               " ({})".format(res["format"]))
+    a, b = res["reaction_ms"], base["reaction_ms"]
     if a is None or b is None:
-        who = [n for n, r in (("proxy", a), ("baseline", b)) if r is None]
+        who = [n for n, r in ((res["name"], a), ("baseline", b)) if r is None]
         return False, "FAIL: no rate cut after congestion onset in the {} run".format(
             " and ".join(who))
-    drops = results["proxy"]["queue_drops"]
-    if drops:
-        return False, ("FAIL: the proxy path did not hold the queue: the bottleneck dropped "
-                       "{} packets".format(drops))
+    if res["queue_drops"]:
+        return False, ("FAIL: {} did not hold the queue: the bottleneck dropped "
+                       "{} packets".format(what, res["queue_drops"]))
     if a < b:
-        return True, ("PASS: the proxy path reacted {:.2f} ms after congestion onset, "
+        return True, ("PASS: {} reacted {:.2f} ms after congestion onset, "
                       "{:.2f} ms sooner than the baseline ({:.2f} ms, {:.1f}x faster)".format(
-                          a, b - a, b, b / a if a > 0 else float("inf")))
-    return False, ("FAIL: the proxy path ({:.2f} ms) was not faster than the baseline "
-                   "({:.2f} ms)".format(a, b))
+                          what, a, b - a, b, b / a if a > 0 else float("inf")))
+    return False, ("FAIL: {} ({:.2f} ms) was not faster than the baseline "
+                   "({:.2f} ms)".format(what, a, b))
+
+
+def verdict(results, args):
+    """(ok, sentences): did every proxy run react, and faster than the baseline?"""
+    verdicts = [run_verdict(results[name], results["baseline"])
+                for name, _, fmt in args.runs if fmt]
+    return all(ok for ok, _ in verdicts), [text for _, text in verdicts]
 
 
 def print_comparison(results, args):
     step("Side by side (WAN RTT {} ms, TBF {} Mb/s, sender {} Mb/s, K_min {} / K_max {} "
          "octets)".format(args.rtt_ms, args.tbf_mbit, args.rate_mbit, args.k_min, args.k_max))
-    a, b = results["proxy"], results["baseline"]
+    runs = [results[name] for name, _, _ in args.runs]
     octets = "{:8d} B ".format
     rows = (("congestion onset (> K_min)", "onset_ms", fmt_ms),
             ("first notification at p", "first_notification_ms", fmt_ms),
@@ -831,13 +903,16 @@ def print_comparison(results, args):
             ("peak queue, whole run", "peak_queue", octets),
             ("packets dropped at the TBF", "queue_drops", "{:8d}   ".format),
             ("longest gap in the samples", "stall_ms", fmt_ms))
-    print("  {:31} {:>14} {:>14}".format("", "proxy", "baseline"))
+    line = "  {:31}" + " {:>16}" * len(runs)
+    print(line.format("", *[r["name"] for r in runs]))
     for label, key, fmt in rows:
-        print("  {:31} {:>14} {:>14}".format(label, fmt(a[key]), fmt(b[key])))
-    for label, key, fmt in (("CNPs at the sender", "cnps", "{:8d}   ".format),
-                            ("average sender rate", "tx_mbps", "{:8.1f} Mb/s".format)):
-        print("  {:31} {:>14} {:>14}".format(label, fmt(a["requester"].get(key, 0)),
-                                             fmt(b["requester"].get(key, 0))))
+        print(line.format(label, *[fmt(r[key]) for r in runs]))
+    for label, keys, fmt in (("CNPs at the sender", ("cnps",), "{:8d}   ".format),
+                             ("Long-haul / advice at sender",
+                              ("lh_roce", "lh_icmp6", "rate_advices"), "{:8d}   ".format),
+                             ("average sender rate", ("tx_mbps",), "{:8.1f} Mb/s".format)):
+        print(line.format(label, *[fmt(sum(r["requester"].get(k, 0) for k in keys))
+                                   for r in runs]))
 
 
 # ---- outputs -------------------------------------------------------------------
@@ -869,7 +944,7 @@ def plot_run(qax, rax, res, style, xmax, zoom):
             ax.axvline(res["first_cut_ms"], color=colour, ls="--", lw=1)
         rax.annotate("first cut\n{:.1f} ms after onset".format(res["reaction_ms"] or 0),
                      (res["first_cut_ms"], res["rate_after_cut"]), color=colour, fontsize=8,
-                     textcoords="offset points", xytext=(5, 12 if res["name"] == "proxy" else -30))
+                     textcoords="offset points", xytext=(5, 12 if res["format"] else -30))
 
 
 def decorate(qax, rax, args, xmax, title):
@@ -896,7 +971,9 @@ def plot(results, args, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
 
-    styles = {"proxy": ("tab:blue", "proxy path"), "baseline": ("tab:red", "baseline")}
+    styles = {name: (RUN_COLOURS[i % len(RUN_COLOURS)], name)
+              for i, (name, _, fmt) in enumerate(args.runs) if fmt}
+    styles["baseline"] = ("tab:red", "baseline")
     fig, axes = plt.subplots(2, 2, figsize=(14, 8), sharex="col",
                              gridspec_kw={"width_ratios": [1, 1.4]})
     # The whole run is hundreds of identical cycles: its first second shows them.
@@ -904,16 +981,16 @@ def plot(results, args, path):
     columns = ((zoom_window(results), "first episode (dotted: onset, dashed: first cut)"),
                (overview, "first {:g} ms".format(overview)))
     for col, (xmax, title) in enumerate(columns):
-        for name, _ in RUNS:
+        for name, _, _ in args.runs:
             plot_run(axes[0][col], axes[1][col], results[name], styles[name], xmax, col == 0)
         decorate(axes[0][col], axes[1][col], args, xmax, title)
     axes[0][0].legend(fontsize=8, loc="upper right")
     axes[1][0].legend(fontsize=7, loc="upper right")
     fig.suptitle("pnc demo: WAN RTT {:g} ms, TBF {} Mb/s, sender {} Mb/s; reaction to "
-                 "congestion: proxy path {}, baseline {}".format(
+                 "congestion: {}".format(
                      args.rtt_ms, args.tbf_mbit, args.rate_mbit,
-                     fmt_ms(results["proxy"]["reaction_ms"]).strip(),
-                     fmt_ms(results["baseline"]["reaction_ms"]).strip()))
+                     ", ".join("{} {}".format(name, fmt_ms(results[name]["reaction_ms"]).strip())
+                               for name, _, _ in args.runs)))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -925,7 +1002,7 @@ def write_outputs(results, args, setup, out):
     path_json = os.path.join(out, "pnc-demo.json")
     params = {k: getattr(args, k) for k in ("duration", "rtt_ms", "tbf_mbit", "rate_mbit",
                                             "recovery_us", "notify_min_interval",
-                                            "k_min", "k_max", "short")}
+                                            "k_min", "k_max", "short", "formats")}
     with open(path_json, "w") as fh:
         json.dump({"parameters": params, "setup": setup, "runs": results,
                    "units": {"time": "ms since the sender's first packet",
@@ -956,9 +1033,10 @@ def both_runs(args, paths, logdir, procs, setup):
     """The proxy run, then the baseline run, with their timelines."""
     results = {}
     offset = clock_offset()
-    for name, label in RUNS:
+    for run in args.runs:
+        name, label, _ = run
         step("Run {}: {} for {:g} s".format(name, label, args.duration))
-        results[name] = one_run(args, paths, logdir, name, procs, offset)
+        results[name] = one_run(args, paths, logdir, run, procs, offset)
         print_timeline(results[name], label, args, setup)
     return results
 
@@ -991,7 +1069,7 @@ def demo(args, paths, procs, parents):
     attempts = 2 if args.short else 1
     for attempt in range(1, attempts + 1):
         results = both_runs(args, paths, logdir, procs, setup)
-        ok, sentence = verdict(results)
+        ok, sentences = verdict(results, args)
         stalled = max(r["stall_ms"] for r in results.values()) > STALL_MS
         if ok or not stalled or attempt == attempts:
             break
@@ -1003,7 +1081,8 @@ def demo(args, paths, procs, parents):
     print_comparison(results, args)
     png, raw = write_outputs(results, args, setup, out)
     step("Verdict")
-    print("  " + sentence)
+    for sentence in sentences:
+        print("  " + sentence)
     print("  plot: {}\n  raw series: {}\n  logs: {}".format(png, raw, logdir))
     return 0 if ok or not args.short else 1
 

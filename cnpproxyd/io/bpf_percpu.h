@@ -17,4 +17,12 @@ extern int pnc_bpf_percpu_counters(int map_fd, unsigned int n, uint64_t *out);
  */
 extern int pnc_bpf_percpu_clear(int map_fd, unsigned int n);
 
+/*
+ * One entry of a per-CPU map whose value is a struct of n_u64 __u64
+ * fields: zero it on every CPU (creating it), or sum each field over
+ * the CPUs into out[0..n_u64).  0 or -errno.
+ */
+extern int pnc_bpf_percpu_elem_zero(int map_fd, uint32_t key, unsigned int n_u64);
+extern int pnc_bpf_percpu_elem_sum(int map_fd, uint32_t key, unsigned int n_u64, uint64_t *out);
+
 #endif /* _CNPPROXY_IO_BPF_PERCPU_H */

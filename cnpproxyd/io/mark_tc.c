@@ -20,18 +20,6 @@
 #include "io/tc_filter.h"
 #include "mark.skel.h"
 
-/*
- * Linux 6.6 UAPI; older headers lack it.  bpf_link_create() of libbpf
- * 1.1 passes any attach type through to the kernel unchanged.
- */
-#define PNC_BPF_TCX_EGRESS 47
-
-struct mark_if {
-	int ifindex;
-	int link_fd;	 /* tcx link, or -1 with a tc filter */
-	__u32 prog_id;	 /* what our filter runs: detach checks it still does */
-	bool own_clsact; /* attach created the qdisc, so detach removes it */
-};
 
 struct pnc_mark_tc {
 	struct pnc_mark *skel;
@@ -39,7 +27,7 @@ struct pnc_mark_tc {
 	pnc_mark_tc_cb cb;
 	void *arg;
 	uint64_t bad_records;
-	struct mark_if *ifs;
+	struct pnc_tc_attachment *ifs;
 	size_t nifs;
 	bool filter_only; /* attach as on kernels without tcx */
 };
@@ -99,7 +87,7 @@ void pnc_mark_tc_close(struct pnc_mark_tc *mt)
 	pnc_free(PNC_POOL_BPF, mt);
 }
 
-static struct mark_if *find_if(const struct pnc_mark_tc *mt, int ifindex)
+static struct pnc_tc_attachment *find_if(const struct pnc_mark_tc *mt, int ifindex)
 {
 	size_t i;
 
@@ -109,38 +97,13 @@ static struct mark_if *find_if(const struct pnc_mark_tc *mt, int ifindex)
 	return NULL;
 }
 
-/* Create clsact unless the interface has it; *created says which. */
-static int clsact_get(struct bpf_tc_hook *hook, bool *created)
-{
-	int err = bpf_tc_hook_create(hook);
-
-	*created = err == 0;
-	return err == -EEXIST ? 0 : err;
-}
-
-/* The clsact we made, unless another filter (the tunnel's, say) uses it now. */
-static void clsact_put(struct bpf_tc_hook *hook)
-{
-	pnc_tc_clsact_release(hook->ifindex);
-}
+#define MARK_IF_COUNTERS (sizeof(struct pnc_mark_if_counters) / sizeof(__u64))
 
 /* Zero (create) the interface's per-CPU counters, all CPUs at once. */
 static int if_counters_reset(struct pnc_mark_tc *mt, int ifindex)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	struct pnc_mark_if_counters *vals;
-	__u32 key = (__u32)ifindex;
-	int err = 0;
-
-	if (ncpus <= 0)
-		return ncpus < 0 ? ncpus : -EINVAL;
-	vals = pnc_calloc(PNC_POOL_BPF, (size_t)ncpus, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	if (bpf_map_update_elem(bpf_map__fd(mt->skel->maps.if_counters), &key, vals, BPF_ANY))
-		err = -errno;
-	pnc_free(PNC_POOL_BPF, vals);
-	return err;
+	return pnc_bpf_percpu_elem_zero(bpf_map__fd(mt->skel->maps.if_counters), (uint32_t)ifindex,
+					MARK_IF_COUNTERS);
 }
 
 static void if_counters_del(struct pnc_mark_tc *mt, int ifindex)
@@ -150,46 +113,10 @@ static void if_counters_del(struct pnc_mark_tc *mt, int ifindex)
 	bpf_map_delete_elem(bpf_map__fd(mt->skel->maps.if_counters), &key);
 }
 
-/* A filter a dead process of ours left at our place goes; anyone else's stays. */
-static void filter_remove_stale(const struct pnc_mark_tc *mt, int ifindex)
-{
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
-
-	pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, 0,
-			  bpf_program__name(mt->skel->progs.pnc_mark));
-}
-
-/* A tc filter on clsact egress, for kernels without tcx. */
-static int filter_attach(struct pnc_mark_tc *mt, struct mark_if *mi)
-{
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = mi->ifindex,
-			    .attach_point = BPF_TC_EGRESS);
-	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_TC_HANDLE,
-			    .priority = PNC_TC_PRIORITY_MARK,
-			    .prog_fd = bpf_program__fd(mt->skel->progs.pnc_mark));
-	bool created;
-	int err;
-
-	err = clsact_get(&hook, &created);
-	if (err)
-		return err;
-	if (!created)
-		filter_remove_stale(mt, mi->ifindex);
-	err = bpf_tc_attach(&hook, &opts);
-	if (err) {
-		if (created)
-			clsact_put(&hook);
-		return err;
-	}
-	mi->prog_id = opts.prog_id;
-	mi->own_clsact = created;
-	return 0;
-}
-
 int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 {
-	struct mark_if *ifs, *mi;
-	int err = 0;
+	struct pnc_tc_attachment *ifs;
+	int err;
 
 	if (ifindex <= 0)
 		return -EINVAL;
@@ -199,33 +126,16 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 	if (!ifs)
 		return -ENOMEM;
 	mt->ifs = ifs;
-	mi = &ifs[mt->nifs];
-	memset(mi, 0, sizeof(*mi));
-	mi->ifindex = ifindex;
-
 	err = if_counters_reset(mt, ifindex);
 	if (err)
 		return err;
 	/*
-	 * A link lives only as long as our fd: whatever way the process
-	 * ends, the kernel detaches the program with it.
+	 * A filter left by a dead process keeps marking on its last state
+	 * until that expires; a link goes with our fd.
 	 */
-	mi->link_fd = mt->filter_only ? -EINVAL
-				      : bpf_link_create(bpf_program__fd(mt->skel->progs.pnc_mark),
-							ifindex, PNC_BPF_TCX_EGRESS, NULL);
-	if (mi->link_fd < 0) {
-		err = mi->link_fd;
-		mi->link_fd = -1;
-		/* No tcx in this kernel; anything else is a real error. */
-		if (err == -EINVAL)
-			err = filter_attach(mt, mi);
-	} else {
-		/*
-		 * A filter a dead process of an older version left at our
-		 * handle would run after the link, marking on its last state.
-		 */
-		filter_remove_stale(mt, ifindex);
-	}
+	err = pnc_tc_attach(&ifs[mt->nifs], ifindex, false, PNC_TC_PRIORITY_MARK,
+			    bpf_program__fd(mt->skel->progs.pnc_mark),
+			    bpf_program__name(mt->skel->progs.pnc_mark), mt->filter_only);
 	if (err) {
 		if_counters_del(mt, ifindex);
 		return err;
@@ -241,11 +151,9 @@ void pnc_mark_tc_filter_only(struct pnc_mark_tc *mt)
 
 const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex)
 {
-	const struct mark_if *mi = find_if(mt, ifindex);
+	const struct pnc_tc_attachment *a = find_if(mt, ifindex);
 
-	if (!mi)
-		return NULL;
-	return mi->link_fd >= 0 ? "tcx" : "tc-filter";
+	return a ? pnc_tc_attachment_mode(a) : NULL;
 }
 
 uint32_t pnc_mark_tc_prog_id(const struct pnc_mark_tc *mt)
@@ -269,29 +177,16 @@ uint64_t pnc_mark_tc_now_ns(void)
 
 int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex)
 {
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
-	struct mark_if *mi = find_if(mt, ifindex);
+	struct pnc_tc_attachment *a = find_if(mt, ifindex);
 	int err;
 
-	if (!mi)
+	if (!a)
 		return -ENOENT;
-	if (mi->link_fd >= 0) {
-		/* Interface gone: the kernel has detached the link already. */
-		close(mi->link_fd);
-		err = 0;
-	} else {
-		/* -EBUSY: replaced by another process, theirs now. */
-		err = pnc_tc_filter_del(&hook, PNC_TC_HANDLE, PNC_TC_PRIORITY_MARK, mi->prog_id,
-					NULL);
-		/* Someone else's filter keeps their clsact alive. */
-		if (mi->own_clsact && err != -EBUSY)
-			clsact_put(&hook);
-	}
+	err = pnc_tc_detach(a);
 	pnc_mark_tc_clear_state(mt, ifindex);
 	if_counters_del(mt, ifindex);
-	*mi = mt->ifs[--mt->nifs];
-	/* Gone with the interface or the qdisc: detached all the same. */
-	return err == -ENOENT ? 0 : err;
+	*a = mt->ifs[--mt->nifs];
+	return err;
 }
 
 int pnc_mark_tc_set_state(struct pnc_mark_tc *mt, int ifindex, const struct pnc_mark_state *st)
@@ -349,32 +244,17 @@ int pnc_mark_tc_counters_clear(struct pnc_mark_tc *mt)
 int pnc_mark_tc_if_counters(const struct pnc_mark_tc *mt, int ifindex,
 			    struct pnc_mark_if_counters *out)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	struct pnc_mark_if_counters *vals;
-	__u32 key = (__u32)ifindex;
-	int cpu;
+	uint64_t v[MARK_IF_COUNTERS];
+	int err;
 
-	if (ncpus <= 0)
-		return ncpus < 0 ? ncpus : -EINVAL;
-	vals = pnc_calloc(PNC_POOL_BPF, (size_t)ncpus, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(mt->skel->maps.if_counters), &key, vals)) {
-		int err = -errno;
-
-		pnc_free(PNC_POOL_BPF, vals);
-		return err;
-	}
-	memset(out, 0, sizeof(*out));
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		out->ecn_capable += vals[cpu].ecn_capable;
-		out->marked_ect1 += vals[cpu].marked_ect1;
-		out->marked_ce += vals[cpu].marked_ce;
-		out->roce += vals[cpu].roce;
-		out->sampled += vals[cpu].sampled;
-	}
-	pnc_free(PNC_POOL_BPF, vals);
-	return 0;
+	err = pnc_bpf_percpu_elem_sum(bpf_map__fd(mt->skel->maps.if_counters), (uint32_t)ifindex,
+				      MARK_IF_COUNTERS, v);
+	out->ecn_capable = v[0];
+	out->marked_ect1 = v[1];
+	out->marked_ce = v[2];
+	out->roce = v[3];
+	out->sampled = v[4];
+	return err;
 }
 
 const char *pnc_mark_counter_name(enum pnc_mark_counter c)

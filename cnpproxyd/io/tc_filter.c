@@ -93,3 +93,90 @@ int pnc_tc_clsact_release(int ifindex)
 	err = bpf_tc_hook_destroy(&hook);
 	return err == -ENOENT || err == -ENODEV || err == -EINVAL ? 0 : err;
 }
+
+static void hook_of(struct bpf_tc_hook *hook, int ifindex, bool ingress)
+{
+	memset(hook, 0, sizeof(*hook));
+	hook->sz = sizeof(*hook);
+	hook->ifindex = ifindex;
+	hook->attach_point = ingress ? BPF_TC_INGRESS : BPF_TC_EGRESS;
+}
+
+/* A tc filter on clsact, for kernels without tcx. */
+static int filter_attach(struct pnc_tc_attachment *a, int prog_fd, const char *name)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_TC_HANDLE, .priority = a->priority,
+			    .prog_fd = prog_fd);
+	struct bpf_tc_hook hook;
+	bool created;
+	int err;
+
+	hook_of(&hook, a->ifindex, a->ingress);
+	err = bpf_tc_hook_create(&hook);
+	created = err == 0;
+	if (err && err != -EEXIST)
+		return err;
+	if (!created)
+		pnc_tc_filter_del(&hook, PNC_TC_HANDLE, a->priority, 0, name);
+	err = bpf_tc_attach(&hook, &opts);
+	if (err) {
+		if (created)
+			pnc_tc_clsact_release(a->ifindex);
+		return err;
+	}
+	a->prog_id = opts.prog_id;
+	a->own_clsact = created;
+	return 0;
+}
+
+int pnc_tc_attach(struct pnc_tc_attachment *a, int ifindex, bool ingress, __u32 priority,
+		  int prog_fd, const char *name, bool filter_only)
+{
+	struct bpf_tc_hook hook;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	a->ifindex = ifindex;
+	a->ingress = ingress;
+	a->priority = priority;
+	a->link_fd = filter_only
+			     ? -EINVAL
+			     : bpf_link_create(prog_fd, ifindex,
+					       ingress ? PNC_BPF_TCX_INGRESS : PNC_BPF_TCX_EGRESS,
+					       NULL);
+	if (a->link_fd >= 0) {
+		/* A filter an older version left at our place would run after the link. */
+		hook_of(&hook, ifindex, ingress);
+		pnc_tc_filter_del(&hook, PNC_TC_HANDLE, priority, 0, name);
+		return 0;
+	}
+	err = a->link_fd;
+	a->link_fd = -1;
+	/* No tcx in this kernel; anything else is a real error. */
+	return err == -EINVAL ? filter_attach(a, prog_fd, name) : err;
+}
+
+int pnc_tc_detach(struct pnc_tc_attachment *a)
+{
+	struct bpf_tc_hook hook;
+	int err;
+
+	if (a->link_fd >= 0) {
+		/* Interface gone: the kernel has detached the link already. */
+		close(a->link_fd);
+		a->link_fd = -1;
+		return 0;
+	}
+	hook_of(&hook, a->ifindex, a->ingress);
+	/* -EBUSY: replaced by another process, theirs now. */
+	err = pnc_tc_filter_del(&hook, PNC_TC_HANDLE, a->priority, a->prog_id, NULL);
+	/* Someone else's filter keeps their clsact alive. */
+	if (a->own_clsact && err != -EBUSY)
+		pnc_tc_clsact_release(a->ifindex);
+	return err == -ENOENT ? 0 : err;
+}
+
+const char *pnc_tc_attachment_mode(const struct pnc_tc_attachment *a)
+{
+	return a->link_fd >= 0 ? "tcx" : "tc-filter";
+}

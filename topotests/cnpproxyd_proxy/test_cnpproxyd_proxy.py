@@ -509,6 +509,123 @@ def test_light_notifications_follow_the_policy():
     assert "light-cnp-pacing" not in pe1.vtysh_cmd("show running-config")
 
 
+def border():
+    return gear("pe1").vtysh_cmd("show cnpproxy border json", isjson=True)
+
+
+def test_border_interface_drops_notifications():
+    "On a border interface both notification ports are dropped on ingress, counted; nothing else."
+    pe1 = gear("pe1")
+    proxy_cfg("border-interface pe1-eth0")
+    got = border()["interfaces"]["pe1-eth0"]
+    assert got["state"] == "filtering" and got["mode"] == "tcx", got
+    status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert status["border"] == {"interfaces": 1, "filtering": 1}, status
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    assert border()["interfaces"]["pe1-eth0"]["droppedNotifications"] == 0
+    # To pe1 itself, and through pe1 to the receiver: dropped alike.
+    send_from("sender", "10.0.1.254", NOTIF_PORT, notification(), count=3)
+    send_from("sender", "10.0.23.3", NOTIF_PORT, notification(), count=1)
+    send_from("sender", "10.0.1.254", FCN_PORT, pkt("fcn", "bare=1"), count=2)
+    _, tentative = topotest.run_and_expect(
+        lambda: gear("sender").cmd("ip -6 addr show tentative").strip(), "", count=20, wait=0.5)
+    send_from("sender", "2001:db8:1::fe", NOTIF_PORT, notification(), count=1)
+
+    def dropped():
+        got = border()["interfaces"]["pe1-eth0"]
+        return (got["droppedNotifications"], got["droppedFlowLabel"])
+
+    _, got = topotest.run_and_expect(dropped, (5, 2), count=20, wait=0.5)
+    assert got == (5, 2), border()
+    assert counters()["received"] == 0 and counters()["receivedFlowLabel"] == 0, counters()
+    # Other traffic passes, and notifications from inside still arrive.
+    rc, out = run_rc(gear("sender"), "ping -c 1 -W 2 10.0.1.254")
+    assert rc == 0, out
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(rqpn="0x777"))
+    expect_counters({"received": 1, "droppedUnknownFlow": 1})
+
+    # An interface deleted and re-created: the status says so, then filters again
+    # (a veth: this kernel has no dummy interfaces).
+    pe1.cmd_raises("ip link add bdr0 type veth peer name bdr1 && ip link set bdr0 up")
+    proxy_cfg("border-interface bdr0")
+    _, got = topotest.run_and_expect(lambda: border()["interfaces"]["bdr0"]["state"],
+                                     "filtering", count=20, wait=0.5)
+    assert got == "filtering", border()
+    pe1.cmd_raises("ip link del bdr0")
+    _, got = topotest.run_and_expect(
+        lambda: pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["border"],
+        {"interfaces": 2, "filtering": 1, "reason": "border filter on bdr0: no such interface"},
+        count=20, wait=0.5)
+    assert got["filtering"] == 1 and "no such interface" in got["reason"], got
+    pe1.cmd_raises("ip link add bdr0 type veth peer name bdr1 && ip link set bdr0 up")
+    _, got = topotest.run_and_expect(lambda: border()["interfaces"]["bdr0"]["state"],
+                                     "filtering", count=20, wait=0.5)
+    assert got == "filtering", border()
+
+    # "no" of what is not configured is refused; removing the filter lets them in again.
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", "no border-interface eth9")
+    assert rc != 0 and "not a border interface" in out, out
+    proxy_cfg("no border-interface bdr0", "no border-interface pe1-eth0")
+    pe1.cmd_raises("ip link del bdr0")
+    assert border()["interfaces"] == {}, border()
+    assert "border" not in pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert "border-interface" not in pe1.vtysh_cmd("show running-config")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("sender", "10.0.1.254", NOTIF_PORT, notification())
+    expect_counters({"received": 1, "droppedSourceDenied": 1})
+
+
+# An IPv4 datagram of 20 octets of UDP payload, its TOS given: the tunnelled packet.
+INNER4 = ("import socket,struct,sys; "
+          "tos = int(sys.argv[1]); src = socket.inet_aton('10.0.23.3'); "
+          "dst = socket.inet_aton('10.0.1.1'); "
+          "udp = struct.pack('!HHHH', 40000, 9999, 28, 0) + bytes(20); "
+          "h = struct.pack('!BBHHHBBH4s4s', 0x45, tos, 48, 1, 0x4000, 64, 17, 0, src, dst); "
+          "s = sum(struct.unpack('!10H', h)); s = (s & 0xffff) + (s >> 16); "
+          "h = h[:10] + struct.pack('!H', ~s & 0xffff) + h[12:]; "
+          "o = socket.socket(socket.AF_INET6, socket.SOCK_RAW, 4); "
+          "o.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, int(sys.argv[2])); "
+          "o.sendto(h + udp, ('2001:db8:ee::1', 0))")
+
+
+def test_tunnel_egress_modified_pipe():
+    "tunnel-egress: outer ECT(1) stays outside, outer CE is copied in, CE onto Not-ECT dropped."
+    pe1, p, sender = gear("pe1"), gear("p"), gear("sender")
+    p.cmd_raises("ip -6 route replace 2001:db8:ee::/64 via 2001:db8:12::1")
+    proxy_cfg("tunnel-egress interface pe1-eth1")
+    te = pe1.vtysh_cmd("show cnpproxy tunnel-egress json", isjson=True)
+    assert not te["operational"] and "no tunnel-egress sid" in te["reason"], te
+    proxy_cfg("tunnel-egress sid 2001:db8:ee::1")
+    _, te = topotest.run_and_expect(
+        lambda: pe1.vtysh_cmd("show cnpproxy tunnel-egress json", isjson=True)["interfaces"],
+        {"pe1-eth1": "decapsulating"}, count=20, wait=0.5)
+    assert te == {"pe1-eth1": "decapsulating"}, te
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    cap = sender.popen(["tcpdump", "-n", "-v", "-l", "-c", "2", "-i", "sender-eth0",
+                        "udp dst port 9999"], stdout=subprocess.PIPE, universal_newlines=True)
+    time.sleep(1)
+    # (inner TOS, outer traffic class): ECT(0) under ECT(1), ECT(0) under CE, Not-ECT under CE
+    for inner, outer in ((2, 1), (2, 3), (0, 3)):
+        rc, out = run_rc(p, "/usr/bin/python3 -c \"{}\" {} {}".format(INNER4, inner, outer))
+        assert rc == 0, out
+        time.sleep(0.2)
+    out, _ = cap.communicate(timeout=10)
+    tos = [line.split("tos ")[1].split(",")[0] for line in out.splitlines() if "tos " in line]
+    # The ECT(1) mark was not copied inward (RFC 6040 would make it 0x1); CE was.
+    assert tos == ["0x2", "0x3"], out
+    c = pe1.vtysh_cmd("show cnpproxy tunnel-egress json", isjson=True)["counters"]
+    assert (c["decapsulated"], c["ceCopiedInward"], c["droppedCeNotEct"]) == (2, 1, 1), c
+    status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert status["tunnelEgress"] == {"interfaces": 1, "decapsulating": 1}, status
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "no tunnel-egress sid 2001:db8:ee::9")
+    assert rc != 0 and "not configured" in out, out
+    proxy_cfg("no tunnel-egress sid 2001:db8:ee::1", "no tunnel-egress interface pe1-eth1")
+    assert "tunnelEgress" not in pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert "tunnel-egress" not in pe1.vtysh_cmd("show running-config")
+    p.cmd_raises("ip -6 route del 2001:db8:ee::/64")
+
+
 def test_flows_survive_sigkill():
     """cnpproxyd SIGKILLed with learned flows: the restarted daemon reads them
     back from its state file, and the first notification gets its CNP

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Border filter, tc ingress of the interfaces where the domain ends:
+ * drops UDP datagrams to the notification and flow-label ports, whoever
+ * they are for (this router, or one inside), and counts them per
+ * interface.  Everything else gets no verdict (TC_ACT_UNSPEC), so the
+ * programs and filters after this one still run.
+ *
+ * IPv4: a fragment other than the first carries no UDP header and
+ * passes; the first, which does, is dropped, so the datagram is never
+ * reassembled.  IPv6: up to four extension headers are walked.
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "border.h"
+
+#define TC_ACT_UNSPEC (-1)
+#define TC_ACT_SHOT   2
+
+#define ETH_HLEN     14
+#define ETH_P_IP     0x0800
+#define ETH_P_IPV6   0x86dd
+#define IP_OFFSET    0x1fff
+#define NH_HOP	     0
+#define NH_UDP	     17
+#define NH_ROUTING   43
+#define NH_FRAGMENT  44
+#define NH_DSTOPTS   60
+#define IPV6_EXT_MAX 4
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pnc_border_config);
+} border_config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, PNC_BORDER_IFS_MAX);
+	__type(key, __u32);
+	__type(value, struct pnc_border_if_counters);
+} if_counters SEC(".maps");
+
+/* Offset of the UDP header, or 0 when there is none to read. */
+static __always_inline __u32 udp_offset(struct __sk_buff *skb)
+{
+	__u16 proto = bpf_ntohs(skb->protocol);
+	__u32 off = ETH_HLEN;
+
+	if (proto == ETH_P_IP) {
+		struct iphdr h;
+
+		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
+			return 0;
+		if (h.protocol != NH_UDP || (bpf_ntohs(h.frag_off) & IP_OFFSET) || h.ihl < 5)
+			return 0;
+		return off + h.ihl * 4;
+	}
+	if (proto == ETH_P_IPV6) {
+		struct ipv6hdr h;
+		__u8 nh;
+
+		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
+			return 0;
+		nh = h.nexthdr;
+		off += sizeof(h);
+		for (int i = 0; i < IPV6_EXT_MAX; i++) {
+			__u8 ext[2];
+
+			if (nh == NH_UDP)
+				return off;
+			if (nh != NH_HOP && nh != NH_ROUTING && nh != NH_DSTOPTS &&
+			    nh != NH_FRAGMENT)
+				return 0;
+			if (bpf_skb_load_bytes(skb, off, ext, sizeof(ext)))
+				return 0;
+			if (nh == NH_FRAGMENT) {
+				__be16 frag;
+
+				/* Only the first fragment has the UDP header. */
+				if (bpf_skb_load_bytes(skb, off + 2, &frag, sizeof(frag)) ||
+				    (bpf_ntohs(frag) & 0xfff8))
+					return 0;
+				off += 8;
+			} else {
+				off += (ext[1] + 1) * 8;
+			}
+			nh = ext[0];
+		}
+		return nh == NH_UDP ? off : 0;
+	}
+	return 0;
+}
+
+SEC("tc")
+int pnc_border(struct __sk_buff *skb)
+{
+	struct pnc_border_if_counters *ic;
+	struct pnc_border_config *cfg;
+	__u32 key = 0, ifindex, off;
+	__be16 dport;
+	__u16 port;
+
+	cfg = bpf_map_lookup_elem(&border_config, &key);
+	if (!cfg)
+		return TC_ACT_UNSPEC;
+	off = udp_offset(skb);
+	if (!off || bpf_skb_load_bytes(skb, off + 2, &dport, sizeof(dport)))
+		return TC_ACT_UNSPEC;
+	port = bpf_ntohs(dport);
+	if (port != cfg->notification_port && port != cfg->flow_label_port)
+		return TC_ACT_UNSPEC;
+	ifindex = skb->ifindex;
+	ic = bpf_map_lookup_elem(&if_counters, &ifindex);
+	if (ic) {
+		if (port == cfg->notification_port)
+			ic->notifications++;
+		else
+			ic->flow_label++;
+	}
+	return TC_ACT_SHOT;
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the border filter (border.bpf.c) and its loader (io/border_tc.c)
+ * share.  Seed 002 asks that the notification ports be dropped where
+ * the domain ends: a notification from outside could make a proxy slow
+ * any sender down.  Only __u8..__u64 types; include vmlinux.h or
+ * <linux/types.h> first.
+ */
+#ifndef _CNPPROXY_BPF_BORDER_H
+#define _CNPPROXY_BPF_BORDER_H
+
+/* Key 0 of the config map: the UDP destination ports to drop. */
+struct pnc_border_config {
+	__u16 notification_port;
+	__u16 flow_label_port;
+	__u32 rsvd;
+};
+
+/* Per interface (key: ifindex), per CPU. */
+struct pnc_border_if_counters {
+	__u64 notifications; /* dropped: UDP to the notification port */
+	__u64 flow_label;    /* dropped: UDP to the flow-label port */
+};
+
+#define PNC_BORDER_IFS_MAX 64
+
+#endif /* _CNPPROXY_BPF_BORDER_H */

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd tunnel egress: the egress PE's end of the flow-label tunnel
+ * ("tunnel-egress"), decapsulating with seed 003's modified pipe: an
+ * outer CE is copied inward (RFC 6040), an outer ECT(1) pre-congestion
+ * mark is not.
+ */
+#ifndef _CNPPROXY_DECAP_H
+#define _CNPPROXY_DECAP_H
+
+extern void cnpproxy_decap_apply(void);
+/* Why tunnel-egress does not decapsulate on every interface, or NULL. */
+extern const char *cnpproxy_decap_not_operational(void);
+/* Configured interfaces, and those it decapsulates on. */
+extern void cnpproxy_decap_count(unsigned int *configured, unsigned int *attached);
+extern void cnpproxy_decap_counters_clear(void);
+extern void cnpproxy_decap_init(void);
+extern void cnpproxy_decap_fini(void);
+
+#endif /* _CNPPROXY_DECAP_H */

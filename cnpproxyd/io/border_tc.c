@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loader of the border filter: libbpf skeleton, a tcx ingress link (or
+ * a clsact ingress filter) per interface, per-CPU counters.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "cnpproxy_alloc.h"
+#include "io/bpf_percpu.h"
+#include "io/border_tc.h"
+#include "io/tc_filter.h"
+#include "border.skel.h"
+
+struct pnc_border_tc {
+	struct pnc_border *skel;
+	struct pnc_tc_attachment *ifs;
+	size_t nifs;
+};
+
+#define BORDER_COUNTERS (sizeof(struct pnc_border_if_counters) / sizeof(__u64))
+
+struct pnc_border_tc *pnc_border_tc_open(void)
+{
+	struct pnc_border_tc *bt;
+
+	bt = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*bt));
+	if (!bt)
+		return NULL;
+	bt->skel = pnc_border__open_and_load();
+	if (!bt->skel) {
+		int err = errno;
+
+		pnc_free(PNC_POOL_BPF, bt);
+		errno = err ? err : EINVAL;
+		return NULL;
+	}
+	return bt;
+}
+
+void pnc_border_tc_close(struct pnc_border_tc *bt)
+{
+	if (!bt)
+		return;
+	while (bt->nifs)
+		pnc_border_tc_detach(bt, bt->ifs[bt->nifs - 1].ifindex);
+	pnc_free(PNC_POOL_BPF, bt->ifs);
+	pnc_border__destroy(bt->skel);
+	pnc_free(PNC_POOL_BPF, bt);
+}
+
+int pnc_border_tc_set_ports(struct pnc_border_tc *bt, uint16_t notification_port,
+			    uint16_t flow_label_port)
+{
+	struct pnc_border_config cfg = {
+		.notification_port = notification_port,
+		.flow_label_port = flow_label_port,
+	};
+	__u32 key = 0;
+
+	if (bpf_map_update_elem(bpf_map__fd(bt->skel->maps.border_config), &key, &cfg, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+static struct pnc_tc_attachment *find_if(const struct pnc_border_tc *bt, int ifindex)
+{
+	for (size_t i = 0; i < bt->nifs; i++)
+		if (bt->ifs[i].ifindex == ifindex)
+			return &bt->ifs[i];
+	return NULL;
+}
+
+int pnc_border_tc_counters_clear(struct pnc_border_tc *bt, int ifindex)
+{
+	return pnc_bpf_percpu_elem_zero(bpf_map__fd(bt->skel->maps.if_counters), (uint32_t)ifindex,
+					BORDER_COUNTERS);
+}
+
+int pnc_border_tc_counters(const struct pnc_border_tc *bt, int ifindex,
+			   struct pnc_border_if_counters *out)
+{
+	uint64_t v[BORDER_COUNTERS];
+	int err;
+
+	err = pnc_bpf_percpu_elem_sum(bpf_map__fd(bt->skel->maps.if_counters), (uint32_t)ifindex,
+				      BORDER_COUNTERS, v);
+	out->notifications = v[0];
+	out->flow_label = v[1];
+	return err;
+}
+
+int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex)
+{
+	struct pnc_tc_attachment *ifs;
+	int err;
+
+	if (ifindex <= 0)
+		return -EINVAL;
+	if (find_if(bt, ifindex))
+		return -EEXIST;
+	ifs = pnc_realloc(PNC_POOL_BPF, bt->ifs, (bt->nifs + 1) * sizeof(*ifs));
+	if (!ifs)
+		return -ENOMEM;
+	bt->ifs = ifs;
+	err = pnc_border_tc_counters_clear(bt, ifindex);
+	if (err)
+		return err;
+	err = pnc_tc_attach(&ifs[bt->nifs], ifindex, true, PNC_TC_PRIORITY_BORDER,
+			    bpf_program__fd(bt->skel->progs.pnc_border),
+			    bpf_program__name(bt->skel->progs.pnc_border), false);
+	if (err) {
+		__u32 key = (__u32)ifindex;
+
+		bpf_map_delete_elem(bpf_map__fd(bt->skel->maps.if_counters), &key);
+		return err;
+	}
+	bt->nifs++;
+	return 0;
+}
+
+int pnc_border_tc_detach(struct pnc_border_tc *bt, int ifindex)
+{
+	struct pnc_tc_attachment *a = find_if(bt, ifindex);
+	__u32 key = (__u32)ifindex;
+	int err;
+
+	if (!a)
+		return -ENOENT;
+	err = pnc_tc_detach(a);
+	bpf_map_delete_elem(bpf_map__fd(bt->skel->maps.if_counters), &key);
+	*a = bt->ifs[--bt->nifs];
+	return err;
+}
+
+const char *pnc_border_tc_mode(const struct pnc_border_tc *bt, int ifindex)
+{
+	const struct pnc_tc_attachment *a = find_if(bt, ifindex);
+
+	return a ? pnc_tc_attachment_mode(a) : NULL;
+}
