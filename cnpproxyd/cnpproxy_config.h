@@ -139,6 +139,8 @@ struct cnp_cp_config {
 	/* Proxy for senders the proxy table does not know; family 0: none. */
 	uint8_t fallback_family; /* 4 or 6 */
 	uint8_t fallback[16];
+	/* Outer sources that get flow-label notifications without PNC; "": none. */
+	char tunnel_heads_plist[CNP_PLIST_NAME_MAX];
 	struct cnp_cp_if_config ifs[CNP_CP_IF_MAX];
 	unsigned int n_if;
 };

@@ -21,6 +21,7 @@
 
 #include "lib/frrevent.h"
 #include "lib/log.h"
+#include "lib/plist.h"
 #include "lib/sockunion.h"
 
 /* Linux 4.15; glibc's netinet/in.h does not name it yet. */
@@ -238,19 +239,30 @@ static void pt_addr_of(struct pt_addr *a, uint8_t version, const uint8_t *bytes)
 }
 
 /*
- * The outer source of a tunnelled packet is a proxy node itself when
- * the proxy table says that address is proxied by itself (a P-flagged
- * host prefix, design R1).
+ * The outer source of a tunnelled packet is a tunnel head to notify by
+ * flow label when the proxy table says that address is proxied by
+ * itself (a P-flagged host prefix, design R1), or when the configured
+ * tunnel-heads prefix-list permits it: seed 001 notifies any ingress PE
+ * the congestion point knows, PNC or not.
  */
-static bool outer_source_is_proxy(const struct cp_sample_view *v, struct pt_addr *src)
+static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct pt_addr *src)
 {
+	const char *plist_name = cnp_g.cfg.cp.tunnel_heads_plist;
 	const struct pt_entry *e;
+	struct prefix_list *plist;
+	struct prefix p = { .family = AF_INET6, .prefixlen = IPV6_MAX_BITLEN };
 
 	if (!v->tunnelled || !v->flow_label)
 		return false;
 	pt_addr_of(src, 6, v->outer_src);
 	e = pt_lookup(&cnp_proxies, src);
-	return e && !memcmp(&e->proxy, src, sizeof(*src));
+	if (e && !memcmp(&e->proxy, src, sizeof(*src)))
+		return true;
+	if (!plist_name[0])
+		return false;
+	plist = prefix_list_lookup(AFI_IP6, plist_name);
+	memcpy(&p.u.prefix6, v->outer_src, 16);
+	return plist && prefix_list_apply(plist, &p) == PREFIX_PERMIT;
 }
 
 static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const struct pt_addr *to)
@@ -352,7 +364,7 @@ static void sample_cb(void *arg, const struct pnc_mark_sample *s)
 		ci->c[CP_C_RATE_LIMITED]++;
 		return;
 	}
-	if (outer_source_is_proxy(&v, &tunnel_src))
+	if (outer_source_is_tunnel_head(&v, &tunnel_src))
 		notify_fcn(ci, &v, &tunnel_src);
 	else
 		notify_proxy(ci, &v);

@@ -94,12 +94,42 @@ DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
 			       "./congestion-point/fallback-proxy", NB_OP_DESTROY);
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/tunnel-heads-prefix-list
+ */
+#define CP_TUNNEL_HEADS_HELP                                                                      \
+	CP_STR                                                                                    \
+	"Tunnel heads that get flow-label notifications without PNC\n"                            \
+	"Those a prefix-list permits (outer IPv6 source)\n"                                       \
+	"Prefix-list name\n"
+
+DEFPY_YANG(cnpproxy_cp_tunnel_heads, cnpproxy_cp_tunnel_heads_cmd,
+	   "congestion-point tunnel-heads prefix-list WORD$name",
+	   CP_TUNNEL_HEADS_HELP)
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./congestion-point/tunnel-heads-prefix-list", NB_OP_MODIFY,
+			      name);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_tunnel_heads, no_cnpproxy_cp_tunnel_heads_cmd,
+	   "no congestion-point tunnel-heads [prefix-list WORD$name]",
+	   NO_STR CP_TUNNEL_HEADS_HELP)
+{
+	return cnpproxy_cli_no(vty, "./congestion-point/tunnel-heads-prefix-list", name,
+			       "./congestion-point/tunnel-heads-prefix-list", NB_OP_DESTROY);
+}
+
 void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
 	const char *name = dnode->schema->name, *value = yang_dnode_get_string(dnode, NULL);
 
 	if (!strcmp(name, "fallback-proxy"))
 		vty_out(vty, " congestion-point fallback-proxy %s\n", value);
+	else if (!strcmp(name, "tunnel-heads-prefix-list"))
+		vty_out(vty, " congestion-point tunnel-heads prefix-list %s\n", value);
 	else
 		vty_out(vty, " congestion-point source-address %s\n", value);
 }
@@ -386,6 +416,8 @@ void cnpproxy_cp_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_source_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_fallback_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_fallback_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_tunnel_heads_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_tunnel_heads_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_poll_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_poll_cmd);

@@ -241,6 +241,14 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/tunnel-heads-prefix-list",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/fallback-proxy",
 			.cbs = {
 				.modify = cnpproxy_cp_fallback_modify,

@@ -91,6 +91,10 @@ void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy)
 			       IS_IPADDR_V4(&a) ? (void *)&a.ipaddr_v4 : (void *)&a.ipaddr_v6,
 			       IS_IPADDR_V4(&a) ? 4 : 16);
 		}
+		if (yang_dnode_exists(cp, "tunnel-heads-prefix-list"))
+			strlcpy(cc->tunnel_heads_plist,
+				yang_dnode_get_string(cp, "tunnel-heads-prefix-list"),
+				sizeof(cc->tunnel_heads_plist));
 		yang_dnode_iterate(if_add, cc, cp, "interface");
 	}
 	DEBUGD(&cnp_dbg_nb, "northbound: congestion point settings reloaded (%u interfaces)",

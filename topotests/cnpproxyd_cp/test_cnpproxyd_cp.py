@@ -473,6 +473,56 @@ def test_flow_label_tunnel():
     assert rc == 0, out
 
 
+def test_fcn_to_tunnel_head_without_pnc():
+    "A tunnel head without PNC gets flow-label notifications once tunnel-heads names it."
+    p, pe1 = gear("p"), gear("pe1")
+
+    def pe1_known_as_proxy():
+        out = p.vtysh_cmd("show cnpproxy lookup 2001:db8:ff::1 json", isjson=True)
+        return out.get("found", False)
+
+    rc, out = vtysh_rc(pe1, "configure terminal", "router isis core",
+                       "no proxy-node-capability prefix-list SENDERS")
+    assert rc == 0, out
+    expect(pe1_known_as_proxy, False)
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy flow-label-tunnel interface pe1-eth1 source 2001:db8:ff::1",
+                       "proxy flow-label-tunnel prefix 10.0.2.0/24 endpoint " + TUNNEL_SID)
+    assert rc == 0, out
+    expect(lambda: pe1.vtysh_cmd("show cnpproxy flow-labels json",
+                                 isjson=True)["operational"], True)
+    try:
+        # Without tunnel-heads p knows no proxy for the flow: nothing is sent.
+        p.vtysh_cmd("clear cnpproxy counters")
+        req, resp = run_pair("heads0", "10.0.1.1", "10.0.2.1", duration=3)
+        wait_done(req, resp)
+        c = p_eth1()["counters"]
+        assert c["flowLabelSent"] == 0 and c["noProxy"] >= 1, c
+
+        rc, out = vtysh_rc(p, "configure terminal",
+                           "ipv6 prefix-list HEADS seq 5 permit 2001:db8:ff::/64 le 128",
+                           "router cnpproxy", "congestion-point tunnel-heads prefix-list HEADS")
+        assert rc == 0, out
+        assert "congestion-point tunnel-heads prefix-list HEADS" in p.vtysh_cmd(
+            "show running-config")
+        p.vtysh_cmd("clear cnpproxy counters")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        req, resp = run_pair("heads1", "10.0.1.1", "10.0.2.1", duration=3)
+        wait_done(req, resp)
+        c = p_eth1()["counters"]
+        assert c["flowLabelSent"] >= 1 and c["notificationsSent"] == 0, c
+        got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+        assert got["receivedFlowLabel"] >= 1 and got["cnpSent"] >= 1, got
+        assert summary("heads1", "req")["cnps"] >= 1
+    finally:
+        vtysh_rc(p, "configure terminal", "router cnpproxy", "no congestion-point tunnel-heads",
+                 "exit", "no ipv6 prefix-list HEADS")
+        vtysh_rc(pe1, "configure terminal", "router cnpproxy", "no proxy flow-label-tunnel",
+                 "exit", "router isis core", "proxy-node-capability prefix-list SENDERS")
+    assert "tunnel-heads" not in p.vtysh_cmd("show running-config")
+    expect(pe1_known_as_proxy, True)
+
+
 def mark_links(router, prog_id=None):
     """tcx links that run p's marking program (links are not per namespace,
     so only that program's count)."""
