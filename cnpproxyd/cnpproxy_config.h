@@ -129,6 +129,8 @@ struct cnp_cp_if_config {
 	struct cp_policy_config policy;
 	uint32_t notify_min_interval_us; /* 0: the policy's RTT_est */
 	uint32_t notify_rate;		 /* per second, all flows */
+	/* Collaborative suppression: the arrival-rate fall, percent; 0: off. */
+	uint8_t collab_fall_percent;
 };
 
 /* The congestion point role's settings. */
@@ -141,6 +143,13 @@ struct cnp_cp_config {
 	uint8_t fallback[16];
 	/* Outer sources that get flow-label notifications without PNC; "": none. */
 	char tunnel_heads_plist[CNP_PLIST_NAME_MAX];
+	/*
+	 * Senders this router sends to itself, as their proxy, through its
+	 * proxy role (seed 000); "": those whose proxy it is only.
+	 */
+	char direct_plist[CNP_PLIST_NAME_MAX];
+	/* Long-haul CNPs sent from here carry no queue depth. */
+	bool hide_queue_state;
 	struct cnp_cp_if_config ifs[CNP_CP_IF_MAX];
 	unsigned int n_if;
 };

@@ -10,9 +10,15 @@
  *  - a tunnelled packet whose outer source is itself a proxy (a
  *    P-flagged host prefix) gets a flow-label FCN to that address
  *    (doc/wire-formats.md 6.3);
+ *  - a sender that direct-to-source names, or whose proxy is this
+ *    router, is served in-process by this router's proxy role, which
+ *    sends the sender's own message (seed 000 and seed 001); Resume
+ *    follows when the queue has drained;
  *  - otherwise the sender's proxy comes from the proxy table (PNC in
  *    zebra's RIB, or proxy-for) and gets the five-tuple notification
  *    (6.2); without one, the configured fallback, else nothing (counted).
+ * With collaborative suppression, notifications wait while another
+ * congestion point upstream is seen acting (cnpproxy_cp_collab.h).
  * Runs on the FRR event loop: a poll costs one netlink dump.
  */
 #include <zebra.h>
@@ -20,15 +26,18 @@
 #include <net/if.h>
 
 #include "lib/frrevent.h"
+#include "lib/if.h"
 #include "lib/log.h"
 #include "lib/plist.h"
 #include "lib/sockunion.h"
+#include "lib/vrf.h"
 
 /* Linux 4.15; glibc's netinet/in.h does not name it yet. */
 #ifndef IPV6_FREEBIND
 #define IPV6_FREEBIND 78
 #endif
 
+#include "codec/lhcnp.h"
 #include "codec/notif.h"
 
 #include "cnpproxyd.h"
@@ -36,8 +45,10 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
 #include "cnpproxy_rib.h"
+#include "cnpproxy_cp_collab.h"
 #include "cnpproxy_cp_gate.h"
 #include "cnpproxy_cp_sample.h"
+#include "cnpproxy_proxy.h"
 #include "cnpproxy_ratelimit.h"
 
 #define CP_GATE_SLOTS  16384
@@ -47,6 +58,8 @@
 #define CP_STATE_LIFETIME_POLLS	 4
 #define CP_STATE_LIFETIME_MIN_MS 200
 #define CP_READ_TIMEOUT_MS	 1000 /* for the kernel's answer to a qdisc dump */
+/* Flows told to slow down directly, per interface, to resume when it drains. */
+#define CP_RESUME_MAX 64
 
 #define CP_DEBUG(fmt, ...)                                                                        \
 	do {                                                                                      \
@@ -69,6 +82,7 @@ struct cp_if {
 	uint64_t link_bps;
 	struct cp_thresholds thr;
 	struct cp_machine m;
+	struct cp_collab collab;
 	struct pnc_mark_state pushed;
 	bool pushed_valid;
 	uint8_t level;
@@ -80,6 +94,8 @@ struct cp_if {
 
 	struct cnp_bucket bucket;
 	uint64_t last_onset_us, last_resume_us, last_notify_us;
+	struct pn_flow_ref slowed[CP_RESUME_MAX];
+	unsigned int n_slowed;
 	uint64_t c[CP_C_MAX];
 };
 
@@ -111,6 +127,13 @@ static const char *const counter_names[CP_C_MAX] = {
 	[CP_C_NO_PROXY] = "noProxy",
 	[CP_C_FLOW_INTERVAL] = "suppressedFlowInterval",
 	[CP_C_RATE_LIMITED] = "suppressedRateLimit",
+	[CP_C_COLLAB_HELD] = "suppressedCollaborative",
+	[CP_C_COLLAB_DEFERRED] = "deferred",
+	[CP_C_COLLAB_ESCALATED] = "escalated",
+	[CP_C_DIRECT_SENT] = "directSent",
+	[CP_C_DIRECT_SUPPRESSED] = "directSuppressed",
+	[CP_C_DIRECT_UNKNOWN] = "directUnknownFlow",
+	[CP_C_DIRECT_RESUMES] = "directResumes",
 	[CP_C_SEND_ERROR] = "sendErrors",
 };
 
@@ -265,9 +288,18 @@ static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct p
 	return plist && prefix_list_apply(plist, &p) == PREFIX_PERMIT;
 }
 
+/* The level notifications carry: one more once collaboration escalated. */
+static uint8_t notify_level(const struct cp_if *ci, uint8_t level)
+{
+	return MIN(level + cp_collab_level_boost(&ci->collab), 7);
+}
+
 static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const struct pt_addr *to)
 {
-	struct pnc_fcn fcn = { .flow_label = v->flow_label, .cl = cp_level_fcn(ci->level) };
+	struct pnc_fcn fcn = {
+		.flow_label = v->flow_label,
+		.cl = cp_level_fcn(notify_level(ci, ci->level)),
+	};
 	uint8_t msg[PNC_FCN_LEN];
 	size_t len;
 
@@ -276,6 +308,100 @@ static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const s
 		return;
 	}
 	send_to(ci, to, cnp_g.cfg.flow_label_port, msg, len, CP_C_FCN_SENT);
+}
+
+/* What the Long-haul Metric says of this queue, unless hidden. */
+static void queue_metric(const struct cp_if *ci, struct pn_metric *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (cnp_g.cfg.cp.hide_queue_state)
+		return;
+	m->type = PNC_LH_METRIC_QUEUE_KB;
+	m->value = MIN(ci->cur.backlog_bytes / 1024u, 0xffffffu);
+}
+
+static void remember_slowed(struct cp_if *ci, const struct cp_sample_view *v)
+{
+	struct pn_flow_ref ref = { .ip_version = v->roce.ip.version };
+
+	memcpy(ref.sender, v->roce.ip.src, 16);
+	memcpy(ref.receiver, v->roce.ip.dst, 16);
+	ref.receiver_qpn = v->roce.bth.dest_qp;
+	for (unsigned int i = 0; i < ci->n_slowed; i++)
+		if (!memcmp(&ci->slowed[i], &ref, sizeof(ref)))
+			return;
+	/* Full: a later flow recovers by its own timer, not by Resume. */
+	if (ci->n_slowed < CP_RESUME_MAX)
+		ci->slowed[ci->n_slowed++] = ref;
+}
+
+/*
+ * This router's proxy role sends the sender's message itself, with the
+ * level of the depth one RTT_est ahead.  False when that role cannot.
+ */
+static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
+{
+	struct pn_metric m;
+	uint8_t cl;
+
+	cl = notify_level(ci, cp_level_projected(ci->cfg.policy.marking, &ci->thr,
+						 ci->cur.backlog_bytes,
+						 ci->rates.valid ? ci->rates.growth_Bps : 0,
+						 ci->cfg.policy.rtt_us));
+	queue_metric(ci, &m);
+	switch (cnpproxy_pn_local(&v->roce, cl, &m)) {
+	case PN_LOCAL_OFF:
+		return false;
+	case PN_LOCAL_UNKNOWN_FLOW:
+		ci->c[CP_C_DIRECT_UNKNOWN]++;
+		break;
+	case PN_LOCAL_SUPPRESSED:
+		ci->c[CP_C_DIRECT_SUPPRESSED]++;
+		break;
+	case PN_LOCAL_SENT:
+		ci->c[CP_C_DIRECT_SENT]++;
+		ci->last_notify_us = cnpproxy_now_us();
+		remember_slowed(ci, v);
+		CP_DEBUG("%s: sent to the sender of QP 0x%06x directly (CL %u)", ci->cfg.name,
+			 v->roce.bth.dest_qp, cl);
+		break;
+	}
+	return true;
+}
+
+/* The queue drained: the senders slowed from here may speed up again. */
+static void resume_slowed(struct cp_if *ci)
+{
+	struct pn_metric m;
+
+	queue_metric(ci, &m);
+	for (unsigned int i = 0; i < ci->n_slowed; i++)
+		if (cnpproxy_pn_local_resume(&ci->slowed[i], &m))
+			ci->c[CP_C_DIRECT_RESUMES]++;
+	ci->n_slowed = 0;
+}
+
+/* As for accept-from, the sender is matched as a host prefix. */
+static bool direct_wanted(const struct cp_sample_view *v)
+{
+	const char *name = cnp_g.cfg.cp.direct_plist;
+	struct prefix_list *plist;
+	struct prefix p = {};
+
+	if (!name[0])
+		return false;
+	p.family = v->roce.ip.version == 4 ? AF_INET : AF_INET6;
+	p.prefixlen = v->roce.ip.version == 4 ? IPV4_MAX_BITLEN : IPV6_MAX_BITLEN;
+	memcpy(&p.u.prefix, v->roce.ip.src, v->roce.ip.version == 4 ? 4 : 16);
+	plist = prefix_list_lookup(family2afi(p.family), name);
+	return plist && prefix_list_apply(plist, &p) == PREFIX_PERMIT;
+}
+
+/* The proxy named is this router: the report needs no datagram. */
+static bool proxy_is_self(const struct pt_addr *to)
+{
+	return if_address_is_local(to->bytes, to->family == PT_AF_INET ? AF_INET : AF_INET6,
+				   VRF_DEFAULT);
 }
 
 static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
@@ -291,6 +417,8 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 	e = pt_lookup(&cnp_proxies, &sender);
 	if (e) {
 		to = e->proxy;
+		if (proxy_is_self(&to) && notify_local(ci, v))
+			return;
 	} else if (cc->fallback_family) {
 		pt_addr_of(&to, cc->fallback_family, cc->fallback);
 		fallback = true;
@@ -299,8 +427,8 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 		CP_DEBUG("%s: no proxy for sender of QP 0x%06x", ci->cfg.name, v->roce.bth.dest_qp);
 		return;
 	}
-	if (cp_notification_build(v, ci->level, to.family == PT_AF_INET ? 4 : 6, msg, sizeof(msg),
-				  &len)) {
+	if (cp_notification_build(v, notify_level(ci, ci->level), to.family == PT_AF_INET ? 4 : 6,
+				  msg, sizeof(msg), &len)) {
 		ci->c[CP_C_SEND_ERROR]++;
 		return;
 	}
@@ -355,6 +483,11 @@ static void sample_cb(void *arg, const struct pnc_mark_sample *s)
 		CP_DEBUG("%s: sample dropped: %s", ci->cfg.name, pnc_codec_strerror(err));
 		return;
 	}
+	/* Held while another node's action is awaited or seen. */
+	if (ci->cfg.collab_fall_percent && !cp_collab_notify_ok(&ci->collab)) {
+		ci->c[CP_C_COLLAB_HELD]++;
+		return;
+	}
 	flow_key(&k, &v);
 	if (!cp_gate_pass(&cp.gate, &k, sizeof(k), now, notify_interval(ci))) {
 		ci->c[CP_C_FLOW_INTERVAL]++;
@@ -366,7 +499,7 @@ static void sample_cb(void *arg, const struct pnc_mark_sample *s)
 	}
 	if (outer_source_is_tunnel_head(&v, &tunnel_src))
 		notify_fcn(ci, &v, &tunnel_src);
-	else
+	else if (!direct_wanted(&v) || !notify_local(ci, &v))
 		notify_proxy(ci, &v);
 }
 
@@ -450,6 +583,7 @@ static void machine_event(struct cp_if *ci, enum cp_event ev, uint64_t now)
 	case CP_EV_RESUME:
 		ci->c[CP_C_RESUMES]++;
 		ci->last_resume_us = now;
+		resume_slowed(ci);
 		break;
 	}
 	/* State changes are few and worth seeing, debug limits or not. */
@@ -458,6 +592,43 @@ static void machine_event(struct cp_if *ci, enum cp_event ev, uint64_t now)
 			   ", K_max %" PRIu64 ", trigger %s)",
 			   ci->cfg.name, cp_state_name(ci->m.state), ci->cur.backlog_bytes,
 			   ci->thr.k_min, ci->thr.k_max, cp_trigger_name(ci->m.trigger));
+}
+
+/* Collaborative suppression follows every reading (cnpproxy_cp_collab.h). */
+static void collab_step(struct cp_if *ci, enum cp_event ev, const struct pnc_qmon_sample *s)
+{
+	struct cp_collab_input in = {};
+	int64_t arrival;
+
+	if (!ci->cfg.collab_fall_percent) {
+		cp_collab_init(&ci->collab);
+		return;
+	}
+	/* What left plus what stayed is what arrived. */
+	arrival = (int64_t)(ci->rates.tx_bps / 8) + ci->rates.growth_Bps;
+	in.now_us = s->ts_us;
+	in.onset = ev == CP_EV_ONSET;
+	in.resume = ev == CP_EV_RESUME;
+	in.have_rate = ci->rates.valid;
+	in.arrival_Bps = arrival > 0 ? (uint64_t)arrival : 0;
+	in.backlog = s->backlog_bytes;
+	in.rtt_us = ci->cfg.policy.rtt_us;
+	in.fall_percent = ci->cfg.collab_fall_percent;
+	switch (cp_collab_step(&ci->collab, &in)) {
+	case CP_COLLAB_EV_DEFERRED:
+		ci->c[CP_C_COLLAB_DEFERRED]++;
+		break;
+	case CP_COLLAB_EV_ESCALATED:
+		ci->c[CP_C_COLLAB_ESCALATED]++;
+		break;
+	case CP_COLLAB_EV_NONE:
+		return;
+	}
+	if (DEBUG_MODE_CHECK(&cnp_dbg_cp, DEBUG_MODE_ALL))
+		zlog_debug("congestion: %s: collaborative suppression: %s (arrival %" PRIu64
+			   " octets/s, %" PRIu64 " at onset, backlog %u octets)",
+			   ci->cfg.name, cp_collab_state_name(ci->collab.state),
+			   ci->collab.rate_ewma, ci->collab.onset_rate, s->backlog_bytes);
 }
 
 static void if_poll(struct event *t);
@@ -503,6 +674,7 @@ static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 	obs.have_ecn = ci->have_ecn;
 	ev = cp_machine_step(&ci->m, &ci->cfg.policy, &ci->thr, &obs);
 	machine_event(ci, ev, s->ts_us);
+	collab_step(ci, ev, s);
 
 	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, s->backlog_bytes);
 	if (s->backlog_bytes > ci->peak_backlog)
@@ -590,6 +762,7 @@ static void if_stop(struct cp_if *ci)
 	ci->attached = false;
 	ci->pushed_valid = false;
 	ci->have_cur = false;
+	ci->n_slowed = 0;
 }
 
 /* Attach to the interface if it exists now; false to retry later. */
@@ -776,6 +949,7 @@ bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out)
 	out->link_bps = ci->link_bps;
 	out->thr = &ci->thr;
 	out->machine = &ci->m;
+	out->collab = &ci->collab;
 	out->ect1_prob = ci->pushed.ect1_prob;
 	out->ce_prob = ci->pushed.ce_prob;
 	out->sampling = ci->pushed.sample;

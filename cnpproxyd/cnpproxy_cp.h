@@ -10,26 +10,34 @@
 #include <stdint.h>
 
 #include "cnpproxy_config.h"
+#include "cnpproxy_cp_collab.h"
 #include "cnpproxy_cp_policy.h"
 #include "io/mark_tc.h"
 #include "io/qmon.h"
 
 /* Every outcome on a watched interface has a counter. */
 enum cp_counter {
-	CP_C_POLLS = 0,	       /* qdisc readings */
-	CP_C_POLL_ERRORS,      /* readings that failed */
-	CP_C_ONSETS,	       /* idle -> marking / congested */
-	CP_C_CONGESTED,	       /* second level reached */
-	CP_C_RESUMES,	       /* back to idle */
-	CP_C_SAMPLES,	       /* packets sampled by the egress program */
-	CP_C_SAMPLE_MALFORMED, /* samples that did not parse as RoCEv2 */
-	CP_C_NOTIF_SENT,       /* five-tuple notifications to a proxy */
-	CP_C_FCN_SENT,	       /* flow-label notifications to a tunnel source */
-	CP_C_FALLBACK_SENT,    /* of the five-tuple ones, to the fallback proxy */
-	CP_C_NO_PROXY,	       /* no proxy known, no fallback: nothing sent */
-	CP_C_FLOW_INTERVAL,    /* suppressed: flow notified too recently */
-	CP_C_RATE_LIMITED,     /* suppressed: interface rate limit */
-	CP_C_SEND_ERROR,       /* the kernel refused the datagram */
+	CP_C_POLLS = 0,		/* qdisc readings */
+	CP_C_POLL_ERRORS,	/* readings that failed */
+	CP_C_ONSETS,		/* idle -> marking / congested */
+	CP_C_CONGESTED,		/* second level reached */
+	CP_C_RESUMES,		/* back to idle */
+	CP_C_SAMPLES,		/* packets sampled by the egress program */
+	CP_C_SAMPLE_MALFORMED,	/* samples that did not parse as RoCEv2 */
+	CP_C_NOTIF_SENT,	/* five-tuple notifications to a proxy */
+	CP_C_FCN_SENT,		/* flow-label notifications to a tunnel source */
+	CP_C_FALLBACK_SENT,	/* of the five-tuple ones, to the fallback proxy */
+	CP_C_NO_PROXY,		/* no proxy known, no fallback: nothing sent */
+	CP_C_FLOW_INTERVAL,	/* suppressed: flow notified too recently */
+	CP_C_RATE_LIMITED,	/* suppressed: interface rate limit */
+	CP_C_COLLAB_HELD,	/* suppressed: collaborative suppression */
+	CP_C_COLLAB_DEFERRED,	/* episodes where another node's action was seen */
+	CP_C_COLLAB_ESCALATED,	/* ... and the queue grew all the same */
+	CP_C_DIRECT_SENT,	/* sent to the sender by this router's proxy role */
+	CP_C_DIRECT_SUPPRESSED, /* ... held back by its level policy or interval */
+	CP_C_DIRECT_UNKNOWN,	/* ... not sent: it has not learned the flow */
+	CP_C_DIRECT_RESUMES,	/* Resume (or withdrawn advice) once the queue drained */
+	CP_C_SEND_ERROR,	/* the kernel refused the datagram */
 	CP_C_MAX,
 };
 
@@ -46,6 +54,7 @@ struct cp_if_view {
 	uint64_t link_bps;
 	const struct cp_thresholds *thr;
 	const struct cp_machine *machine;
+	const struct cp_collab *collab;
 	uint32_t ect1_prob, ce_prob; /* marking in force */
 	bool sampling;
 	uint8_t level;	       /* congestion level of notifications now */

@@ -29,6 +29,26 @@ static bool cp_enabled(struct vty *vty)
 	return false;
 }
 
+/* A leaf of the role's container: set, or "no" with an optional value. */
+static int set_cp_leaf(struct vty *vty, const char *leaf, const char *value)
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), "./congestion-point/%s", leaf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
+	return cnpproxy_cli_apply(vty);
+}
+
+static int no_cp_leaf(struct vty *vty, const char *leaf, const char *typed)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./congestion-point/%s", leaf);
+	return cnpproxy_cli_no(vty, xpath, typed, xpath, NB_OP_DESTROY);
+}
+
 static void enqueue_if_leaf(struct vty *vty, const char *ifname, const char *leaf,
 			    enum nb_operation op, const char *value)
 {
@@ -76,10 +96,7 @@ DEFPY_YANG(cnpproxy_cp_fallback, cnpproxy_cp_fallback_cmd,
 	   "IPv4 address of the proxy\n"
 	   "IPv6 address of the proxy\n")
 {
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, "./congestion-point/fallback-proxy", NB_OP_MODIFY, addr_str);
-	return cnpproxy_cli_apply(vty);
+	return set_cp_leaf(vty, "fallback-proxy", addr_str);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
@@ -90,8 +107,7 @@ DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
 	   "IPv4 address of the proxy\n"
 	   "IPv6 address of the proxy\n")
 {
-	return cnpproxy_cli_no(vty, "./congestion-point/fallback-proxy", addr_str,
-			       "./congestion-point/fallback-proxy", NB_OP_DESTROY);
+	return no_cp_leaf(vty, "fallback-proxy", addr_str);
 }
 
 /*
@@ -107,19 +123,55 @@ DEFPY_YANG(cnpproxy_cp_tunnel_heads, cnpproxy_cp_tunnel_heads_cmd,
 	   "congestion-point tunnel-heads prefix-list WORD$name",
 	   CP_TUNNEL_HEADS_HELP)
 {
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, "./congestion-point/tunnel-heads-prefix-list", NB_OP_MODIFY,
-			      name);
-	return cnpproxy_cli_apply(vty);
+	return set_cp_leaf(vty, "tunnel-heads-prefix-list", name);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_tunnel_heads, no_cnpproxy_cp_tunnel_heads_cmd,
 	   "no congestion-point tunnel-heads [prefix-list WORD$name]",
 	   NO_STR CP_TUNNEL_HEADS_HELP)
 {
-	return cnpproxy_cli_no(vty, "./congestion-point/tunnel-heads-prefix-list", name,
-			       "./congestion-point/tunnel-heads-prefix-list", NB_OP_DESTROY);
+	return no_cp_leaf(vty, "tunnel-heads-prefix-list", name);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/direct-to-source-prefix-list
+ */
+#define CP_DIRECT_HELP                                                                            \
+	CP_STR                                                                                    \
+	"Send to senders directly, as their proxy (this router's proxy role)\n"                   \
+	"Those a prefix-list permits (the sender's address)\n"                                    \
+	"Prefix-list name\n"
+
+DEFPY_YANG(cnpproxy_cp_direct, cnpproxy_cp_direct_cmd,
+	   "congestion-point direct-to-source prefix-list WORD$name",
+	   CP_DIRECT_HELP)
+{
+	return set_cp_leaf(vty, "direct-to-source-prefix-list", name);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_direct, no_cnpproxy_cp_direct_cmd,
+	   "no congestion-point direct-to-source [prefix-list WORD$name]",
+	   NO_STR CP_DIRECT_HELP)
+{
+	return no_cp_leaf(vty, "direct-to-source-prefix-list", name);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/hide-queue-state
+ */
+DEFPY_YANG(cnpproxy_cp_hide_queue, cnpproxy_cp_hide_queue_cmd,
+	   "[no] congestion-point hide-queue-state",
+	   NO_STR CP_STR
+	   "Long-haul CNPs sent from here carry no queue depth\n")
+{
+	if (!no && !cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	if (no && !yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point",
+				      VTY_CURR_XPATH))
+		return CMD_SUCCESS;
+	nb_cli_enqueue_change(vty, "./congestion-point/hide-queue-state", NB_OP_MODIFY,
+			      no ? "false" : "true");
+	return cnpproxy_cli_apply(vty);
 }
 
 void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -130,7 +182,12 @@ void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode,
 		vty_out(vty, " congestion-point fallback-proxy %s\n", value);
 	else if (!strcmp(name, "tunnel-heads-prefix-list"))
 		vty_out(vty, " congestion-point tunnel-heads prefix-list %s\n", value);
-	else
+	else if (!strcmp(name, "direct-to-source-prefix-list"))
+		vty_out(vty, " congestion-point direct-to-source prefix-list %s\n", value);
+	else if (!strcmp(name, "hide-queue-state")) {
+		if (yang_dnode_get_bool(dnode, NULL))
+			vty_out(vty, " congestion-point hide-queue-state\n");
+	} else
 		vty_out(vty, " congestion-point source-address %s\n", value);
 }
 
@@ -355,6 +412,25 @@ DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,
 	return no_if_leaf(vty, ifname, "notify-rate-limit", rl_str, NB_OP_MODIFY);
 }
 
+#define CP_COLLAB_HELP                                                                            \
+	CP_IF_STR "Collaborative suppression with congestion points upstream\n"                   \
+		  "Arrival-rate fall that shows another node acted (default 10)\n"                \
+		  "Percent\n"
+
+DEFPY_YANG(cnpproxy_cp_if_collab, cnpproxy_cp_if_collab_cmd,
+	   "congestion-point interface IFNAME$ifname collaborative-suppression [fall-percent (1-99)$pct]",
+	   CP_COLLAB_HELP)
+{
+	return set_if_leaf(vty, ifname, "collaborative-suppression", pct_str ? pct_str : "10");
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_collab, no_cnpproxy_cp_if_collab_cmd,
+	   "no congestion-point interface IFNAME$ifname collaborative-suppression [fall-percent [(1-99)$pct]]",
+	   NO_STR CP_COLLAB_HELP)
+{
+	return no_if_leaf(vty, ifname, "collaborative-suppression", pct_str, NB_OP_DESTROY);
+}
+
 static bool is_set(const struct lyd_node *dn, const char *leaf)
 {
 	return yang_dnode_exists(dn, leaf) && !yang_dnode_is_default(dn, leaf);
@@ -397,6 +473,7 @@ void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dn, bool sh
 		{ "marking", "marking" },
 		{ "notify-min-interval", "notify min-interval" },
 		{ "notify-rate-limit", "notify rate-limit" },
+		{ "collaborative-suppression", "collaborative-suppression fall-percent" },
 	};
 	char pfx[64];
 
@@ -418,6 +495,11 @@ void cnpproxy_cp_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_fallback_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_tunnel_heads_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_tunnel_heads_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_direct_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_direct_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_hide_queue_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_collab_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_collab_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_poll_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_poll_cmd);

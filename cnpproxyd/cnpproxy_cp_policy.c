@@ -197,6 +197,16 @@ uint8_t cp_level(enum cp_marking marking, const struct cp_thresholds *thr, uint6
 	return (uint8_t)(4 + muldiv(over, 3, thr->k_max));
 }
 
+uint8_t cp_level_projected(enum cp_marking marking, const struct cp_thresholds *thr,
+			   uint64_t backlog, int64_t growth_Bps, uint32_t rtt_us)
+{
+	uint64_t ahead = 0;
+
+	if (growth_Bps > 0)
+		ahead = muldiv((uint64_t)growth_Bps, rtt_us, 1000000u);
+	return cp_level(marking, thr, backlog + ahead);
+}
+
 static const char *const state_names[CP_ST_MAX] = {
 	[CP_ST_IDLE] = "idle",
 	[CP_ST_MARKING] = "marking",

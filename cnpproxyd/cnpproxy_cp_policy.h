@@ -171,6 +171,15 @@ extern bool cp_should_notify(enum cp_marking marking, const struct cp_machine *m
  */
 extern uint8_t cp_level(enum cp_marking marking, const struct cp_thresholds *thr, uint64_t backlog);
 
+/*
+ * The level a congestion point reports to a source directly (seed 000,
+ * which acts on depth and on how fast the queue grows): cp_level() of
+ * the backlog the queue will hold one RTT_est from now at its current
+ * growth rate, when it grows; of the backlog itself otherwise.
+ */
+extern uint8_t cp_level_projected(enum cp_marking marking, const struct cp_thresholds *thr,
+				  uint64_t backlog, int64_t growth_Bps, uint32_t rtt_us);
+
 /* Seed 001 carries 1-7 (0 means "not given"). */
 static inline uint8_t cp_level_fcn(uint8_t level)
 {

@@ -8,10 +8,12 @@
 
 #include "lib/command.h"
 #include "lib/json.h"
+#include "lib/plist.h"
 #include "lib/vty.h"
 
 #include "cnpproxyd.h"
 #include "cnpproxy_cp.h"
+#include "cnpproxy_proxy.h"
 #include "cnpproxy_vty.h"
 
 #include "cnpproxyd/cnpproxy_cp_vty_clippy.c"
@@ -97,6 +99,14 @@ static json_object *if_json(const struct cp_if_view *v)
 	json_object_object_add(j, "marking", jm);
 	json_object_boolean_add(j, "sampling", v->sampling);
 	json_object_int_add(j, "level", v->level);
+	if (v->cfg->collab_fall_percent) {
+		jc = json_object_new_object();
+		json_object_int_add(jc, "fallPercent", v->cfg->collab_fall_percent);
+		json_object_string_add(jc, "state", cp_collab_state_name(v->collab->state));
+		json_object_int_add(jc, "arrivalBytesPerSec", v->collab->rate_ewma);
+		json_object_int_add(jc, "onsetArrivalBytesPerSec", v->collab->onset_rate);
+		json_object_object_add(j, "collaborativeSuppression", jc);
+	}
 	json_object_int_add(j, "peakBacklogBytes", v->peak_backlog);
 	json_object_int_add(j, "lastOnsetUs", v->last_onset_us);
 	json_object_int_add(j, "lastResumeUs", v->last_resume_us);
@@ -147,6 +157,12 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 	vty_out(vty, "  Marking: %s (ECT(1) %u/65536, CE %u/65536), sampling %s, level %u\n",
 		cp_marking_name(pc->marking), v->ect1_prob, v->ce_prob, v->sampling ? "on" : "off",
 		v->level);
+	if (v->cfg->collab_fall_percent)
+		vty_out(vty,
+			"  Collaborative suppression: %s (fall %u%%; arrival %" PRIu64
+			" octets/s, %" PRIu64 " at onset)\n",
+			cp_collab_state_name(v->collab->state), v->cfg->collab_fall_percent,
+			v->collab->rate_ewma, v->collab->onset_rate);
 	vty_out(vty,
 		"  Peak backlog %" PRIu64
 		" octets; last onset %s, last resume %s, last notification %s\n",
@@ -155,6 +171,41 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 		ago_str(v->last_notify_us, notified, sizeof(notified)));
 	for (int c = 0; c < CP_C_MAX; c++)
 		vty_out(vty, "    %-26s %" PRIu64 "\n", cp_counter_name(c), v->counters[c]);
+}
+
+/*
+ * Sending to senders directly needs the proxy role's flow table and
+ * sockets; say why it cannot, or NULL.
+ */
+static const char *direct_not_operational(void)
+{
+	const char *name = cnp_g.cfg.cp.direct_plist;
+
+	if (!cnpproxy_pn_local_ready())
+		return "the proxy role does not run";
+	if (name[0] && !prefix_list_lookup(AFI_IP, name) && !prefix_list_lookup(AFI_IP6, name))
+		return "the direct-to-source prefix-list does not exist";
+	return NULL;
+}
+
+static void direct_show(struct vty *vty, json_object *json)
+{
+	const char *name = cnp_g.cfg.cp.direct_plist, *why = direct_not_operational();
+	json_object *jd;
+
+	if (!json) {
+		vty_out(vty, "Direct to senders%s%s: %s\n", name[0] ? ", prefix-list " : "", name,
+			why ? why : "running");
+		return;
+	}
+	jd = json_object_new_object();
+	if (name[0])
+		json_object_string_add(jd, "prefixList", name);
+	json_object_boolean_add(jd, "operational", !why);
+	if (why)
+		json_object_string_add(jd, "reason", why);
+	json_object_boolean_add(jd, "hideQueueState", cnp_g.cfg.cp.hide_queue_state);
+	json_object_object_add(json, "directToSource", jd);
 }
 
 DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
@@ -178,6 +229,7 @@ DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
 	} else {
 		vty_out(vty, "Congestion point: %s\n", why ? why : "running");
 	}
+	direct_show(vty, json);
 	for (unsigned int i = 0; cnpproxy_cp_if_view(i, &v); i++) {
 		if (json)
 			json_object_object_add(jifs, v.cfg->name, if_json(&v));

@@ -249,6 +249,21 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/direct-to-source-prefix-list",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/hide-queue-state",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/fallback-proxy",
 			.cbs = {
 				.modify = cnpproxy_cp_fallback_modify,
@@ -349,6 +364,13 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/collaborative-suppression",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.destroy = cnpproxy_nb_destroy,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/notify-rate-limit",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
@@ -414,6 +436,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received-flow-label",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received-local",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,
 			},
@@ -632,6 +660,48 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/suppressed-rate-limit",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/suppressed-collaborative",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/deferred",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/escalated",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/direct-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/direct-suppressed",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/direct-unknown-flow",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/direct-resumes",
 			.cbs = {
 				.get_elem = cnpproxy_state_cp_if_get_elem,
 			},

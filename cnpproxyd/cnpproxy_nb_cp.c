@@ -62,6 +62,8 @@ static void if_load(struct cnp_cp_if_config *ic, const struct lyd_node *dn)
 	if (yang_dnode_exists(dn, "notify-min-interval"))
 		ic->notify_min_interval_us = yang_dnode_get_uint32(dn, "notify-min-interval");
 	ic->notify_rate = yang_dnode_get_uint32(dn, "notify-rate-limit");
+	if (yang_dnode_exists(dn, "collaborative-suppression"))
+		ic->collab_fall_percent = yang_dnode_get_uint8(dn, "collaborative-suppression");
 }
 
 static int if_add(const struct lyd_node *dn, void *arg)
@@ -95,6 +97,11 @@ void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy)
 			strlcpy(cc->tunnel_heads_plist,
 				yang_dnode_get_string(cp, "tunnel-heads-prefix-list"),
 				sizeof(cc->tunnel_heads_plist));
+		if (yang_dnode_exists(cp, "direct-to-source-prefix-list"))
+			strlcpy(cc->direct_plist,
+				yang_dnode_get_string(cp, "direct-to-source-prefix-list"),
+				sizeof(cc->direct_plist));
+		cc->hide_queue_state = yang_dnode_get_bool(cp, "hide-queue-state");
 		yang_dnode_iterate(if_add, cc, cp, "interface");
 	}
 	DEBUGD(&cnp_dbg_nb, "northbound: congestion point settings reloaded (%u interfaces)",

@@ -65,6 +65,7 @@ struct pnc_flow_table *pn_flows;
 static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_RX] = "received",
 	[PN_RX_FCN] = "receivedFlowLabel",
+	[PN_RX_LOCAL] = "receivedLocal",
 	[PN_NO_ACCEPT_LIST] = "droppedNoAcceptList",
 	[PN_SOURCE_DENIED] = "droppedSourceDenied",
 	[PN_RL_SOURCE] = "droppedRateLimitSource",
@@ -458,7 +459,8 @@ static uint64_t ntp_now(void)
 }
 
 /* The Long-haul block and extension for a reaction. */
-static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r, struct pnc_lh_cnp *m)
+static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r,
+		       const struct pn_metric *metric, struct pnc_lh_cnp *m)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 
@@ -467,8 +469,12 @@ static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r, s
 	m->block.action = r->lh_action;
 	m->block.parameter = r->lh_parameter;
 	m->block.src_qp = f->sender_qpn;
-	/* The proxy knows the level only, not the congested queue. */
-	m->block.metric_type = PNC_LH_METRIC_NONE;
+	/*
+	 * A remote notification gives the level only; this router's own
+	 * congestion point also knows its queue.
+	 */
+	m->block.metric_type = metric ? metric->type : PNC_LH_METRIC_NONE;
+	m->block.metric = metric ? metric->value : 0;
 	if (pc->lh_device_id[0]) {
 		m->ext.present = true;
 		m->ext.checksum = true;
@@ -481,7 +487,8 @@ static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r, s
 
 /* Build the message the sender understands into o. */
 static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
-			 const struct cnp_reaction *r, struct pn_out *o)
+			 const struct cnp_reaction *r, const struct pn_metric *metric,
+			 struct pn_out *o)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	struct pnc_lh_icmp6 icmp;
@@ -497,7 +504,7 @@ static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 		icmp.tclass = (uint8_t)(pc->cnp_dscp << 2);
 		icmp.hop_limit = 64;
 		icmp.type = pc->lh_icmp6_type;
-		lh_message(f, r, &icmp.msg);
+		lh_message(f, r, metric, &icmp.msg);
 		o->sent = PN_LH_ICMP6_SENT;
 		return pnc_lh_icmp6_encode(&icmp, o->pkt, sizeof(o->pkt), &o->len);
 	case CNP_FMT_LONG_HAUL_ROCEV2:
@@ -505,7 +512,7 @@ static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 		sender_ip(f, &lh.ip);
 		lh.pkey = f->pkey;
 		lh.dest_qp = f->sender_qpn;
-		lh_message(f, r, &lh.msg);
+		lh_message(f, r, metric, &lh.msg);
 		o->sent = PN_LH_ROCE_SENT;
 		return pnc_lh_roce_encode(&lh, o->pkt, sizeof(o->pkt), &o->len);
 	case CNP_FMT_RATE_ADVICE:
@@ -530,35 +537,20 @@ static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 	return pnc_cnp_encode(&c, o->pkt, sizeof(o->pkt), &o->len);
 }
 
-/* A notification of level cl for flow f: the sender's message, if any. */
-static void react(const struct pnc_flow *f, uint8_t cl, uint64_t now)
+/* Queue the message of reaction r to flow f's sender; false if none left. */
+static bool queue_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
+			  const struct cnp_reaction *r, const struct pn_metric *metric, uint8_t cl,
+			  const char *why)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	int i = f->ip_version == 4 ? 0 : 1;
-	enum cnp_sender_format fmt;
-	struct cnp_reaction r;
 	struct pn_out *o;
 
-	fmt = cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
-	cnp_reaction_for(&pc->level, fmt, cl, &r);
-	if (!r.send) {
-		pn_counters.c[PN_LIGHT]++;
-		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,
-			 f->sender_qpn);
-		return;
-	}
-	if (i == 0 ? !pc->src4_set : !pc->src6_set) {
-		pn_counters.c[PN_NO_CNP_SOURCE]++;
-		return;
-	}
-	if (!interval_ok(f, now, r.interval_factor))
-		return;
 	if (batch.n[i] == PN_BATCH)
-		return; /* flushed by the caller after every datagram batch */
+		return false; /* flushed by the caller after every datagram batch */
 	o = &batch.out[i][batch.n[i]];
-	if (build_message(f, fmt, &r, o)) {
+	if (build_message(f, fmt, r, metric, o)) {
 		pn_counters.c[PN_SEND_ERROR]++;
-		return;
+		return false;
 	}
 	memset(&o->dst, 0, sizeof(o->dst));
 	o->dst.sa.sa_family = i == 0 ? AF_INET : AF_INET6;
@@ -568,7 +560,39 @@ static void react(const struct pnc_flow *f, uint8_t cl, uint64_t now)
 		memcpy(&o->dst.sin6.sin6_addr, f->sender, 16);
 	batch.n[i]++;
 	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", cnp_sender_format_name(fmt), &o->dst,
-		 f->sender_qpn, cl, r.severe ? "severe" : "light");
+		 f->sender_qpn, cl, why);
+	return true;
+}
+
+static bool source_set(const struct pnc_flow *f)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+
+	if (f->ip_version == 4 ? pc->src4_set : pc->src6_set)
+		return true;
+	pn_counters.c[PN_NO_CNP_SOURCE]++;
+	return false;
+}
+
+/* A notification of level cl for flow f: the sender's message, if any. */
+static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_metric *metric,
+		  uint64_t now)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	enum cnp_sender_format fmt;
+	struct cnp_reaction r;
+
+	fmt = cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
+	cnp_reaction_for(&pc->level, fmt, cl, &r);
+	if (!r.send) {
+		pn_counters.c[PN_LIGHT]++;
+		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,
+			 f->sender_qpn);
+		return false;
+	}
+	if (!source_set(f) || !interval_ok(f, now, r.interval_factor))
+		return false;
+	return queue_message(f, fmt, &r, metric, cl, r.severe ? "severe" : "light");
 }
 
 static void flush_cnps(void)
@@ -641,7 +665,7 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 			 v.bth.dest_qp);
 		return;
 	}
-	react(f, n.cl, now);
+	react(f, n.cl, NULL, now);
 }
 
 static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *from, uint64_t now)
@@ -674,7 +698,7 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 		return;
 	}
 	/* CL 0: the congestion point gave none; treat it as severe. */
-	react(f, fcn.cl ? fcn.cl : cnp_g.cfg.proxy.level.severe_level, now);
+	react(f, fcn.cl ? fcn.cl : cnp_g.cfg.proxy.level.severe_level, NULL, now);
 }
 
 static void pn_read(struct event *t)
@@ -699,6 +723,61 @@ static void pn_read(struct event *t)
 	}
 	flush_cnps();
 	pn_arm(i);
+}
+
+/* ---- this router's own congestion point ---------------------------------- */
+
+bool cnpproxy_pn_local_ready(void)
+{
+	return !pn.role_off && pn_flows;
+}
+
+enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
+				       const struct pn_metric *metric)
+{
+	const struct pnc_flow *f;
+	uint64_t now = now_us();
+	bool queued;
+
+	if (!cnpproxy_pn_local_ready())
+		return PN_LOCAL_OFF;
+	pn_counters.c[PN_RX_LOCAL]++;
+	f = pnc_flow_lookup(pn_flows, inv->ip.version, inv->ip.src, inv->ip.dst, inv->bth.dest_qp,
+			    now);
+	if (!f) {
+		pn_counters.c[PN_UNKNOWN_FLOW]++;
+		PN_DEBUG("own congestion point: unknown flow (QP 0x%06x)", inv->bth.dest_qp);
+		return PN_LOCAL_UNKNOWN_FLOW;
+	}
+	queued = react(f, cl, metric, now);
+	flush_cnps();
+	return queued ? PN_LOCAL_SENT : PN_LOCAL_SUPPRESSED;
+}
+
+bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_metric *metric)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	struct cnp_reaction r = { .send = true, .lh_action = PNC_LH_RESUME };
+	enum cnp_sender_format fmt;
+	const struct pnc_flow *f;
+	bool queued;
+
+	if (!cnpproxy_pn_local_ready())
+		return false;
+	f = pnc_flow_lookup(pn_flows, ref->ip_version, ref->sender, ref->receiver,
+			    ref->receiver_qpn, now_us());
+	if (!f)
+		return false;
+	/*
+	 * Parameter 0 restores the whole cut; rate advice 0 withdraws the
+	 * advice.  A standard CNP has no resume: DCQCN recovers on its own.
+	 */
+	fmt = cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
+	if (fmt == CNP_FMT_ROCEV2_CNP || !source_set(f))
+		return false;
+	queued = queue_message(f, fmt, &r, metric, 0, "resume");
+	flush_cnps();
+	return queued;
 }
 
 void cnpproxy_pn_counters_clear(void)

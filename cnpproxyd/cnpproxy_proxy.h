@@ -15,6 +15,7 @@
 enum pn_counter {
 	PN_RX = 0,	   /* five-tuple notifications received */
 	PN_RX_FCN,	   /* flow-label notifications received */
+	PN_RX_LOCAL,	   /* congestion reports from this router's congestion point */
 	PN_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
 	PN_SOURCE_DENIED,  /* dropped: source not permitted */
 	PN_RL_SOURCE,	   /* dropped: per-source rate limit */
@@ -54,5 +55,47 @@ extern void cnpproxy_pn_counters_clear(void);
 
 struct pnc_flow_table;
 extern struct pnc_flow_table *pn_flows;
+
+/*
+ * This router's own congestion point reports to the proxy role
+ * in-process: it is the proxy of its own senders (seed 001), or sends
+ * to the source directly (seed 000).  No accept-list or per-source
+ * bucket applies: the congestion point's own limits do.
+ */
+
+/* What the congestion point knows of its queue (Long-haul Metric). */
+struct pn_metric {
+	uint8_t type; /* enum pnc_lh_metric */
+	uint32_t value;
+};
+
+/* A flow as the invoking packet names it: enough to find it again. */
+struct pn_flow_ref {
+	uint8_t ip_version;
+	uint8_t sender[16];
+	uint8_t receiver[16];
+	uint32_t receiver_qpn;
+};
+
+enum pn_local_result {
+	PN_LOCAL_OFF,	       /* the proxy role does not run */
+	PN_LOCAL_UNKNOWN_FLOW, /* no learned flow: nothing sent */
+	PN_LOCAL_SUPPRESSED,   /* the level policy or the minimum interval */
+	PN_LOCAL_SENT,	       /* the sender's message left */
+};
+
+struct pnc_roce_view;
+
+/* Whether the proxy role can take reports now. */
+extern bool cnpproxy_pn_local_ready(void);
+/* Congestion of level cl met by the invoking packet inv. */
+extern enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
+					      const struct pn_metric *metric);
+/*
+ * The queue has drained: a Long-haul Resume, or withdrawn rate advice,
+ * to the flow's sender.  False when nothing was sent (a standard CNP
+ * sender, or the flow is gone).
+ */
+extern bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_metric *metric);
 
 #endif /* _CNPPROXY_PROXY_H */

@@ -9,6 +9,7 @@
  */
 #include <zebra.h>
 
+#include "lib/if.h"
 #include "lib/log.h"
 #include "lib/zclient.h"
 
@@ -83,7 +84,28 @@ static int cnpproxy_zebra_redist_route(ZAPI_CALLBACK_ARGS)
 	return 0;
 }
 
+/*
+ * The interfaces' addresses, kept by lib/if.c: the congestion point
+ * recognises a proxy that is this router by them.
+ */
+static int cnpproxy_zebra_if_address_add(ZAPI_CALLBACK_ARGS)
+{
+	zebra_interface_address_read(cmd, zclient->ibuf, vrf_id);
+	return 0;
+}
+
+static int cnpproxy_zebra_if_address_del(ZAPI_CALLBACK_ARGS)
+{
+	struct connected *c = zebra_interface_address_read(cmd, zclient->ibuf, vrf_id);
+
+	if (c)
+		connected_free(&c);
+	return 0;
+}
+
 static zclient_handler *const cnpproxy_handlers[] = {
+	[ZEBRA_INTERFACE_ADDRESS_ADD] = cnpproxy_zebra_if_address_add,
+	[ZEBRA_INTERFACE_ADDRESS_DELETE] = cnpproxy_zebra_if_address_del,
 	[ZEBRA_REDISTRIBUTE_ROUTE_ADD] = cnpproxy_zebra_redist_route,
 	[ZEBRA_REDISTRIBUTE_ROUTE_DEL] = cnpproxy_zebra_redist_route,
 };

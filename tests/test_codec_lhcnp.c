@@ -58,6 +58,7 @@ static uint16_t sum16(const uint8_t *p, size_t len, uint32_t sum)
 
 static void test_levels(void **state)
 {
+	(void)state;
 	for (uint8_t cl = 0; cl <= 7; cl++)
 		assert_int_equal(pnc_lh_level_to_cl(pnc_lh_level_from_cl(cl)), cl);
 	assert_int_equal(pnc_lh_level_from_cl(0), 0);
@@ -76,6 +77,7 @@ static void test_block_layout(void **state)
 	uint8_t buf[128];
 	size_t len;
 
+	(void)state;
 	sample_msg(&m, false);
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_OK);
 	assert_int_equal(len, 12);
@@ -102,6 +104,7 @@ static void test_extension(void **state)
 	uint8_t buf[256], *ext;
 	size_t len;
 
+	(void)state;
 	sample_msg(&m, true);
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_OK);
 	/* header 4, timestamp 4+8, device ID 4+8 (6 padded), path ID 4+4 (3 padded) */
@@ -156,6 +159,7 @@ static void test_body_rejects(void **state)
 	uint8_t buf[256], bad[256];
 	size_t len;
 
+	(void)state;
 	sample_msg(&m, true);
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_OK);
 
@@ -218,6 +222,7 @@ static void test_icmp6(void **state)
 	uint32_t pseudo = 0;
 	size_t len;
 
+	(void)state;
 	for (int ext = 0; ext < 2; ext++) {
 		icmp6_sample(&p, ext);
 		assert_int_equal(pnc_lh_icmp6_encode(&p, pkt, sizeof(pkt), &len), PNC_OK);
@@ -282,6 +287,7 @@ static void test_roce(void **state)
 	uint8_t pkt[PNC_LH_ROCE_MAX_LEN];
 	size_t len;
 
+	(void)state;
 	/* Without extension: a CNP's size, E bit, block in the reserved octets. */
 	roce_sample(&r, false);
 	assert_int_equal(pnc_lh_roce_encode(&r, pkt, sizeof(pkt), &len), PNC_OK);
@@ -331,6 +337,7 @@ static void test_roce_seed_form(void **state)
 	};
 	size_t len, blen;
 
+	(void)state;
 	roce_sample(&r, false);
 	assert_int_equal(pnc_lh_body_encode(&r.msg, body, sizeof(body), &blen), PNC_OK);
 	assert_int_equal(pnc_roce_encode(&r.ip, &bth, body, blen, pkt, sizeof(pkt), &len), PNC_OK);
@@ -361,6 +368,7 @@ static void test_rate_advice(void **state)
 	uint8_t pkt[PNC_RA_LEN6];
 	size_t len;
 
+	(void)state;
 	pnc_ip_udp_init(&ra.ip, 6);
 	memcpy(ra.ip.src, src6, 16);
 	memcpy(ra.ip.dst, dst6, 16);

@@ -333,6 +333,16 @@ static void test_levels_and_notify(void **state)
 	assert_int_equal(cp_level(CP_MARK_CE, &t, 39999), 6);
 	assert_int_equal(cp_level(CP_MARK_CE, &t, 40000), 7);
 	assert_int_equal(cp_level(CP_MARK_CE, &t, 1000000), 7);
+	/*
+	 * Direct to the source: depth one RTT_est ahead.  At 20000 octets,
+	 * growing 6.667 MB/s for 1 ms is 26667: level 5; shrinking is the
+	 * depth's own level; 1 GB/s for 1 ms passes 2 * K_max: 7.
+	 */
+	assert_int_equal(cp_level_projected(CP_MARK_CE, &t, 20000, 6667000, 1000), 5);
+	assert_int_equal(cp_level_projected(CP_MARK_CE, &t, 20000, -6667000, 1000), 4);
+	assert_int_equal(cp_level_projected(CP_MARK_CE, &t, 20000, 0, 1000), 4);
+	assert_int_equal(cp_level_projected(CP_MARK_CE, &t, 20000, 1000000000, 1000), 7);
+	assert_int_equal(cp_level_projected(CP_MARK_TWO_THRESHOLD, &t, 15000, 5000000, 1000), 6);
 	/* Seed 001 has no level 0. */
 	assert_int_equal(cp_level_fcn(0), 1);
 	assert_int_equal(cp_level_fcn(6), 6);

@@ -21,7 +21,13 @@
 # cnpproxyd stopped (SIGSTOP) or killed (SIGKILL) in the middle of
 # marking, the receiver sees no CE mark once the marking state's lifetime
 # is over (stopped) or at once (killed: the tcx link goes with the
-# process); SIGCONT resumes marking, a restart marks again.
+# process); SIGCONT resumes marking, a restart marks again.  Direct to
+# the source: with its own proxy role, p sends Long-haul CNPs (queue
+# depth as metric, or hidden) and Resume to the sender itself, and a CNP
+# to a sender whose proxy it is, without any datagram to pe1.
+# Collaborative suppression: pe2 becomes a second congestion point (a
+# TBF towards the receiver); it defers to p's action, and escalates when
+# its queue grows all the same.
 
 import json
 import os
@@ -530,6 +536,183 @@ def mark_links(router, prog_id=None):
         prog_id = congestion()["program"]["id"]
     links = json.loads(router.cmd("bpftool -j link show") or "[]")
     return len([ln for ln in links if ln.get("prog_id") == prog_id])
+
+
+def decode_capture(router, pcap):
+    rc, out = run_rc(gear(router), "{} decode --input pcap {}".format(PNC_PKT, pcap))
+    assert rc == 0, out
+    return [json.loads(line) for line in out.strip().splitlines()]
+
+
+def direct_run(tag, duration):
+    """A Long-haul sender through p; the first message p sent it, decoded."""
+    pcap = logfile(tag + ".pcap")
+    cap = gear("sender").popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
+                                "udp dst port 4791 and src host 10.255.0.2"])
+    time.sleep(0.5)
+    req, resp = run_pair(tag, "10.0.1.1", "10.0.2.1", duration=duration,
+                         extra_req=["--long-haul", "--lh-known", "10.255.0.2"])
+    wait_done(req, resp)
+    cap.wait(timeout=10)
+    (pkt,) = decode_capture("sender", pcap)
+    return pkt
+
+
+def test_direct_long_haul_to_source():
+    "Seed 000: p sends Long-haul CNPs to the sender itself, and Resume once it drained."
+    p, pe1 = gear("p"), gear("pe1")
+    p.vtysh_cmd("configure terminal\nip prefix-list DIRECT seq 5 permit 10.0.1.0/24 le 32")
+    # "no" without a value, with nothing configured, changes nothing.
+    p_config("no congestion-point direct-to-source")
+    p_config("proxy", "proxy source-address 10.255.0.2", "proxy learn-interface p-eth0",
+             "proxy learn-interface p-eth1",
+             "proxy sender 10.0.1.0/24 format long-haul-rocev2")
+    d = congestion()["directToSource"]
+    assert "prefixList" not in d and d["operational"], d
+    p_config("congestion-point direct-to-source prefix-list DIRECT")
+    assert congestion()["directToSource"]["prefixList"] == "DIRECT"
+    assert "congestion-point direct-to-source prefix-list DIRECT" in p.vtysh_cmd(
+        "show running-config cnpproxyd")
+    p.vtysh_cmd("clear cnpproxy counters")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    pkt = direct_run("direct", 5)
+
+    c = p_eth1()["counters"]
+    assert c["directSent"] >= 1 and c["directUnknownFlow"] == 0, c
+    # Nothing went to pe1: p was the sender's proxy itself.
+    assert c["notificationsSent"] == 0 and c["fallbackSent"] == 0, c
+    assert c["resumes"] >= 1 and c["directResumes"] >= 1, c
+    got = p.vtysh_cmd("show cnpproxy counters json", isjson=True)
+    assert got["receivedLocal"] >= c["directSent"] and got["longHaulRocev2Sent"] >= 2, got
+    assert got["cnpSent"] == 0 and got["received"] == 0, got
+    assert pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)["received"] == 0
+
+    rq = summary("direct", "req")
+    assert rq["lh_roce"] >= 2 and rq["lh_rate_reduce"] >= 1 and rq["lh_resume"] >= 1, rq
+    assert rq["unknown_src"] == 0 and rq["cnps"] == 0, rq
+    # The first message on the wire: Rate Reduce with the queue's depth.
+    assert pkt["kind"] == "long-haul-rocev2" and pkt["icrc_ok"], pkt
+    assert pkt["ip"]["src"] == "10.255.0.2" and pkt["bth"]["dqpn"] == 0x11, pkt
+    assert pkt["lh"]["action_name"] == "rate-reduce" and pkt["lh"]["cl"] >= 4, pkt
+    assert pkt["lh"]["metric_type"] == 1 and pkt["lh"]["metric"] >= 14, pkt
+
+    # Hidden queue state: Metric Type 0, value 0.
+    p_config("congestion-point hide-queue-state")
+    assert congestion()["directToSource"]["hideQueueState"]
+    pkt = direct_run("direct-hidden", 2)
+    assert (pkt["lh"]["metric_type"], pkt["lh"]["metric"]) == (0, 0), pkt
+
+    # Without the proxy role, the sender's proxy (pe1) is notified again.
+    p_config("no proxy")
+    d = congestion()["directToSource"]
+    assert not d["operational"] and d["reason"] == "the proxy role does not run", d
+    p.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair("direct-off", "10.0.1.1", "10.0.2.1", duration=2)
+    wait_done(req, resp)
+    c = p_eth1()["counters"]
+    assert c["directSent"] == 0 and c["notificationsSent"] >= 1, c
+    p_config("no congestion-point direct-to-source prefix-list DIRECT",
+             "no congestion-point hide-queue-state")
+    out = p.vtysh_cmd("show running-config cnpproxyd")
+    assert "direct-to-source" not in out and "hide-queue-state" not in out, out
+
+
+def test_own_senders_served_in_process():
+    """Seed 001: a congested router that is the sender's proxy sends the CNP itself.
+
+    A static proxy-for entry more specific than pe1's PNC prefix makes p
+    the sender's proxy, as a congested ingress PE is for its senders.
+    """
+    p = gear("p")
+    p_config("proxy", "proxy source-address 10.255.0.2", "proxy learn-interface p-eth0",
+             "proxy learn-interface p-eth1", "proxy for 10.0.1.1/32 via 10.255.0.2")
+    expect(lambda: p.vtysh_cmd("show cnpproxy lookup 10.0.1.1 json", isjson=True).get(
+        "proxy"), "10.255.0.2")
+    p.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair("own", "10.0.1.1", "10.0.2.1", duration=3)
+    wait_done(req, resp)
+    c = p_eth1()["counters"]
+    # No datagram to itself, which its (absent) accept-list would refuse.
+    assert c["directSent"] >= 1 and c["notificationsSent"] == 0, c
+    got = p.vtysh_cmd("show cnpproxy counters json", isjson=True)
+    assert got["cnpSent"] >= 1 and got["received"] == 0, got
+    assert got["droppedNoAcceptList"] == 0, got
+    rq = summary("own", "req")
+    assert rq["cnps"] >= 1 and rq["cnps_invalid"] == 0 and rq["rate_mbps"] < 60, rq
+    p_config("no proxy for 10.0.1.1/32 via 10.255.0.2", "no proxy")
+    expect(lambda: p.vtysh_cmd("show cnpproxy lookup 10.0.1.1 json", isjson=True).get(
+        "proxy"), "10.255.0.1")
+
+
+def pe2_config(*lines):
+    rc, out = vtysh_rc(gear("pe2"), "configure terminal", "router cnpproxy", *lines)
+    assert rc == 0, out
+
+
+def pe2_eth1():
+    return gear("pe2").vtysh_cmd("show cnpproxy congestion json",
+                                 isjson=True)["interfaces"]["pe2-eth1"]
+
+
+def collab_run(tag, tbf_rate, extra_req=()):
+    """A flow through p (20 Mb/s) and then pe2 (tbf_rate): pe2's state after it."""
+    pe2 = gear("pe2")
+    pe2.cmd_raises("tc qdisc replace dev pe2-eth1 root tbf rate {} burst 16kb limit 400kb"
+                   .format(tbf_rate))
+    expect(lambda: pe2_eth1()["operational"], True)
+    gear("p").vtysh_cmd("clear cnpproxy counters")
+    pe2.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair(tag, "10.0.1.1", "10.0.2.1", duration=4, extra_req=extra_req)
+    wait_done(req, resp)
+    return pe2_eth1()
+
+
+def test_collaborative_suppression_two_congestion_points():
+    """Seed 000: pe2, downstream of p, defers to p's action, then escalates.
+
+    p's TBF (20 Mb/s) fills first and p's notifications slow the sender
+    (through pe1); pe2 sees its arrival rate fall within its rtt after its
+    own onset, and holds its notifications.  The sender never wins rate
+    back, and p's CNPs take it down to roce-emu's floor, 1 Mb/s.  With
+    pe2 at 15 Mb/s its queue then drains: it never escalates.  At
+    0.5 Mb/s it keeps growing though p acted: pe2 escalates and notifies
+    after all.
+    """
+    gear("pe2").vtysh_cmd("configure terminal\ndebug cnpproxy congestion")
+    pe2_config("congestion-point", "congestion-point source-address 10.255.0.3",
+               "congestion-point interface pe2-eth1",
+               "congestion-point interface pe2-eth1 thresholds static k-max 20000 k-min 6000",
+               "congestion-point interface pe2-eth1 poll-interval 2",
+               "congestion-point interface pe2-eth1 rtt 50000",
+               "congestion-point interface pe2-eth1 collaborative-suppression")
+    out = gear("pe2").vtysh_cmd("show running-config cnpproxyd")
+    assert ("congestion-point interface pe2-eth1 collaborative-suppression fall-percent 10"
+            in out), out
+
+    c = collab_run("collab-defer", "15mbit")
+    assert p_eth1()["counters"]["notificationsSent"] >= 1
+    k = c["counters"]
+    assert k["onsets"] >= 1 and k["deferred"] >= 1, k
+    assert k["suppressedCollaborative"] >= 1 and k["escalated"] == 0, c
+    # Deferring, pe2 left the sender to p: it sent nothing itself.
+    assert k["notificationsSent"] == 0, c
+    cs = c["collaborativeSuppression"]
+    assert cs["fallPercent"] == 10 and cs["onsetArrivalBytesPerSec"] > 0, cs
+
+    c = collab_run("collab-escalate", "500kbit")
+    k = c["counters"]
+    assert k["deferred"] >= 1 and k["escalated"] >= 1, k
+    assert k["notificationsSent"] >= 1, c
+
+    # Off: pe2 notifies from its first congestion on, like p.
+    pe2_config("no congestion-point interface pe2-eth1 collaborative-suppression")
+    assert "collaborativeSuppression" not in pe2_eth1()
+    c = collab_run("collab-off", "500kbit")
+    k = c["counters"]
+    assert k["notificationsSent"] >= 1 and k["suppressedCollaborative"] == 0, c
+    assert k["deferred"] == 0, c
+    pe2_config("no congestion-point")
+    gear("pe2").cmd_raises("tc qdisc del dev pe2-eth1 root")
 
 
 def test_removing_interface_detaches():

@@ -298,6 +298,9 @@ def test_no_forms_create_nothing():
                     "no congestion-point interface nosuch0 notify rate-limit",
                     "no congestion-point interface nosuch0 trigger ecn-rate",
                     "no congestion-point fallback-proxy",
+                    "no congestion-point interface nosuch0 collaborative-suppression",
+                    "no congestion-point direct-to-source",
+                    "no congestion-point hide-queue-state",
                     "no proxy flow-label-tunnel"):
             rc, out = cnpproxy_cfg(router, cmd)
             assert rc == 0, (cmd, out)
@@ -311,15 +314,23 @@ def test_no_form_of_interface_setting():
     r2 = get_topogen().gears["r2"]
     before = cnpproxy_block(r2)
     ifcmd = "congestion-point interface r2-eth0"
-    rc, out = cnpproxy_cfg(r2, ifcmd, ifcmd + " rtt 5000", ifcmd + " marking ce")
+    rc, out = cnpproxy_cfg(r2, ifcmd, ifcmd + " rtt 5000", ifcmd + " marking ce",
+                           ifcmd + " collaborative-suppression fall-percent 20",
+                           "congestion-point direct-to-source prefix-list SENDERS")
     assert rc == 0, out
     block = cnpproxy_block(r2)
     assert ifcmd + " rtt 5000\n" in block and ifcmd + " marking ce\n" in block, block
-    for wrong in ("no " + ifcmd + " rtt 5", "no " + ifcmd + " marking two-threshold"):
+    assert ifcmd + " collaborative-suppression fall-percent 20\n" in block, block
+    assert " congestion-point direct-to-source prefix-list SENDERS\n" in block, block
+    for wrong in ("no " + ifcmd + " rtt 5", "no " + ifcmd + " marking two-threshold",
+                  "no " + ifcmd + " collaborative-suppression fall-percent 21",
+                  "no congestion-point direct-to-source prefix-list OTHER"):
         rc, out = cnpproxy_cfg(r2, wrong)
         assert rc != 0 and "The configured value is" in out, out
         assert cnpproxy_block(r2) == block
-    rc, out = cnpproxy_cfg(r2, "no " + ifcmd + " rtt", "no " + ifcmd + " marking")
+    rc, out = cnpproxy_cfg(r2, "no " + ifcmd + " rtt", "no " + ifcmd + " marking",
+                           "no " + ifcmd + " collaborative-suppression",
+                           "no congestion-point direct-to-source")
     assert rc == 0, out
     assert cnpproxy_block(r2).replace(" " + ifcmd + "\n", "", 1) == before
     # Never congested: times that have not come say so.
