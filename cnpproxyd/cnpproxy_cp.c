@@ -310,29 +310,47 @@ static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const s
 	send_to(ci, to, cnp_g.cfg.flow_label_port, msg, len, CP_C_FCN_SENT);
 }
 
-/* What the Long-haul Metric says of this queue, unless hidden. */
-static void queue_metric(const struct cp_if *ci, struct pn_metric *m)
+/*
+ * What this router's proxy role is told of the queue: its depth for the
+ * Long-haul Metric (unless hidden), and for rate advice the rate it
+ * drains at (the qdisc's shaping rate, else the link's) shared among
+ * the flows slowed in this episode.
+ */
+static void queue_report(const struct cp_if *ci, unsigned int flows, struct pn_queue_report *m)
 {
+	uint64_t drain_bps = ci->cur.rate_bps ? ci->cur.rate_bps : ci->link_bps;
+
 	memset(m, 0, sizeof(*m));
+	if (drain_bps && flows)
+		m->advice_mbps = (uint32_t)MAX(drain_bps / 1000000u / flows, 1);
 	if (cnp_g.cfg.cp.hide_queue_state)
 		return;
 	m->type = PNC_LH_METRIC_QUEUE_KB;
 	m->value = MIN(ci->cur.backlog_bytes / 1024u, 0xffffffu);
 }
 
-static void remember_slowed(struct cp_if *ci, const struct cp_sample_view *v)
+static void flow_ref_of(const struct cp_sample_view *v, struct pn_flow_ref *ref)
 {
-	struct pn_flow_ref ref = { .ip_version = v->roce.ip.version };
+	memset(ref, 0, sizeof(*ref));
+	ref->ip_version = v->roce.ip.version;
+	memcpy(ref->sender, v->roce.ip.src, 16);
+	memcpy(ref->receiver, v->roce.ip.dst, 16);
+	ref->receiver_qpn = v->roce.bth.dest_qp;
+}
 
-	memcpy(ref.sender, v->roce.ip.src, 16);
-	memcpy(ref.receiver, v->roce.ip.dst, 16);
-	ref.receiver_qpn = v->roce.bth.dest_qp;
+static bool slowed_has(const struct cp_if *ci, const struct pn_flow_ref *ref)
+{
 	for (unsigned int i = 0; i < ci->n_slowed; i++)
-		if (!memcmp(&ci->slowed[i], &ref, sizeof(ref)))
-			return;
+		if (!memcmp(&ci->slowed[i], ref, sizeof(*ref)))
+			return true;
+	return false;
+}
+
+static void remember_slowed(struct cp_if *ci, const struct pn_flow_ref *ref)
+{
 	/* Full: a later flow recovers by its own timer, not by Resume. */
-	if (ci->n_slowed < CP_RESUME_MAX)
-		ci->slowed[ci->n_slowed++] = ref;
+	if (!slowed_has(ci, ref) && ci->n_slowed < CP_RESUME_MAX)
+		ci->slowed[ci->n_slowed++] = *ref;
 }
 
 /*
@@ -341,14 +359,16 @@ static void remember_slowed(struct cp_if *ci, const struct cp_sample_view *v)
  */
 static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 {
-	struct pn_metric m;
+	struct pn_queue_report m;
+	struct pn_flow_ref ref;
 	uint8_t cl;
 
 	cl = notify_level(ci, cp_level_projected(ci->cfg.policy.marking, &ci->thr,
 						 ci->cur.backlog_bytes,
 						 ci->rates.valid ? ci->rates.growth_Bps : 0,
 						 ci->cfg.policy.rtt_us));
-	queue_metric(ci, &m);
+	flow_ref_of(v, &ref);
+	queue_report(ci, ci->n_slowed + !slowed_has(ci, &ref), &m);
 	switch (cnpproxy_pn_local(&v->roce, cl, &m)) {
 	case PN_LOCAL_OFF:
 		return false;
@@ -361,7 +381,7 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 	case PN_LOCAL_SENT:
 		ci->c[CP_C_DIRECT_SENT]++;
 		ci->last_notify_us = cnpproxy_now_us();
-		remember_slowed(ci, v);
+		remember_slowed(ci, &ref);
 		CP_DEBUG("%s: sent to the sender of QP 0x%06x directly (CL %u)", ci->cfg.name,
 			 v->roce.bth.dest_qp, cl);
 		break;
@@ -372,9 +392,9 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 /* The queue drained: the senders slowed from here may speed up again. */
 static void resume_slowed(struct cp_if *ci)
 {
-	struct pn_metric m;
+	struct pn_queue_report m;
 
-	queue_metric(ci, &m);
+	queue_report(ci, 0, &m);
 	for (unsigned int i = 0; i < ci->n_slowed; i++)
 		if (cnpproxy_pn_local_resume(&ci->slowed[i], &m))
 			ci->c[CP_C_DIRECT_RESUMES]++;

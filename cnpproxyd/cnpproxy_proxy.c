@@ -460,7 +460,7 @@ static uint64_t ntp_now(void)
 
 /* The Long-haul block and extension for a reaction. */
 static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r,
-		       const struct pn_metric *metric, struct pnc_lh_cnp *m)
+		       const struct pn_queue_report *metric, struct pnc_lh_cnp *m)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 
@@ -487,7 +487,7 @@ static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r,
 
 /* Build the message the sender understands into o. */
 static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
-			 const struct cnp_reaction *r, const struct pn_metric *metric,
+			 const struct cnp_reaction *r, const struct pn_queue_report *metric,
 			 struct pn_out *o)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
@@ -539,8 +539,8 @@ static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 
 /* Queue the message of reaction r to flow f's sender; false if none left. */
 static bool queue_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
-			  const struct cnp_reaction *r, const struct pn_metric *metric, uint8_t cl,
-			  const char *why)
+			  const struct cnp_reaction *r, const struct pn_queue_report *metric,
+			  uint8_t cl, const char *why)
 {
 	int i = f->ip_version == 4 ? 0 : 1;
 	struct pn_out *o;
@@ -575,15 +575,24 @@ static bool source_set(const struct pnc_flow *f)
 }
 
 /* A notification of level cl for flow f: the sender's message, if any. */
-static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_metric *metric,
+static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_report *metric,
 		  uint64_t now)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	struct cnp_level_policy lp;
 	enum cnp_sender_format fmt;
 	struct cnp_reaction r;
 
 	fmt = cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
-	cnp_reaction_for(&pc->level, fmt, cl, &r);
+	/*
+	 * A congestion point of this router knows its queue's drain rate:
+	 * the advice scales the flow's share of it, not the configured
+	 * maximum, by the level.
+	 */
+	lp = pc->level;
+	if (metric && metric->advice_mbps)
+		lp.ra_max_rate = metric->advice_mbps;
+	cnp_reaction_for(&lp, fmt, cl, &r);
 	if (!r.send) {
 		pn_counters.c[PN_LIGHT]++;
 		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,
@@ -733,7 +742,7 @@ bool cnpproxy_pn_local_ready(void)
 }
 
 enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
-				       const struct pn_metric *metric)
+				       const struct pn_queue_report *metric)
 {
 	const struct pnc_flow *f;
 	uint64_t now = now_us();
@@ -754,7 +763,7 @@ enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t 
 	return queued ? PN_LOCAL_SENT : PN_LOCAL_SUPPRESSED;
 }
 
-bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_metric *metric)
+bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	struct cnp_reaction r = { .send = true, .lh_action = PNC_LH_RESUME };

@@ -63,10 +63,12 @@ extern struct pnc_flow_table *pn_flows;
  * bucket applies: the congestion point's own limits do.
  */
 
-/* What the congestion point knows of its queue (Long-haul Metric). */
-struct pn_metric {
-	uint8_t type; /* enum pnc_lh_metric */
-	uint32_t value;
+/* What the congestion point knows of its queue. */
+struct pn_queue_report {
+	uint8_t type;	/* Long-haul Metric Type, enum pnc_lh_metric */
+	uint32_t value; /* ... and value */
+	/* Rate advice: the flow's share of the drain rate, Mb/s, in place of max-rate. */
+	uint32_t advice_mbps;
 };
 
 /* A flow as the invoking packet names it: enough to find it again. */
@@ -90,12 +92,13 @@ struct pnc_roce_view;
 extern bool cnpproxy_pn_local_ready(void);
 /* Congestion of level cl met by the invoking packet inv. */
 extern enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
-					      const struct pn_metric *metric);
+					      const struct pn_queue_report *metric);
 /*
  * The queue has drained: a Long-haul Resume, or withdrawn rate advice,
  * to the flow's sender.  False when nothing was sent (a standard CNP
  * sender, or the flow is gone).
  */
-extern bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_metric *metric);
+extern bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref,
+				     const struct pn_queue_report *metric);
 
 #endif /* _CNPPROXY_PROXY_H */

@@ -590,6 +590,14 @@ def test_direct_long_haul_to_source():
     rq = summary("direct", "req")
     assert rq["lh_roce"] >= 2 and rq["lh_rate_reduce"] >= 1 and rq["lh_resume"] >= 1, rq
     assert rq["unknown_src"] == 0 and rq["cnps"] == 0, rq
+    # The rate trace: each Rate Reduce halves the rate (parameter 50),
+    # a Resume restores the whole cut.
+    with open(logfile("direct-req.json")) as f:
+        lh = [json.loads(line) for line in f if '"event":"lh"' in line]
+    assert lh[0]["action"] == "rate-reduce" and lh[0]["parameter"] == 50, lh[0]
+    assert lh[0]["rate_mbps"] == 30.0, lh[0]
+    i = next(k for k, e in enumerate(lh) if e["action"] == "resume")
+    assert lh[i]["parameter"] == 0 and lh[i]["rate_mbps"] > lh[i - 1]["rate_mbps"], lh[i - 1:i + 1]
     # The first message on the wire: Rate Reduce with the queue's depth.
     assert pkt["kind"] == "long-haul-rocev2" and pkt["icrc_ok"], pkt
     assert pkt["ip"]["src"] == "10.255.0.2" and pkt["bth"]["dqpn"] == 0x11, pkt
@@ -601,6 +609,25 @@ def test_direct_long_haul_to_source():
     assert congestion()["directToSource"]["hideQueueState"]
     pkt = direct_run("direct-hidden", 2)
     assert (pkt["lh"]["metric_type"], pkt["lh"]["metric"]) == (0, 0), pkt
+
+    # Rate advice: the flow's share of the queue's drain rate (the TBF's
+    # 20 Mb/s, one flow) scaled by the level, (8 - CL) / 8; withdrawn (0)
+    # once the queue drained.
+    p_config("no congestion-point hide-queue-state",
+             "proxy sender 10.0.1.0/24 format rate-advice")
+    p.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair("direct-ra", "10.0.1.1", "10.0.2.1", duration=3,
+                         extra_req=["--rate-advice"])
+    wait_done(req, resp)
+    with open(logfile("direct-ra-req.json")) as f:
+        advice = [json.loads(line) for line in f if '"rate-advice"' in line]
+    advised = {e["advised_mbps"] for e in advice if e["advised_mbps"]}
+    assert advised and advised <= {10, 7, 5, 2}, advice
+    rq = summary("direct-ra", "req")
+    assert rq["advice_withdrawn"] >= 1 and rq["cnps"] == 0, rq
+    c = p_eth1()["counters"]
+    assert c["directSent"] >= 1 and c["directResumes"] >= 1, c
+    assert p.vtysh_cmd("show cnpproxy counters json", isjson=True)["rateAdviceSent"] >= 2
 
     # Without the proxy role, the sender's proxy (pe1) is notified again.
     p_config("no proxy")
