@@ -447,6 +447,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-socket-overflow",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-no-accept-list",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,

@@ -50,6 +50,13 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
 #define PN_AGE_INTERVAL_S 10
 #define PN_BIND_RETRY_S	  1  /* a port another process holds may be freed */
 #define PN_DEBUG_PER_S	  50 /* a flood of bad notifications must not flood the log */
+/*
+ * Receive buffer of each notification socket: a burst of congestion
+ * points reporting at once, or an event loop busy for a moment with a
+ * show command, must not cost notifications (the default, 208 KiB, holds
+ * about a thousand).  Datagrams the kernel still drops are counted.
+ */
+#define PN_RCVBUF (4u << 20)
 
 static bool pn_debug_allowed(void);
 
@@ -66,6 +73,7 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_RX] = "received",
 	[PN_RX_FCN] = "receivedFlowLabel",
 	[PN_RX_LOCAL] = "receivedLocal",
+	[PN_RX_OVERFLOW] = "droppedSocketOverflow",
 	[PN_NO_ACCEPT_LIST] = "droppedNoAcceptList",
 	[PN_SOURCE_DENIED] = "droppedSourceDenied",
 	[PN_RL_SOURCE] = "droppedRateLimitSource",
@@ -130,6 +138,8 @@ static struct {
 	struct cnp_bucket global;
 	struct cnp_bucket debug;
 	uint16_t ip_id;
+	/* The kernel's drop count last seen on each socket (SO_RXQ_OVFL). */
+	uint32_t notif_ovfl[2], fcn_ovfl[2];
 	bool role_off;
 	const char *sockets_missing; /* NULL: all sockets open */
 } pn = {
@@ -161,6 +171,18 @@ static void pn_qp_free(void *item)
 
 /* ---- sockets ---------------------------------------------------------- */
 
+/* Beyond net.core.rmem_max when privileged (CAP_NET_ADMIN), else up to it. */
+static void rcvbuf_size(int fd)
+{
+	int size = PN_RCVBUF, ret = -1;
+
+	frr_with_privs (&cnpproxy_privs) {
+		ret = setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
+	}
+	if (ret < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+}
+
 static int udp_socket(int family, uint16_t port, bool warn)
 {
 	union sockunion su = {};
@@ -170,6 +192,9 @@ static int udp_socket(int family, uint16_t port, bool warn)
 	if (fd < 0)
 		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	/* Every datagram says how many the socket has dropped so far. */
+	setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof(on));
+	rcvbuf_size(fd);
 	if (family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
 	su.sa.sa_family = family;
@@ -237,10 +262,14 @@ static void pn_open(struct event *t)
 	bool missing = false;
 
 	for (int i = 0; i < 2; i++) {
-		if (pn.notif_fd[i] < 0)
+		if (pn.notif_fd[i] < 0) {
 			pn.notif_fd[i] = udp_socket(families[i], pn.notif_port, !pn.open_warned);
-		if (pn.fcn_fd[i] < 0)
+			pn.notif_ovfl[i] = 0;
+		}
+		if (pn.fcn_fd[i] < 0) {
 			pn.fcn_fd[i] = udp_socket(families[i], pn.fcn_port, !pn.open_warned);
+			pn.fcn_ovfl[i] = 0;
+		}
 		if (pn.raw_fd[i] < 0) {
 			frr_with_privs (&cnpproxy_privs) {
 				pn.raw_fd[i] = socket(families[i], SOCK_RAW | SOCK_CLOEXEC,
@@ -710,21 +739,53 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 	react(f, fcn.cl ? fcn.cl : cnp_g.cfg.proxy.level.severe_level, NULL, now);
 }
 
+/*
+ * The socket's drop count as of this datagram: what grew since the last
+ * one are notifications the kernel dropped for want of buffer.
+ */
+static void overflow_count(struct msghdr *mh, uint32_t *seen)
+{
+	struct cmsghdr *cm;
+	uint32_t drops;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SO_RXQ_OVFL)
+			continue;
+		memcpy(&drops, CMSG_DATA(cm), sizeof(drops));
+		pn_counters.c[PN_RX_OVERFLOW] += (uint32_t)(drops - *seen);
+		*seen = drops;
+	}
+}
+
 static void pn_read(struct event *t)
 {
 	int *fdp = EVENT_ARG(t);
 	int fd = *fdp, i = (fdp == &pn.notif_fd[0] || fdp == &pn.fcn_fd[0]) ? 0 : 1;
 	bool fcn = (fdp == &pn.fcn_fd[0] || fdp == &pn.fcn_fd[1]);
+	uint32_t *ovfl = fcn ? &pn.fcn_ovfl[i] : &pn.notif_ovfl[i];
 	uint8_t buf[2048];
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(uint32_t))];
+	} control;
 
 	for (int k = 0; k < PN_BATCH; k++) {
 		union sockunion from;
-		socklen_t flen = sizeof(from);
+		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+		struct msghdr mh = {
+			.msg_name = &from,
+			.msg_namelen = sizeof(from),
+			.msg_iov = &iov,
+			.msg_iovlen = 1,
+			.msg_control = control.buf,
+			.msg_controllen = sizeof(control.buf),
+		};
 		ssize_t len;
 
-		len = recvfrom(fd, buf, sizeof(buf), 0, &from.sa, &flen);
+		len = recvmsg(fd, &mh, 0);
 		if (len < 0)
 			break;
+		overflow_count(&mh, ovfl);
 		if (fcn)
 			handle_fcn(buf, (size_t)len, &from, now_us());
 		else

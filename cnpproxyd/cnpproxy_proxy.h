@@ -16,6 +16,7 @@ enum pn_counter {
 	PN_RX = 0,	   /* five-tuple notifications received */
 	PN_RX_FCN,	   /* flow-label notifications received */
 	PN_RX_LOCAL,	   /* congestion reports from this router's congestion point */
+	PN_RX_OVERFLOW,	   /* dropped by the kernel: socket receive buffer full */
 	PN_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
 	PN_SOURCE_DENIED,  /* dropped: source not permitted */
 	PN_RL_SOURCE,	   /* dropped: per-source rate limit */

@@ -20,6 +20,7 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -210,6 +211,42 @@ def test_rate_limit_per_source():
     assert 5 <= got["droppedUnknownFlow"] <= 10, got
     assert got["droppedRateLimitSource"] == 50 - got["droppedUnknownFlow"], got
     pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy rate-limit per-source 5\n")
+
+
+def test_socket_overflow_counted():
+    """A burst the daemon cannot read in time (stopped here): whatever the
+    kernel drops for want of receive buffer is counted, so that every
+    notification sent is either received or counted as dropped."""
+    pe1 = gear("pe1")
+    sent = 20000
+    payload = notification(rqpn="0x778")
+    rc, out = run_rc(pe1, "cat /var/run/frr/cnpproxyd.pid")
+    assert rc == 0, out
+    pid = int(out)
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    # Nothing may ask pe1's daemons anything while it is stopped: from here.
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        send_from("p", "10.0.12.1", NOTIF_PORT, payload, count=sent)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    # A datagram reports the drops before it: one more after the burst.
+    time.sleep(1)
+    send_from("p", "10.0.12.1", NOTIF_PORT, payload)
+
+    def accounted():
+        got = counters()
+        return got["received"] + got["droppedSocketOverflow"]
+
+    _, total = topotest.run_and_expect(accounted, sent + 1, count=20, wait=0.5)
+    got = counters()
+    assert total == sent + 1, got
+    # The 4 MiB buffer holds thousands of these, not all 20000.
+    assert got["droppedSocketOverflow"] > 0 and got["received"] > 1000, got
+    state = json.loads(pe1.vtysh_cmd(
+        "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd"))
+    proxy = state["frr-cnpproxyd:cnpproxyd"]["state"]["proxy"]
+    assert int(proxy["dropped-socket-overflow"]) == got["droppedSocketOverflow"], proxy
 
 
 def test_no_accept_list_accepts_nothing():
