@@ -268,12 +268,28 @@ static void pt_addr_of(struct pt_addr *a, uint8_t version, const uint8_t *bytes)
  * tunnel-heads prefix-list permits it: seed 001 notifies any ingress PE
  * the congestion point knows, PNC or not.
  */
+/*
+ * Whether the configured prefix-list name ("": none) permits an address
+ * (IP version 4 or 6).  As for accept-from, the address is matched as a
+ * host prefix: a list that does not exist permits nothing.
+ */
+static bool plist_permits(const char *name, uint8_t version, const uint8_t *addr)
+{
+	struct prefix_list *plist;
+	struct prefix p = {};
+
+	if (!name[0])
+		return false;
+	p.family = version == 4 ? AF_INET : AF_INET6;
+	p.prefixlen = version == 4 ? IPV4_MAX_BITLEN : IPV6_MAX_BITLEN;
+	memcpy(&p.u.prefix, addr, version == 4 ? 4 : 16);
+	plist = prefix_list_lookup(family2afi(p.family), name);
+	return plist && prefix_list_apply(plist, &p) == PREFIX_PERMIT;
+}
+
 static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct pt_addr *src)
 {
-	const char *plist_name = cnp_g.cfg.cp.tunnel_heads_plist;
 	const struct pt_entry *e;
-	struct prefix_list *plist;
-	struct prefix p = { .family = AF_INET6, .prefixlen = IPV6_MAX_BITLEN };
 
 	if (!v->tunnelled || !v->flow_label)
 		return false;
@@ -281,11 +297,7 @@ static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct p
 	e = pt_lookup(&cnp_proxies, src);
 	if (e && !memcmp(&e->proxy, src, sizeof(*src)))
 		return true;
-	if (!plist_name[0])
-		return false;
-	plist = prefix_list_lookup(AFI_IP6, plist_name);
-	memcpy(&p.u.prefix6, v->outer_src, 16);
-	return plist && prefix_list_apply(plist, &p) == PREFIX_PERMIT;
+	return plist_permits(cnp_g.cfg.cp.tunnel_heads_plist, 6, v->outer_src);
 }
 
 /* The level notifications carry: one more once collaboration escalated. */
@@ -346,13 +358,6 @@ static bool slowed_has(const struct cp_if *ci, const struct pn_flow_ref *ref)
 	return false;
 }
 
-static void remember_slowed(struct cp_if *ci, const struct pn_flow_ref *ref)
-{
-	/* Full: a later flow recovers by its own timer, not by Resume. */
-	if (!slowed_has(ci, ref) && ci->n_slowed < CP_RESUME_MAX)
-		ci->slowed[ci->n_slowed++] = *ref;
-}
-
 /*
  * This router's proxy role sends the sender's message itself, with the
  * level of the depth one RTT_est ahead.  False when that role cannot.
@@ -361,6 +366,7 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 {
 	struct pn_queue_report m;
 	struct pn_flow_ref ref;
+	bool known;
 	uint8_t cl;
 
 	cl = notify_level(ci, cp_level_projected(ci->cfg.policy.marking, &ci->thr,
@@ -368,7 +374,8 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 						 ci->rates.valid ? ci->rates.growth_Bps : 0,
 						 ci->cfg.policy.rtt_us));
 	flow_ref_of(v, &ref);
-	queue_report(ci, ci->n_slowed + !slowed_has(ci, &ref), &m);
+	known = slowed_has(ci, &ref);
+	queue_report(ci, ci->n_slowed + !known, &m);
 	switch (cnpproxy_pn_local(&v->roce, cl, &m)) {
 	case PN_LOCAL_OFF:
 		return false;
@@ -381,7 +388,9 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 	case PN_LOCAL_SENT:
 		ci->c[CP_C_DIRECT_SENT]++;
 		ci->last_notify_us = cnpproxy_now_us();
-		remember_slowed(ci, &ref);
+		/* Full: a later flow recovers by its own timer, not by Resume. */
+		if (!known && ci->n_slowed < CP_RESUME_MAX)
+			ci->slowed[ci->n_slowed++] = ref;
 		CP_DEBUG("%s: sent to the sender of QP 0x%06x directly (CL %u)", ci->cfg.name,
 			 v->roce.bth.dest_qp, cl);
 		break;
@@ -401,20 +410,9 @@ static void resume_slowed(struct cp_if *ci)
 	ci->n_slowed = 0;
 }
 
-/* As for accept-from, the sender is matched as a host prefix. */
 static bool direct_wanted(const struct cp_sample_view *v)
 {
-	const char *name = cnp_g.cfg.cp.direct_plist;
-	struct prefix_list *plist;
-	struct prefix p = {};
-
-	if (!name[0])
-		return false;
-	p.family = v->roce.ip.version == 4 ? AF_INET : AF_INET6;
-	p.prefixlen = v->roce.ip.version == 4 ? IPV4_MAX_BITLEN : IPV6_MAX_BITLEN;
-	memcpy(&p.u.prefix, v->roce.ip.src, v->roce.ip.version == 4 ? 4 : 16);
-	plist = prefix_list_lookup(family2afi(p.family), name);
-	return plist && prefix_list_apply(plist, &p) == PREFIX_PERMIT;
+	return plist_permits(cnp_g.cfg.cp.direct_plist, v->roce.ip.version, v->roce.ip.src);
 }
 
 /* The proxy named is this router: the report needs no datagram. */

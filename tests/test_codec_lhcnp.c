@@ -19,32 +19,10 @@
 #include "codec/lhcnp.h"
 #include "codec/ratead.h"
 #include "codec_test_util.h"
+#include "lhcnp_sample.h"
 
 static const uint8_t src6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x01 };
 static const uint8_t dst6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 0x02 };
-
-static void sample_msg(struct pnc_lh_cnp *m, bool ext)
-{
-	memset(m, 0, sizeof(*m));
-	m->block.level = 218;
-	m->block.action = PNC_LH_RATE_REDUCE;
-	m->block.parameter = 50;
-	m->block.src_qp = 0x0012ab;
-	m->block.metric_type = PNC_LH_METRIC_QUEUE_KB;
-	m->block.metric = 0x0001f4; /* 500 KB */
-	if (!ext)
-		return;
-	m->ext.present = true;
-	m->ext.checksum = true;
-	m->ext.class_num = PNC_LH_EXT_CLASS_NUM;
-	m->ext.has_timestamp = true;
-	m->ext.timestamp = 0xe9f2a6b180000000ull;
-	strcpy(m->ext.device_id, "p1.dc2");
-	m->ext.path_id_len = 3;
-	m->ext.path_id[0] = 0xaa;
-	m->ext.path_id[1] = 0xbb;
-	m->ext.path_id[2] = 0xcc;
-}
 
 /* The Internet checksum over a buffer, computed independently of the codec. */
 static uint16_t sum16(const uint8_t *p, size_t len, uint32_t sum)
@@ -78,7 +56,7 @@ static void test_block_layout(void **state)
 	size_t len;
 
 	(void)state;
-	sample_msg(&m, false);
+	lhcnp_sample(&m, false);
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_OK);
 	assert_int_equal(len, 12);
 	assert_memory_equal(buf, want, 12);
@@ -105,7 +83,7 @@ static void test_extension(void **state)
 	size_t len;
 
 	(void)state;
-	sample_msg(&m, true);
+	lhcnp_sample(&m, true);
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_OK);
 	/* header 4, timestamp 4+8, device ID 4+8 (6 padded), path ID 4+4 (3 padded) */
 	assert_int_equal(len, 12 + 4 + 12 + 12 + 8);
@@ -160,7 +138,7 @@ static void test_body_rejects(void **state)
 	size_t len;
 
 	(void)state;
-	sample_msg(&m, true);
+	lhcnp_sample(&m, true);
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_OK);
 
 	assert_int_equal(pnc_lh_body_decode(buf, 11, 0xf7, &back), PNC_E_LH_TRUNCATED);
@@ -190,7 +168,7 @@ static void test_body_rejects(void **state)
 	/* Encoder ranges. */
 	m.block.metric = 0x1000000;
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_E_INVALID_ARG);
-	sample_msg(&m, true);
+	lhcnp_sample(&m, true);
 	m.block.action = PNC_LH_RESUME;
 	m.block.parameter = 101;
 	assert_int_equal(pnc_lh_body_encode(&m, buf, sizeof(buf), &len), PNC_E_INVALID_ARG);
@@ -212,7 +190,7 @@ static void icmp6_sample(struct pnc_lh_icmp6 *p, bool ext)
 	p->hop_limit = 64;
 	p->flow_label = 0x12345;
 	p->type = PNC_LH_ICMP6_TYPE;
-	sample_msg(&p->msg, ext);
+	lhcnp_sample(&p->msg, ext);
 }
 
 static void test_icmp6(void **state)
@@ -276,7 +254,7 @@ static void roce_sample(struct pnc_lh_roce *r, bool ext)
 	r->ip.dst[0] = 198, r->ip.dst[1] = 51, r->ip.dst[2] = 100, r->ip.dst[3] = 7;
 	r->pkey = 0xffff;
 	r->dest_qp = 0x0012ab;
-	sample_msg(&r->msg, ext);
+	lhcnp_sample(&r->msg, ext);
 }
 
 static void test_roce(void **state)

@@ -16,6 +16,8 @@
 #include "codec/ratead.h"
 #include "codec/roce.h"
 
+#include "../lhcnp_sample.h"
+
 static const char *base;
 
 static void put(const char *codec, const char *name, const uint8_t *buf, size_t len)
@@ -56,28 +58,6 @@ static void addrs(struct pnc_ip_udp *ip, uint8_t version)
 	}
 }
 
-/* A Rate Reduce block, with or without every object of the extension. */
-static void lh_msg(struct pnc_lh_cnp *m, bool ext)
-{
-	memset(m, 0, sizeof(*m));
-	m->block.level = pnc_lh_level_from_cl(6);
-	m->block.action = PNC_LH_RATE_REDUCE;
-	m->block.parameter = 50;
-	m->block.src_qp = 0x0012ab;
-	m->block.metric_type = PNC_LH_METRIC_QUEUE_KB;
-	m->block.metric = 500;
-	if (!ext)
-		return;
-	m->ext.present = true;
-	m->ext.checksum = true;
-	m->ext.class_num = PNC_LH_EXT_CLASS_NUM;
-	m->ext.has_timestamp = true;
-	m->ext.timestamp = 0xe9f2a6b180000000ull;
-	strcpy(m->ext.device_id, "p1.dc2");
-	m->ext.path_id_len = 3;
-	memcpy(m->ext.path_id, "\xaa\xbb\xcc", 3);
-}
-
 /* Long-haul CNP in both forms and the rate advice (doc/wire-formats.md 7). */
 static void lhcnp_seeds(void)
 {
@@ -99,7 +79,7 @@ static void lhcnp_seeds(void)
 		ic.tclass = 0xc0;
 		ic.hop_limit = 64;
 		ic.type = PNC_LH_ICMP6_TYPE;
-		lh_msg(&ic.msg, ext);
+		lhcnp_sample(&ic.msg, ext);
 		ok(pnc_lh_icmp6_encode(&ic, buf, sizeof(buf), &n), "lh icmp6");
 		snprintf(name, sizeof(name), "icmp6%s", ext ? "-ext" : "");
 		put("lhcnp", name, buf, n);
@@ -112,7 +92,7 @@ static void lhcnp_seeds(void)
 			addrs(&r.ip, v);
 			r.pkey = 0xffff;
 			r.dest_qp = 0x0012ab;
-			lh_msg(&r.msg, ext);
+			lhcnp_sample(&r.msg, ext);
 			ok(pnc_lh_roce_encode(&r, buf, sizeof(buf), &n), "lh roce");
 			snprintf(name, sizeof(name), "roce%u%s", v, ext ? "-ext" : "");
 			put("lhcnp", name, buf, n);
