@@ -266,19 +266,21 @@ DEFPY_YANG(no_cnpproxy_proxy_source, no_cnpproxy_proxy_source_cmd,
 
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/learn-interface
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/filter-interface
  */
-DEFPY_YANG(cnpproxy_proxy_learn_if, cnpproxy_proxy_learn_if_cmd,
-	   "[no] proxy learn-interface IFNAME$ifname",
+DEFPY_YANG(cnpproxy_proxy_xdp_if, cnpproxy_proxy_xdp_if_cmd,
+	   "[no] proxy <learn-interface|filter-interface>$which IFNAME$ifname",
 	   NO_STR
 	   "Proxy role\n"
 	   "Learn RoCEv2 queue pairs from the traffic arriving on an interface (XDP)\n"
+	   "Drop refused notifications arriving on an interface at the driver (XDP)\n"
 	   "Interface name\n")
 {
 	char xpath[XPATH_MAXLEN];
 
 	if (!no && !proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(xpath, sizeof(xpath), "./proxy/learn-interface[.='%s']", ifname);
+	snprintf(xpath, sizeof(xpath), "./proxy/%s[.='%s']", which, ifname);
 	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
 	return cnpproxy_cli_apply(vty);
 }
@@ -468,6 +470,8 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 		vty_out(vty, " proxy source-address %s\n", value);
 	else if (!strcmp(name, "learn-interface"))
 		vty_out(vty, " proxy learn-interface %s\n", value);
+	else if (!strcmp(name, "filter-interface"))
+		vty_out(vty, " proxy filter-interface %s\n", value);
 	else if (!strcmp(name, "accept-prefix-list"))
 		vty_out(vty, " proxy accept-from prefix-list %s\n", value);
 	else if (!strcmp(name, "cnp-min-interval"))
@@ -786,7 +790,7 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_source_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_source_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_accept_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_proxy_learn_if_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_xdp_if_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_cnp_cmd);

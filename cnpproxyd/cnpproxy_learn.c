@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cnpproxyd proxy role: queue-pair learning from the XDP program.
+ * cnpproxyd proxy role: the XDP program on the proxy's interfaces, and
+ * queue-pair learning from its events.  An interface runs the stages
+ * its configuration names: learning (learn-interface), the notification
+ * guard (filter-interface, tables in cnpproxy_guard.c), or both.
  */
 #include <zebra.h>
 
@@ -21,6 +24,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
+#include "cnpproxy_guard.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_flows.h"
 
@@ -28,19 +32,22 @@
 
 struct learn_if {
 	char name[CNP_IFNAME_MAX];
-	int ifindex; /* attached to; 0 if not */
+	unsigned int roles; /* enum pnc_xdp_role: wanted */
+	int ifindex;	    /* attached to; 0 if not */
 	const char *error;
 };
 
 static struct {
 	struct pnc_learn_xdp *lx;
 	struct pnc_flow_table *flows; /* the proxy role's; learning only fills it */
-	struct learn_if ifs[CNP_LEARN_IF_MAX];
+	struct learn_if ifs[2 * CNP_LEARN_IF_MAX];
 	unsigned int n_ifs;
 	struct event *t_read, *t_retry;
 	const char *error;
 	uint64_t cm_events, roce_events, cm_undecodable;
 	uint64_t results[8]; /* by enum pnc_flow_result */
+	/* The program's counters of the objects loaded before this one. */
+	uint64_t xdp_base[PNC_LEARN_C_MAX];
 } learn;
 
 static void count_result(int r)
@@ -104,6 +111,12 @@ static void learn_close(void)
 	event_cancel(&learn.t_read);
 	event_cancel(&learn.t_retry);
 	if (learn.lx) {
+		struct pnc_learn_counters xc = {};
+
+		/* Counters outlive the program: a reload must not reset them. */
+		pnc_learn_xdp_counters(learn.lx, &xc);
+		for (unsigned int c = 0; c < PNC_LEARN_C_MAX; c++)
+			learn.xdp_base[c] += xc.v[c];
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_learn_xdp_close(learn.lx);
 		}
@@ -118,12 +131,40 @@ static void learn_retry(struct event *t)
 	cnpproxy_learn_apply(learn.flows);
 }
 
+/* Add roles to the interface called name in the wanted set. */
+static void want(struct learn_if *set, unsigned int *n, const char *name, unsigned int roles)
+{
+	for (unsigned int i = 0; i < *n; i++)
+		if (!strcmp(set[i].name, name)) {
+			set[i].roles |= roles;
+			return;
+		}
+	memset(&set[*n], 0, sizeof(set[*n]));
+	strlcpy(set[*n].name, name, sizeof(set[*n].name));
+	set[(*n)++].roles = roles;
+}
+
+static const char *roles_str(unsigned int roles)
+{
+	switch (roles) {
+	case PNC_XDP_ROLE_LEARN:
+		return "learn";
+	case PNC_XDP_ROLE_GUARD:
+		return "filter";
+	case PNC_XDP_ROLE_LEARN | PNC_XDP_ROLE_GUARD:
+		return "learn, filter";
+	}
+	return "-";
+}
+
 void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
-	bool on = cnp_g.cfg.present && cnp_g.cfg.role[CNP_ROLE_PROXY] && pc->n_learn_if;
+	bool on = cnp_g.cfg.present && cnp_g.cfg.role[CNP_ROLE_PROXY] &&
+		  (pc->n_learn_if || pc->n_filter_if);
+	struct learn_if wanted[array_size(learn.ifs)];
+	unsigned int i, j, n_wanted = 0;
 	bool missing = false;
-	unsigned int i, j;
 
 	learn.flows = flows;
 	if (!on) {
@@ -137,47 +178,64 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 		}
 		if (!learn.lx) {
 			learn.error = "cannot load the XDP program";
-			zlog_warn("cnpproxyd: cannot load the XDP learning program: %s",
+			zlog_warn("cnpproxyd: cannot load the proxy's XDP program: %s",
 				  safe_strerror(errno));
 			return;
 		}
 		learn.error = NULL;
 		event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
 	}
+	/* The guard's tables go in before any interface runs it. */
+	cnpproxy_guard_sync_now(learn.lx);
+
+	for (j = 0; j < pc->n_learn_if; j++)
+		want(wanted, &n_wanted, pc->learn_if[j], PNC_XDP_ROLE_LEARN);
+	for (j = 0; j < pc->n_filter_if; j++)
+		want(wanted, &n_wanted, pc->filter_if[j], PNC_XDP_ROLE_GUARD);
 
 	/* Detach from interfaces no longer configured. */
 	for (i = 0; i < learn.n_ifs;) {
-		bool keep = false;
+		struct learn_if *li = &learn.ifs[i];
+		unsigned int roles = 0;
 
-		for (j = 0; j < pc->n_learn_if; j++)
-			keep |= !strcmp(learn.ifs[i].name, pc->learn_if[j]);
-		if (keep) {
+		for (j = 0; j < n_wanted; j++)
+			if (!strcmp(li->name, wanted[j].name))
+				roles = wanted[j].roles;
+		if (roles) {
+			li->roles = roles;
 			i++;
 			continue;
 		}
-		if (learn.ifs[i].ifindex) {
+		if (li->ifindex) {
 			frr_with_privs (&cnpproxy_privs) {
-				pnc_learn_xdp_detach(learn.lx, learn.ifs[i].ifindex);
+				pnc_learn_xdp_detach(learn.lx, li->ifindex);
 			}
 		}
-		learn.ifs[i] = learn.ifs[--learn.n_ifs];
+		*li = learn.ifs[--learn.n_ifs];
 	}
 
 	/* Attach to the configured ones; an interface may appear later. */
-	for (j = 0; j < pc->n_learn_if; j++) {
+	for (j = 0; j < n_wanted; j++) {
 		struct learn_if *li = NULL;
 		int ifindex, err = 0;
 
 		for (i = 0; i < learn.n_ifs; i++)
-			if (!strcmp(learn.ifs[i].name, pc->learn_if[j]))
+			if (!strcmp(learn.ifs[i].name, wanted[j].name))
 				li = &learn.ifs[i];
 		if (!li) {
 			li = &learn.ifs[learn.n_ifs++];
-			memset(li, 0, sizeof(*li));
-			strlcpy(li->name, pc->learn_if[j], sizeof(li->name));
+			*li = wanted[j];
 		}
-		if (li->ifindex)
+		if (li->ifindex) {
+			/* Attached: the program may have to run other stages now. */
+			frr_with_privs (&cnpproxy_privs) {
+				err = pnc_learn_xdp_set_roles(learn.lx, li->ifindex, li->roles);
+			}
+			if (err)
+				zlog_warn("cnpproxyd: cannot change the XDP program of %s: %s",
+					  li->name, safe_strerror(-err));
 			continue;
+		}
 		ifindex = cnpproxy_if_index(li->name);
 		if (!ifindex) {
 			li->error = "no such interface";
@@ -185,21 +243,38 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 			continue;
 		}
 		frr_with_privs (&cnpproxy_privs) {
-			err = pnc_learn_xdp_attach(learn.lx, ifindex, PNC_LEARN_XDP_AUTO, NULL);
+			err = pnc_learn_xdp_attach_roles(learn.lx, ifindex, li->roles,
+							 PNC_LEARN_XDP_AUTO, NULL);
 		}
 		if (err) {
 			li->error = "cannot attach XDP (another program there?)";
-			zlog_warn("cnpproxyd: cannot attach XDP learning to %s: %s", li->name,
-				  safe_strerror(-err));
+			zlog_warn("cnpproxyd: cannot attach XDP (%s) to %s: %s",
+				  roles_str(li->roles), li->name, safe_strerror(-err));
 			missing = true;
 			continue;
 		}
 		li->ifindex = ifindex;
 		li->error = NULL;
-		DEBUGD(&cnp_dbg_proxy, "proxy: learning queue pairs on %s", li->name);
+		DEBUGD(&cnp_dbg_proxy, "proxy: XDP (%s) on %s", roles_str(li->roles), li->name);
 	}
 	if (missing && !learn.t_retry)
 		event_add_timer(master, learn_retry, NULL, LEARN_RETRY_S, &learn.t_retry);
+}
+
+struct pnc_learn_xdp *cnpproxy_learn_xdp(void)
+{
+	return learn.lx;
+}
+
+uint64_t cnpproxy_learn_xdp_counter(enum pnc_learn_counter c)
+{
+	struct pnc_learn_counters xc = {};
+
+	if (c >= PNC_LEARN_C_MAX)
+		return 0;
+	if (learn.lx)
+		pnc_learn_xdp_counters(learn.lx, &xc);
+	return learn.xdp_base[c] + xc.v[c];
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
@@ -210,7 +285,7 @@ static void learn_if_changed(const char *ifname, int ifindex)
 
 		if (strcmp(li->name, ifname) || !li->ifindex || li->ifindex == ifindex)
 			continue;
-		zlog_info("cnpproxyd: learning interface %s is gone", ifname);
+		zlog_info("cnpproxyd: XDP interface %s is gone", ifname);
 		if (learn.lx) {
 			frr_with_privs (&cnpproxy_privs) {
 				pnc_learn_xdp_detach(learn.lx, li->ifindex);
@@ -232,7 +307,9 @@ const char *cnpproxy_learn_not_operational(void)
 	for (unsigned int i = 0; i < learn.n_ifs; i++) {
 		if (learn.ifs[i].ifindex)
 			continue;
-		snprintf(why, sizeof(why), "learning on %s: %s", learn.ifs[i].name,
+		snprintf(why, sizeof(why), "%s on %s: %s",
+			 learn.ifs[i].roles & PNC_XDP_ROLE_LEARN ? "learning" : "filtering",
+			 learn.ifs[i].name,
 			 learn.ifs[i].error ? learn.ifs[i].error : "not attached");
 		return why;
 	}
@@ -253,6 +330,7 @@ void cnpproxy_learn_counters_clear(void)
 {
 	learn.cm_events = learn.roce_events = learn.cm_undecodable = 0;
 	memset(learn.results, 0, sizeof(learn.results));
+	memset(learn.xdp_base, 0, sizeof(learn.xdp_base));
 	if (learn.lx) {
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_learn_xdp_counters_clear(learn.lx);
@@ -263,16 +341,19 @@ void cnpproxy_learn_counters_clear(void)
 void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 {
 	struct pnc_learn_counters xc = {};
-	json_object *jl = NULL, *ji = NULL, *jx = NULL;
+	json_object *jl = NULL, *ji = NULL, *jx = NULL, *jr = NULL;
 	unsigned int i;
 
-	if (learn.lx)
-		pnc_learn_xdp_counters(learn.lx, &xc);
+	for (i = 0; i < PNC_LEARN_C_MAX; i++)
+		xc.v[i] = cnpproxy_learn_xdp_counter(i);
 	if (json) {
 		jl = json_object_new_object();
 		ji = json_object_new_object();
 		json_object_object_add(json, "learning", jl);
 		json_object_object_add(jl, "interfaces", ji);
+		/* What the program runs there: "learn", "filter" or both. */
+		jr = json_object_new_object();
+		json_object_object_add(jl, "interfaceStages", jr);
 		/* The program's own counters: some share a name with the results'. */
 		jx = json_object_new_object();
 		json_object_object_add(jl, "xdp", jx);
@@ -311,12 +392,15 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 				xc.v[i]);
 	}
 	for (i = 0; i < learn.n_ifs; i++) {
-		if (ji)
-			json_object_string_add(ji, learn.ifs[i].name,
-					       learn.ifs[i].ifindex ? "attached"
-								    : learn.ifs[i].error);
-		else
-			vty_out(vty, "  interface %s: %s\n", learn.ifs[i].name,
-				learn.ifs[i].ifindex ? "attached" : learn.ifs[i].error);
+		const struct learn_if *li = &learn.ifs[i];
+		const char *state = li->ifindex ? "attached" : li->error;
+
+		if (ji) {
+			json_object_string_add(ji, li->name, state);
+			json_object_string_add(jr, li->name, roles_str(li->roles));
+		} else {
+			vty_out(vty, "  interface %s: %s (%s)\n", li->name, state,
+				roles_str(li->roles));
+		}
 	}
 }

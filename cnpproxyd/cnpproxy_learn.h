@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cnpproxyd proxy role: queue-pair learning.  The XDP program of
- * bpf/learn.bpf.c samples RoCEv2 traffic on the configured interfaces;
- * its events feed the flow table.
+ * cnpproxyd proxy role: the proxy's XDP program and queue-pair learning.
+ * The program of bpf/learn.bpf.c samples RoCEv2 traffic on the learn
+ * interfaces (its events feed the flow table) and guards the filter
+ * interfaces.
  */
 #ifndef _CNPPROXY_LEARN_H
 #define _CNPPROXY_LEARN_H
@@ -10,9 +11,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/types.h>
+
+#include "bpf/learn.h"
+
 struct vty;
 struct json_object;
 struct pnc_flow_table;
+struct pnc_learn_xdp;
 
 /*
  * Follow the configuration: load, attach, detach, unload.  flows: where
@@ -26,5 +32,10 @@ extern void cnpproxy_learn_fini(void);
 /* Counters of learning, for show cnpproxy counters. */
 extern void cnpproxy_learn_show(struct vty *vty, struct json_object *json);
 extern void cnpproxy_learn_counters_clear(void);
+
+/* The loaded program, NULL when none is: the guard fills its tables. */
+extern struct pnc_learn_xdp *cnpproxy_learn_xdp(void);
+/* One of the program's counters, since the last clear, across reloads. */
+extern uint64_t cnpproxy_learn_xdp_counter(enum pnc_learn_counter c);
 
 #endif /* _CNPPROXY_LEARN_H */

@@ -91,6 +91,14 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/filter-interface",
+			.cbs = {
+				.create = cnpproxy_nb_create,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy/sender",
 			.cbs = {
 				.create = cnpproxy_nb_create,
@@ -448,6 +456,18 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-socket-overflow",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-at-driver-source-denied",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-at-driver-rate-limit-source",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,
 			},

@@ -72,13 +72,18 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 	return NB_OK;
 }
 
-static int learn_if_add(const struct lyd_node *dnode, void *arg)
-{
-	struct cnp_proxy_config *pc = arg;
+/* An interface leaf-list into a bounded array of names. */
+struct if_names {
+	char (*names)[CNP_IFNAME_MAX];
+	unsigned int *n;
+};
 
-	if (pc->n_learn_if < CNP_LEARN_IF_MAX)
-		strlcpy(pc->learn_if[pc->n_learn_if++], yang_dnode_get_string(dnode, NULL),
-			CNP_IFNAME_MAX);
+static int if_name_add(const struct lyd_node *dnode, void *arg)
+{
+	struct if_names *l = arg;
+
+	if (*l->n < CNP_LEARN_IF_MAX)
+		strlcpy(l->names[(*l->n)++], yang_dnode_get_string(dnode, NULL), CNP_IFNAME_MAX);
 	return YANG_ITER_CONTINUE;
 }
 
@@ -146,7 +151,10 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 	pc->cnp_dscp = yang_dnode_get_uint8(proxy, "cnp-dscp");
 	pc->rl_per_source = yang_dnode_get_uint32(proxy, "rate-limit-per-source");
 	pc->rl_global = yang_dnode_get_uint32(proxy, "rate-limit-global");
-	yang_dnode_iterate(learn_if_add, pc, proxy, "learn-interface");
+	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->learn_if, &pc->n_learn_if }, proxy,
+			   "learn-interface");
+	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->filter_if, &pc->n_filter_if },
+			   proxy, "filter-interface");
 	formats_load(pc, proxy);
 }
 

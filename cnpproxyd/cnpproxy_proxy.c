@@ -33,6 +33,7 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
 #include "cnpproxy_flows_file.h"
+#include "cnpproxy_guard.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_flows.h"
@@ -74,6 +75,8 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_RX_FCN] = "receivedFlowLabel",
 	[PN_RX_LOCAL] = "receivedLocal",
 	[PN_RX_OVERFLOW] = "droppedSocketOverflow",
+	[PN_XDP_DENIED] = "droppedAtDriverSourceDenied",
+	[PN_XDP_RL_SOURCE] = "droppedAtDriverRateLimitSource",
 	[PN_NO_ACCEPT_LIST] = "droppedNoAcceptList",
 	[PN_SOURCE_DENIED] = "droppedSourceDenied",
 	[PN_RL_SOURCE] = "droppedRateLimitSource",
@@ -355,6 +358,9 @@ const char *cnpproxy_pn_not_operational(void)
 		return "the accept-from prefix-list does not exist: every notification is dropped";
 	/* Parts the configuration asks for, failing: the role does less than it says. */
 	why = cnpproxy_learn_not_operational();
+	if (why)
+		return why;
+	why = cnpproxy_guard_not_operational();
 	if (why)
 		return why;
 	if (cnp_g.cfg.proxy.fl_enabled && cnpproxy_fl_not_operational())
@@ -850,6 +856,13 @@ bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_que
 	return queued;
 }
 
+void cnpproxy_pn_counters_refresh(void)
+{
+	pn_counters.c[PN_XDP_DENIED] = cnpproxy_learn_xdp_counter(PNC_LEARN_C_GUARD_DENIED);
+	pn_counters.c[PN_XDP_RL_SOURCE] =
+		cnpproxy_learn_xdp_counter(PNC_LEARN_C_GUARD_RATE_LIMITED);
+}
+
 void cnpproxy_pn_counters_clear(void)
 {
 	memset(&pn_counters, 0, sizeof(pn_counters));
@@ -861,6 +874,7 @@ void cnpproxy_pn_init(void)
 	pn.sources = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd notification sources");
 	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
 	cnpproxy_learn_init();
+	cnpproxy_guard_init();
 	cnpproxy_fl_init();
 	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
 }
@@ -869,6 +883,7 @@ void cnpproxy_pn_fini(void)
 {
 	/* A clean stop keeps the flows for the next start. */
 	cnpproxy_flows_file_stop();
+	cnpproxy_guard_fini();
 	cnpproxy_learn_fini();
 	cnpproxy_fl_fini();
 	pn_close();

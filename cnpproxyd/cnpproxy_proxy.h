@@ -17,6 +17,8 @@ enum pn_counter {
 	PN_RX_FCN,	   /* flow-label notifications received */
 	PN_RX_LOCAL,	   /* congestion reports from this router's congestion point */
 	PN_RX_OVERFLOW,	   /* dropped by the kernel: socket receive buffer full */
+	PN_XDP_DENIED,	   /* dropped at the driver: source not permitted */
+	PN_XDP_RL_SOURCE,  /* dropped at the driver: per-source rate limit */
 	PN_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
 	PN_SOURCE_DENIED,  /* dropped: source not permitted */
 	PN_RL_SOURCE,	   /* dropped: per-source rate limit */
@@ -53,6 +55,8 @@ extern void cnpproxy_pn_fini(void);
 /* Why the role does not run, or NULL if it does. */
 extern const char *cnpproxy_pn_not_operational(void);
 extern void cnpproxy_pn_counters_clear(void);
+/* Bring the counters kept elsewhere (the XDP guard's) up to date. */
+extern void cnpproxy_pn_counters_refresh(void);
 
 struct pnc_flow_table;
 extern struct pnc_flow_table *pn_flows;

@@ -17,6 +17,7 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
 #include "cnpproxy_flows_file.h"
+#include "cnpproxy_guard.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_rib.h"
@@ -150,6 +151,10 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 			for (unsigned int i = 0; i < pc->n_learn_if; i++)
 				json_object_array_add(jl, json_object_new_string(pc->learn_if[i]));
 			json_object_object_add(jp, "learnInterfaces", jl);
+			jl = json_object_new_array();
+			for (unsigned int i = 0; i < pc->n_filter_if; i++)
+				json_object_array_add(jl, json_object_new_string(pc->filter_if[i]));
+			json_object_object_add(jp, "filterInterfaces", jl);
 			json_object *jproxy = NULL;
 
 			json_object_object_get_ex(jroles, "proxy", &jproxy);
@@ -161,6 +166,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		json_object_object_add(json, "ports", jports);
 		border_status_json(json);
 		decap_status_json(json);
+		cnpproxy_guard_show(vty, json);
 
 		vty_json(vty, json);
 		return CMD_SUCCESS;
@@ -193,6 +199,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		vty_out(vty, "  tunnel egress: %u of %u interfaces%s%s\n", n_filtering, n_border,
 			cnpproxy_decap_not_operational() ? ", " : "",
 			cnpproxy_decap_not_operational() ? cnpproxy_decap_not_operational() : "");
+	cnpproxy_guard_show(vty, NULL);
 	return CMD_SUCCESS;
 }
 
@@ -390,6 +397,7 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	} else {
 		vty_out(vty, "Proxy role:\n");
 	}
+	cnpproxy_pn_counters_refresh();
 	for (int c = 0; c < PN_COUNTER_MAX; c++) {
 		if (json)
 			json_object_int_add(json, pn_counter_name(c), pn_counters.c[c]);

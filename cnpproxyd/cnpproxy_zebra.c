@@ -15,6 +15,7 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_guard.h"
 #include "cnpproxy_rib.h"
 #include "cnpproxy_zebra.h"
 
@@ -91,6 +92,7 @@ static int cnpproxy_zebra_redist_route(ZAPI_CALLBACK_ARGS)
 static int cnpproxy_zebra_if_address_add(ZAPI_CALLBACK_ARGS)
 {
 	zebra_interface_address_read(cmd, zclient->ibuf, vrf_id);
+	cnpproxy_guard_sync();
 	return 0;
 }
 
@@ -100,6 +102,7 @@ static int cnpproxy_zebra_if_address_del(ZAPI_CALLBACK_ARGS)
 
 	if (c)
 		connected_free(&c);
+	cnpproxy_guard_sync();
 	return 0;
 }
 

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cnpproxyd flow learning, XDP on the proxy's interfaces.
+ * The proxy's XDP program: flow learning on the learn interfaces, and
+ * the notification guard (guard.bpf.h) on the filter interfaces.  Each
+ * combination of the two is its own entry point, so that an interface
+ * pays only for the stages it runs.
  *
+ * Flow learning.
  * Watches RoCEv2 (UDP 4791) and tells user space, through a ring buffer:
  *  - every CM MAD (UD SEND Only to QP1), copied from the IP header so
  *    that the CM codec can decode it (REQ/REP pairing, doc/wire-formats.md 4.3);
  *  - samples of RC data and ACK/NAK packets for PSN correlation when the
  *    QPs were exchanged out of band (doc/wire-formats.md 4.4).
  *
- * It never changes or drops anything: every path returns XDP_PASS.
+ * Learning never changes or drops anything; only the guard drops.
  *
  * Sampling.  The pairing needs ACK PSNs that fall in a window of data
  * PSNs of the opposite direction.  A responder acknowledges the PSN of
@@ -130,32 +134,42 @@ static __always_inline void count(__u32 idx)
 		*v += 1;
 }
 
+#include "guard.bpf.h"
+
 static __always_inline __u32 get24(const __u8 *p)
 {
 	return (__u32)p[0] << 16 | (__u32)p[1] << 8 | p[2];
 }
 
-static __always_inline enum parse_rv parse(struct xdp_md *ctx, struct roce_pkt *p)
+/* Where the network header starts, past one VLAN tag; false if cut short. */
+static __always_inline bool link_layer(struct xdp_md *ctx, __u32 *off, __u16 *proto)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 	struct ethhdr *eth = data;
-	struct udphdr *udp;
-	__u16 proto;
-	__u32 off;
 
 	if ((void *)(eth + 1) > data_end)
-		return PARSE_ERR;
-	proto = eth->h_proto;
-	off = sizeof(*eth);
-	if (proto == bpf_htons(ETH_P_8021Q) || proto == bpf_htons(ETH_P_8021AD)) {
-		struct pnc_vlan_hdr *vh = data + off;
+		return false;
+	*proto = eth->h_proto;
+	*off = sizeof(*eth);
+	if (*proto == bpf_htons(ETH_P_8021Q) || *proto == bpf_htons(ETH_P_8021AD)) {
+		struct pnc_vlan_hdr *vh = data + *off;
 
 		if ((void *)(vh + 1) > data_end)
-			return PARSE_ERR;
-		proto = vh->proto;
-		off += sizeof(*vh);
+			return false;
+		*proto = vh->proto;
+		*off += sizeof(*vh);
 	}
+	return true;
+}
+
+static __always_inline enum parse_rv parse(struct xdp_md *ctx, __u32 off, __u16 proto,
+					   struct roce_pkt *p)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct udphdr *udp;
+
 	p->l3_off = off;
 
 	if (proto == bpf_htons(ETH_P_IP)) {
@@ -364,13 +378,11 @@ static __always_inline void sample(struct xdp_md *ctx, const struct roce_pkt *p)
 	}
 }
 
-SEC("xdp")
-int pnc_learn(struct xdp_md *ctx)
+static __always_inline int learn_stage(struct xdp_md *ctx, __u32 off, __u16 proto)
 {
 	struct roce_pkt p = {};
 
-	count(PNC_LEARN_C_PKTS);
-	switch (parse(ctx, &p)) {
+	switch (parse(ctx, off, proto, &p)) {
 	case PARSE_ROCE:
 		break;
 	case PARSE_ERR:
@@ -386,4 +398,46 @@ int pnc_learn(struct xdp_md *ctx)
 	else
 		sample(ctx, &p);
 	return XDP_PASS;
+}
+
+SEC("xdp")
+int pnc_learn(struct xdp_md *ctx)
+{
+	__u16 proto;
+	__u32 off;
+
+	count(PNC_LEARN_C_PKTS);
+	if (!link_layer(ctx, &off, &proto)) {
+		count(PNC_LEARN_C_PARSE_ERR);
+		return XDP_PASS;
+	}
+	return learn_stage(ctx, off, proto);
+}
+
+SEC("xdp")
+int pnc_guard(struct xdp_md *ctx)
+{
+	__u16 proto;
+	__u32 off;
+
+	count(PNC_LEARN_C_PKTS);
+	if (!link_layer(ctx, &off, &proto))
+		return XDP_PASS;
+	return guard(ctx, off, proto) == GUARD_DROP ? XDP_DROP : XDP_PASS;
+}
+
+SEC("xdp")
+int pnc_guard_learn(struct xdp_md *ctx)
+{
+	__u16 proto;
+	__u32 off;
+
+	count(PNC_LEARN_C_PKTS);
+	if (!link_layer(ctx, &off, &proto)) {
+		count(PNC_LEARN_C_PARSE_ERR);
+		return XDP_PASS;
+	}
+	if (guard(ctx, off, proto) == GUARD_DROP)
+		return XDP_DROP;
+	return learn_stage(ctx, off, proto);
 }

@@ -74,6 +74,15 @@ struct pnc_learn_roce_ev {
 };
 
 /*
+ * Which stages run on an interface: the program attached there is the
+ * one with these stages (learn.bpf.c).
+ */
+enum pnc_xdp_role {
+	PNC_XDP_ROLE_LEARN = 1 << 0,
+	PNC_XDP_ROLE_GUARD = 1 << 1,
+};
+
+/*
  * Per-CPU counters.  Every RoCE packet lands in exactly one of CM,
  * SAMPLES, RATE_LIMITED, RB_FULL and IGNORED, or in PARSE_ERR when it
  * is cut short after the BTH.
@@ -87,6 +96,10 @@ enum pnc_learn_counter {
 	PNC_LEARN_C_RB_FULL,	  /* events lost: ring buffer full */
 	PNC_LEARN_C_IGNORED,	  /* other opcodes, data without AckReq not due */
 	PNC_LEARN_C_PARSE_ERR,	  /* truncated headers */
+	/* The notification guard (guard.bpf.h), on filter interfaces. */
+	PNC_LEARN_C_GUARD_PASSED,	/* notifications let through */
+	PNC_LEARN_C_GUARD_DENIED,	/* dropped: source not in the accept table */
+	PNC_LEARN_C_GUARD_RATE_LIMITED, /* dropped: source's bucket empty */
 	PNC_LEARN_C_MAX,
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Loader of the XDP flow-learning program: libbpf skeleton, BPF links
- * per interface, ring buffer consumer, per-CPU counters.
+ * Loader of the proxy's XDP program (flow learning and the notification
+ * guard): libbpf skeleton, BPF links per interface, ring buffer
+ * consumer, per-CPU counters, the guard's tables.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/if_link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 struct learn_if {
 	int ifindex;
 	int link_fd;
+	unsigned int roles; /* enum pnc_xdp_role */
 };
 
 struct pnc_learn_xdp {
@@ -111,17 +114,37 @@ void pnc_learn_xdp_close(struct pnc_learn_xdp *lx)
 	pnc_free(PNC_POOL_BPF, lx);
 }
 
-static int link_xdp(struct pnc_learn_xdp *lx, int ifindex, __u32 flags)
+/* The entry point that runs exactly the stages of roles. */
+static int prog_fd(const struct pnc_learn_xdp *lx, unsigned int roles)
+{
+	switch (roles) {
+	case PNC_XDP_ROLE_LEARN:
+		return bpf_program__fd(lx->skel->progs.pnc_learn);
+	case PNC_XDP_ROLE_GUARD:
+		return bpf_program__fd(lx->skel->progs.pnc_guard);
+	case PNC_XDP_ROLE_LEARN | PNC_XDP_ROLE_GUARD:
+		return bpf_program__fd(lx->skel->progs.pnc_guard_learn);
+	}
+	return -EINVAL;
+}
+
+static int link_xdp(struct pnc_learn_xdp *lx, int ifindex, unsigned int roles, __u32 flags)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = flags);
 	int fd;
 
-	fd = bpf_link_create(bpf_program__fd(lx->skel->progs.pnc_learn), ifindex, BPF_XDP, &opts);
+	fd = bpf_link_create(prog_fd(lx, roles), ifindex, BPF_XDP, &opts);
 	return fd < 0 ? -errno : fd;
 }
 
 int pnc_learn_xdp_attach(struct pnc_learn_xdp *lx, int ifindex, enum pnc_learn_xdp_mode mode,
 			 enum pnc_learn_xdp_mode *used)
+{
+	return pnc_learn_xdp_attach_roles(lx, ifindex, PNC_XDP_ROLE_LEARN, mode, used);
+}
+
+int pnc_learn_xdp_attach_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned int roles,
+			       enum pnc_learn_xdp_mode mode, enum pnc_learn_xdp_mode *used)
 {
 	struct learn_if *ifs;
 	size_t i;
@@ -135,14 +158,16 @@ int pnc_learn_xdp_attach(struct pnc_learn_xdp *lx, int ifindex, enum pnc_learn_x
 		return -ENOMEM;
 	lx->ifs = ifs;
 
+	if (prog_fd(lx, roles) < 0)
+		return -EINVAL;
 	if (mode == PNC_LEARN_XDP_GENERIC) {
-		fd = link_xdp(lx, ifindex, XDP_FLAGS_SKB_MODE);
+		fd = link_xdp(lx, ifindex, roles, XDP_FLAGS_SKB_MODE);
 	} else {
-		fd = link_xdp(lx, ifindex, XDP_FLAGS_DRV_MODE);
+		fd = link_xdp(lx, ifindex, roles, XDP_FLAGS_DRV_MODE);
 		/* Only a driver without XDP is worth the generic fallback. */
 		if (mode == PNC_LEARN_XDP_AUTO && (fd == -EOPNOTSUPP || fd == -EINVAL)) {
 			mode = PNC_LEARN_XDP_GENERIC;
-			fd = link_xdp(lx, ifindex, XDP_FLAGS_SKB_MODE);
+			fd = link_xdp(lx, ifindex, roles, XDP_FLAGS_SKB_MODE);
 		} else {
 			mode = PNC_LEARN_XDP_NATIVE;
 		}
@@ -151,6 +176,7 @@ int pnc_learn_xdp_attach(struct pnc_learn_xdp *lx, int ifindex, enum pnc_learn_x
 		return fd;
 	lx->ifs[lx->nifs].ifindex = ifindex;
 	lx->ifs[lx->nifs].link_fd = fd;
+	lx->ifs[lx->nifs].roles = roles;
 	lx->nifs++;
 	if (used)
 		*used = mode;
@@ -173,6 +199,27 @@ int pnc_learn_xdp_detach(struct pnc_learn_xdp *lx, int ifindex)
 	close(lx->ifs[i].link_fd);
 	lx->ifs[i] = lx->ifs[--lx->nifs];
 	return rv;
+}
+
+int pnc_learn_xdp_set_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned int roles)
+{
+	int fd = prog_fd(lx, roles);
+	size_t i;
+
+	if (fd < 0)
+		return -EINVAL;
+	for (i = 0; i < lx->nifs; i++)
+		if (lx->ifs[i].ifindex == ifindex)
+			break;
+	if (i == lx->nifs)
+		return -ENOENT;
+	if (lx->ifs[i].roles == roles)
+		return 0;
+	/* Atomic: no packet goes through the interface without a program. */
+	if (bpf_link_update(lx->ifs[i].link_fd, fd, NULL) < 0)
+		return -errno;
+	lx->ifs[i].roles = roles;
+	return 0;
 }
 
 void pnc_learn_xdp_set_cfg(struct pnc_learn_xdp *lx, const struct pnc_learn_cfg *cfg)
@@ -218,7 +265,108 @@ const char *pnc_learn_counter_name(enum pnc_learn_counter c)
 		[PNC_LEARN_C_RB_FULL] = "rb_full",
 		[PNC_LEARN_C_IGNORED] = "ignored",
 		[PNC_LEARN_C_PARSE_ERR] = "parse_err",
+		[PNC_LEARN_C_GUARD_PASSED] = "guard_passed",
+		[PNC_LEARN_C_GUARD_DENIED] = "guard_denied",
+		[PNC_LEARN_C_GUARD_RATE_LIMITED] = "guard_rate_limited",
 	};
 
 	return (unsigned int)c < PNC_LEARN_C_MAX ? names[c] : "?";
+}
+
+/* ---- the notification guard's tables ----------------------------------- */
+
+void pnc_learn_xdp_guard_cfg(struct pnc_learn_xdp *lx, const struct pnc_guard_cfg *cfg)
+{
+	struct pnc_guard_cfg *live = &lx->skel->bss->pnc_guard_cfg;
+
+	/* The rate turns the guard on: set it last, once the rest is there. */
+	live->rate = 0;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	live->notification_port = cfg->notification_port;
+	live->flow_label_port = cfg->flow_label_port;
+	live->burst = cfg->burst ? cfg->burst : 1;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	live->rate = cfg->rate;
+}
+
+#define PNC_GUARD_KEY_MAX 32
+
+/* The key size of the map being synced (the control plane is one thread). */
+static size_t sync_key_size;
+
+static int key_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sync_key_size);
+}
+
+/*
+ * Make the map hold exactly keys[n] (values vals, or 1 when NULL): add
+ * and update first, then delete what is no longer wanted, so that every
+ * lookup meanwhile finds the old entry or the new one.
+ */
+static int map_sync(int fd, const void *keys, const __u8 *vals, size_t n, size_t key_size,
+		    size_t max)
+{
+	unsigned char *wanted, *stale, cur[PNC_GUARD_KEY_MAX], prev[PNC_GUARD_KEY_MAX];
+	size_t i, nstale = 0;
+	bool walked = false;
+	const __u8 one = 1;
+	int err = 0;
+
+	if (key_size > sizeof(cur))
+		return -EINVAL;
+
+	for (i = 0; i < n; i++)
+		if (bpf_map_update_elem(fd, (const char *)keys + i * key_size,
+					vals ? &vals[i] : &one, BPF_ANY) < 0)
+			return -errno;
+
+	wanted = pnc_calloc(PNC_POOL_BPF, n + 1, key_size);
+	stale = pnc_calloc(PNC_POOL_BPF, max, key_size);
+	if (!wanted || !stale) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (n)
+		memcpy(wanted, keys, n * key_size);
+	sync_key_size = key_size;
+	qsort(wanted, n, key_size, key_cmp);
+	/* Collect first: a walk over a map that changes may start over. */
+	while (nstale < max && bpf_map_get_next_key(fd, walked ? prev : NULL, cur) == 0) {
+		walked = true;
+		memcpy(prev, cur, key_size);
+		if (!bsearch(cur, wanted, n, key_size, key_cmp))
+			memcpy(stale + nstale++ * key_size, cur, key_size);
+	}
+	for (i = 0; i < nstale; i++)
+		if (bpf_map_delete_elem(fd, stale + i * key_size) < 0 && errno != ENOENT)
+			err = -errno;
+out:
+	pnc_free(PNC_POOL_BPF, wanted);
+	pnc_free(PNC_POOL_BPF, stale);
+	return err;
+}
+
+int pnc_learn_xdp_guard_accept(struct pnc_learn_xdp *lx, const struct pnc_guard_prefix *keys,
+			       const __u8 *permit, size_t n)
+{
+	if (n > PNC_GUARD_ACCEPT_MAX)
+		return -E2BIG;
+	return map_sync(bpf_map__fd(lx->skel->maps.guard_accept), keys, permit, n, sizeof(*keys),
+			PNC_GUARD_ACCEPT_MAX);
+}
+
+int pnc_learn_xdp_guard_local(struct pnc_learn_xdp *lx, const struct pnc_guard_addr *addrs,
+			      size_t n)
+{
+	if (n > PNC_GUARD_LOCAL_MAX)
+		return -E2BIG;
+	return map_sync(bpf_map__fd(lx->skel->maps.guard_local), addrs, NULL, n, sizeof(*addrs),
+			PNC_GUARD_LOCAL_MAX);
+}
+
+int pnc_learn_xdp_guard_reset_sources(struct pnc_learn_xdp *lx)
+{
+	return map_sync(bpf_map__fd(lx->skel->maps.guard_buckets), NULL, NULL, 0,
+			sizeof(struct pnc_guard_addr), PNC_GUARD_SOURCES_MAX);
 }

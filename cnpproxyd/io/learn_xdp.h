@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "bpf/learn.h"
+#include "bpf/guard.h"
 
 struct pnc_learn_xdp;
 
@@ -58,6 +59,11 @@ extern void pnc_learn_xdp_close(struct pnc_learn_xdp *lx);
 extern int pnc_learn_xdp_attach(struct pnc_learn_xdp *lx, int ifindex,
 				enum pnc_learn_xdp_mode mode, enum pnc_learn_xdp_mode *used);
 /* Detach from an interface attached above.  0 or -errno. */
+/* roles: enum pnc_xdp_role bits, the stages to run there. */
+extern int pnc_learn_xdp_attach_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned int roles,
+				      enum pnc_learn_xdp_mode mode, enum pnc_learn_xdp_mode *used);
+/* Swap the program of an attached interface for another set of stages. */
+extern int pnc_learn_xdp_set_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned int roles);
 extern int pnc_learn_xdp_detach(struct pnc_learn_xdp *lx, int ifindex);
 
 /* Change the sampling intervals while attached. */
@@ -78,5 +84,19 @@ extern int pnc_learn_xdp_counters(const struct pnc_learn_xdp *lx, struct pnc_lea
 /* Zero the program's counters.  0 or -errno. */
 extern int pnc_learn_xdp_counters_clear(struct pnc_learn_xdp *lx);
 extern const char *pnc_learn_counter_name(enum pnc_learn_counter c);
+
+/*
+ * The guard's tables.  cfg->rate 0 turns the guard off (every
+ * notification passes): until the tables are filled, and when no filter
+ * interface asks for it.  The accept table and the local addresses are
+ * replaced as a whole.
+ */
+extern void pnc_learn_xdp_guard_cfg(struct pnc_learn_xdp *lx, const struct pnc_guard_cfg *cfg);
+extern int pnc_learn_xdp_guard_accept(struct pnc_learn_xdp *lx, const struct pnc_guard_prefix *keys,
+				      const __u8 *permit, size_t n);
+extern int pnc_learn_xdp_guard_local(struct pnc_learn_xdp *lx, const struct pnc_guard_addr *addrs,
+				     size_t n);
+/* Forget every source's bucket: the limits changed. */
+extern int pnc_learn_xdp_guard_reset_sources(struct pnc_learn_xdp *lx);
 
 #endif /* _CNPPROXY_IO_LEARN_XDP_H */

@@ -39,6 +39,7 @@ pytestmark = [pytest.mark.cnpproxyd]
 
 BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../build"))
 PNC_PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
+PNC_FLOOD = os.path.join(BUILD, "tools/flood/pnc-flood")
 ROCE_EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
 NOTIF_PORT = 61791
 FCN_PORT = 61792
@@ -108,7 +109,7 @@ def test_proxy_role_operational():
         "sourceIpv4": "10.0.1.254", "sourceIpv6": "2001:db8:1::fe",
         "acceptPrefixList": "CPS", "cnpMinIntervalUs": 50, "cnpDscp": 48,
         "rateLimitPerSource": 10000, "rateLimitGlobal": 100000,
-        "learnInterfaces": ["pe1-eth0", "pe1-eth1"]}, proxy
+        "learnInterfaces": ["pe1-eth0", "pe1-eth1"], "filterInterfaces": []}, proxy
 
 
 def test_config_refusals():
@@ -247,6 +248,143 @@ def test_socket_overflow_counted():
         "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd"))
     proxy = state["frr-cnpproxyd:cnpproxyd"]["state"]["proxy"]
     assert int(proxy["dropped-socket-overflow"]) == got["droppedSocketOverflow"], proxy
+
+
+def flood(router, dst, payload_hex, *opts):
+    """pnc-flood from router, started: a Popen whose stdout is its JSON line."""
+    return gear(router).popen([PNC_FLOOD, "--dst", dst, "--port", str(NOTIF_PORT),
+                               "--payload", payload_hex] + list(opts),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def flood_result(proc):
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    return json.loads(out)
+
+
+def filter_status():
+    return gear("pe1").vtysh_cmd("show cnpproxy status json", isjson=True)["filter"]
+
+
+def set_filter(on):
+    no = "" if on else "no "
+    proxy_cfg(no + "proxy filter-interface pe1-eth0", no + "proxy filter-interface pe1-eth1")
+    if on:
+        _, got = topotest.run_and_expect(lambda: filter_status()["active"], True, count=20,
+                                         wait=0.5)
+        assert got, filter_status()
+
+
+def stages():
+    return counters()["learning"]["interfaceStages"]
+
+
+def test_filter_interface_stages():
+    """filter-interface adds the guard to the XDP program of an interface
+    that learns, and takes it away again; learning goes on throughout."""
+    assert stages() == {"pe1-eth0": "learn", "pe1-eth1": "learn"}, stages()
+    set_filter(True)
+    assert stages() == {"pe1-eth0": "learn, filter", "pe1-eth1": "learn, filter"}, stages()
+    st = filter_status()
+    # CPS has one entry per family; pe1's addresses, link-local and loopback ones included.
+    assert st["acceptEntries"] == 2 and st["localAddresses"] >= 4, st
+    assert st["ratePerSource"] == 10000, st
+    running = gear("pe1").vtysh_cmd("show running-config cnpproxyd")
+    assert " proxy filter-interface pe1-eth0\n" in running, running
+    set_filter(False)
+    assert stages() == {"pe1-eth0": "learn", "pe1-eth1": "learn"}, stages()
+    assert not filter_status()["active"]
+
+
+def test_untrusted_flood_dropped_at_driver():
+    """An untrusted source floods pe1 as fast as it can for 5 s while a
+    trusted congestion point sends 1000 notifications a second: the
+    flood is dropped at the driver and not one trusted notification is
+    lost; user space never sees the flood."""
+    pe1 = gear("pe1")
+    set_filter(True)
+    try:
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        # unknown flow: each reaches the end of the pipeline, counted there
+        payload = notification(rqpn="0x779")
+        untrusted = flood("sender", "10.0.1.254", payload, "--seconds", "5",
+                          "--count", "5000000")
+        trusted = flood("p", "10.0.12.1", payload, "--rate", "1000", "--count", "4000")
+        bad, good = flood_result(untrusted), flood_result(trusted)
+        assert good["sent"] == 4000, good
+        expect_counters({"received": 4000, "droppedUnknownFlow": 4000,
+                         "droppedSocketOverflow": 0, "droppedSourceDenied": 0})
+        got = counters()
+        # Every flood datagram that reached pe1 was dropped by XDP (veth
+        # may drop some on the way when pe1's CPU is busy).
+        denied = got["droppedAtDriverSourceDenied"]
+        print("untrusted flood: {}, trusted: {}, dropped at the driver: {}".format(
+            bad, good, denied))
+        assert bad["sent"] > 100000 and 0.5 * bad["sent"] <= denied <= bad["sent"], (bad, got)
+        state = json.loads(pe1.vtysh_cmd(
+            "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd"))
+        proxy = state["frr-cnpproxyd:cnpproxyd"]["state"]["proxy"]
+        assert int(proxy["dropped-at-driver-source-denied"]) >= denied, proxy
+    finally:
+        set_filter(False)
+
+
+def test_filter_follows_prefix_list_and_rate():
+    """The guard refuses what user space would: a deny entry added to the
+    accept list in front of the permit, then a per-source rate of 5."""
+    pe1 = gear("pe1")
+    payload = notification(rqpn="0x779")
+    set_filter(True)
+    try:
+        pe1.vtysh_cmd("configure terminal\nip prefix-list CPS seq 1 deny 10.0.12.2/32\n")
+        _, n = topotest.run_and_expect(lambda: filter_status()["acceptEntries"], 3, count=20,
+                                       wait=0.5)
+        assert n == 3, filter_status()
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_from("p", "10.0.12.1", NOTIF_PORT, payload, count=20)
+        expect_counters({"droppedAtDriverSourceDenied": 20, "received": 0})
+        pe1.vtysh_cmd("configure terminal\nno ip prefix-list CPS seq 1 deny 10.0.12.2/32\n")
+        _, n = topotest.run_and_expect(lambda: filter_status()["acceptEntries"], 2, count=20,
+                                       wait=0.5)
+        assert n == 2, filter_status()
+
+        pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy rate-limit per-source 5\n")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        sent = flood_result(flood("p", "10.0.12.1", payload, "--count", "20000"))["sent"]
+        assert sent == 20000
+        _, got = topotest.run_and_expect(
+            lambda: counters()["droppedAtDriverRateLimitSource"] + counters()["received"],
+            sent, count=20, wait=0.5)
+        got = counters()
+        # a bucket of 5 refilled at 5/s: a handful reach user space
+        assert 5 <= got["received"] <= 15, got
+        assert got["droppedAtDriverRateLimitSource"] == sent - got["received"], got
+        assert got["droppedSourceDenied"] == 0 and got["droppedSocketOverflow"] == 0, got
+    finally:
+        pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy rate-limit per-source 5\n")
+        set_filter(False)
+
+
+def test_filter_leaves_transit_notifications_alone():
+    """Notifications through pe1 to another address are not pe1's to judge:
+    the guard lets one from an untrusted source pass on to p."""
+    set_filter(True)
+    try:
+        gear("pe1").vtysh_cmd("clear cnpproxy counters")
+        listener = gear("p").popen(
+            ["/usr/bin/python3", "-c",
+             "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
+             "s.bind(('10.0.12.2', {})); s.settimeout(10); print(len(s.recv(2048)))".format(
+                 NOTIF_PORT)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(0.5)
+        send_from("sender", "10.0.12.2", NOTIF_PORT, notification())
+        out, err = listener.communicate(timeout=15)
+        assert listener.returncode == 0 and int(out) > 0, err
+        assert counters()["droppedAtDriverSourceDenied"] == 0
+    finally:
+        set_filter(False)
 
 
 def test_no_accept_list_accepts_nothing():
@@ -689,6 +827,28 @@ def test_flows_survive_sigkill():
     expect_counters({"received": 1, "cnpSent": 1})
 
 
+def test_filter_goes_with_a_killed_daemon():
+    """cnpproxyd SIGKILLed while filtering: its XDP links go with it, so
+    no program is left judging with tables nobody keeps; the restarted
+    daemon attaches what its configuration says."""
+    pe1 = gear("pe1")
+    set_filter(True)
+    rc, out = run_rc(pe1, "kill -9 $(cat /var/run/frr/cnpproxyd.pid)")
+    assert rc == 0, out
+    _, attached = topotest.run_and_expect(
+        lambda: "xdp" in pe1.cmd("ip link show pe1-eth1"), False, count=20, wait=0.5)
+    assert not attached, pe1.cmd("ip link show pe1-eth1")
+    pe1.startDaemons(["cnpproxyd"])
+    rc, out = run_rc(pe1, "vtysh -b -d cnpproxyd")
+    assert rc == 0, out
+    # frr.conf learns on both interfaces and filters on none
+    _, got = topotest.run_and_expect(stages, {"pe1-eth0": "learn", "pe1-eth1": "learn"},
+                                     count=20, wait=0.5)
+    assert got == {"pe1-eth0": "learn", "pe1-eth1": "learn"}, got
+    set_filter(True)
+    set_filter(False)
+
+
 def restart_cnpproxyd(router, before=""):
     """SIGKILL cnpproxyd, run a shell command, start it with its configuration."""
     rc, out = run_rc(router, "kill -9 $(cat /var/run/frr/cnpproxyd.pid)")
@@ -766,9 +926,11 @@ def test_busy_port_bound_once_freed():
     assert proxy_role()["operational"]
 
 
-def test_learning_interface_deleted_and_recreated():
-    """A learning interface deleted: detached and said so; re-created: XDP
-    attached again from zebra's interface event, without the operator."""
+@pytest.mark.parametrize("kind,doing", [("learn", "learning"), ("filter", "filtering")])
+def test_xdp_interface_deleted_and_recreated(kind, doing):
+    """A learning or filter interface deleted: detached and said so;
+    re-created: XDP attached again from zebra's interface event, without
+    the operator."""
     pe1 = gear("pe1")
 
     def lrn0():
@@ -781,7 +943,8 @@ def test_learning_interface_deleted_and_recreated():
         pe1.cmd_raises("ip link set lrn1 up")
 
     make()
-    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", "proxy learn-interface lrn0")
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy {}-interface lrn0".format(kind))
     assert rc == 0, out
     _, got = topotest.run_and_expect(lrn0, "attached", count=20, wait=0.5)
     assert got == "attached", got
@@ -792,7 +955,7 @@ def test_learning_interface_deleted_and_recreated():
     # the role does less than configured, and says so
     role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
     assert not role["operational"], role
-    assert role["reason"] == "learning on lrn0: no such interface", role
+    assert role["reason"] == "{} on lrn0: no such interface".format(doing), role
     make()
     _, got = topotest.run_and_expect(lrn0, "attached", count=20, wait=0.5)
     assert got == "attached", got
@@ -800,7 +963,7 @@ def test_learning_interface_deleted_and_recreated():
     assert role["operational"], role
     assert "xdp" in pe1.cmd("ip link show lrn0")
     rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
-                       "no proxy learn-interface lrn0")
+                       "no proxy {}-interface lrn0".format(kind))
     assert rc == 0, out
     assert lrn0() is None
     assert "xdp" not in pe1.cmd("ip link show lrn0")

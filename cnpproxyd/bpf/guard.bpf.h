@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Notification guard: a stage of the proxy's XDP program (learn.bpf.c),
+ * on the interfaces named by `proxy filter-interface`.
+ *
+ * A UDP datagram to the notification or flow-label port, addressed to
+ * this router, is dropped when the accept table does not permit its
+ * source, or when its source's token bucket is empty.  The user-space
+ * checks stay and remain the reference: this stage only makes sure that
+ * what they would refuse never fills the socket queue first.  The global
+ * limit stays in user space: one bucket shared by every CPU would need
+ * a lock per packet.
+ *
+ * Non-first IPv4 fragments carry no UDP header and pass; dropping the
+ * first is enough for the datagram never to be reassembled.  IPv6
+ * extension headers are walked (four at most), so that one cannot be
+ * used to slip past.
+ */
+#ifndef _CNPPROXY_BPF_GUARD_BPF_H
+#define _CNPPROXY_BPF_GUARD_BPF_H
+
+#include "guard.h"
+
+#define GUARD_NH_HOP	  0
+#define GUARD_NH_UDP	  17
+#define GUARD_NH_ROUTING  43
+#define GUARD_NH_FRAGMENT 44
+#define GUARD_NH_DSTOPTS  60
+#define GUARD_IPV6_EXT	  4
+#define GUARD_NS_PER_S	  1000000000ULL
+
+/* Writable at run time through the skeleton's .data mapping. */
+struct pnc_guard_cfg pnc_guard_cfg = {
+	.rate = 0,
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, PNC_GUARD_ACCEPT_MAX);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct pnc_guard_prefix);
+	__type(value, __u8);
+} guard_accept SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PNC_GUARD_LOCAL_MAX);
+	__type(key, struct pnc_guard_addr);
+	__type(value, __u8);
+} guard_local SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PNC_GUARD_SOURCES_MAX);
+	__type(key, struct pnc_guard_addr);
+	__type(value, struct pnc_guard_bucket);
+} guard_buckets SEC(".maps");
+
+enum guard_rv {
+	GUARD_NOT_MINE, /* not a notification to this router */
+	GUARD_PASS,
+	GUARD_DROP,
+};
+
+/* Copy an address out of the packet into a key. */
+static __always_inline void guard_addr(struct pnc_guard_addr *a, __u8 version, const __u8 *p)
+{
+	a->version = version;
+	if (version == 4)
+		__builtin_memcpy(a->addr, p, 4);
+	else
+		__builtin_memcpy(a->addr, p, 16);
+}
+
+/* The UDP header of an IP datagram that has one in this frame. */
+static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u32 off, __u16 proto,
+						struct pnc_guard_addr *src,
+						struct pnc_guard_addr *dst)
+{
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *iph = data + off;
+		__u32 ihl;
+
+		if ((void *)(iph + 1) > data_end || iph->protocol != GUARD_NH_UDP)
+			return NULL;
+		if (iph->frag_off & bpf_htons(IP_OFFSET))
+			return NULL;
+		ihl = iph->ihl * 4;
+		if (ihl < sizeof(*iph))
+			return NULL;
+		guard_addr(src, 4, (__u8 *)&iph->saddr);
+		guard_addr(dst, 4, (__u8 *)&iph->daddr);
+		return (void *)iph + ihl;
+	}
+	if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6h = data + off;
+		__u8 nh;
+
+		if ((void *)(ip6h + 1) > data_end)
+			return NULL;
+		guard_addr(src, 6, (__u8 *)&ip6h->saddr);
+		guard_addr(dst, 6, (__u8 *)&ip6h->daddr);
+		nh = ip6h->nexthdr;
+		off += sizeof(*ip6h);
+		for (int i = 0; i < GUARD_IPV6_EXT; i++) {
+			__u8 *ext = data + off;
+
+			if (nh == GUARD_NH_UDP)
+				break;
+			if (nh != GUARD_NH_HOP && nh != GUARD_NH_ROUTING &&
+			    nh != GUARD_NH_DSTOPTS && nh != GUARD_NH_FRAGMENT)
+				return NULL;
+			if ((void *)(ext + 8) > data_end)
+				return NULL;
+			if (nh == GUARD_NH_FRAGMENT) {
+				/* Only the first fragment has the UDP header. */
+				if ((ext[2] << 8 | ext[3]) & 0xfff8)
+					return NULL;
+				off += 8;
+			} else {
+				off += (ext[1] + 1) * 8;
+			}
+			/* Bounded for the verifier: four headers never reach it. */
+			if (off > 4096)
+				return NULL;
+			nh = ext[0];
+		}
+		if (nh != GUARD_NH_UDP)
+			return NULL;
+		return data + off;
+	}
+	return NULL;
+}
+
+/* Take a token from the source's bucket; a new source starts full. */
+static __always_inline bool guard_take(const struct pnc_guard_addr *src)
+{
+	struct pnc_guard_bucket *b, fresh;
+	__u64 now = bpf_ktime_get_ns(), cap = pnc_guard_cfg.burst * 1000000ULL, elapsed;
+
+	b = bpf_map_lookup_elem(&guard_buckets, src);
+	if (!b) {
+		fresh.last_ns = now;
+		fresh.micro = cap - 1000000ULL;
+		bpf_map_update_elem(&guard_buckets, src, &fresh, BPF_ANY);
+		return true;
+	}
+	/*
+	 * Two CPUs may refill the same bucket at once and let a packet or
+	 * two more through: the user-space limiter behind is exact.
+	 */
+	elapsed = now > b->last_ns ? now - b->last_ns : 0;
+	if (elapsed > GUARD_NS_PER_S)
+		elapsed = GUARD_NS_PER_S; /* no overflow; a second refills any burst <= rate */
+	b->micro += elapsed * pnc_guard_cfg.rate / 1000;
+	if (b->micro > cap)
+		b->micro = cap;
+	b->last_ns = now;
+	if (b->micro < 1000000ULL)
+		return false;
+	b->micro -= 1000000ULL;
+	return true;
+}
+
+static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u16 proto)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct pnc_guard_addr src = {}, dst = {};
+	struct pnc_guard_prefix key = {};
+	struct udphdr *udp;
+	__u8 *permit;
+	__u16 port;
+
+	if (!pnc_guard_cfg.rate)
+		return GUARD_NOT_MINE;
+	udp = guard_udp(data, data_end, l3_off, proto, &src, &dst);
+	if (!udp || (void *)(udp + 1) > data_end)
+		return GUARD_NOT_MINE;
+	port = bpf_ntohs(udp->dest);
+	if (port != pnc_guard_cfg.notification_port && port != pnc_guard_cfg.flow_label_port)
+		return GUARD_NOT_MINE;
+	/* Notifications through this router to another proxy are not ours. */
+	if (!bpf_map_lookup_elem(&guard_local, &dst))
+		return GUARD_NOT_MINE;
+
+	key.prefixlen = 8 + (src.version == 4 ? 32 : 128);
+	key.version = src.version;
+	__builtin_memcpy(key.addr, src.addr, 16);
+	permit = bpf_map_lookup_elem(&guard_accept, &key);
+	if (!permit || *permit != PNC_GUARD_PERMIT) {
+		count(PNC_LEARN_C_GUARD_DENIED);
+		return GUARD_DROP;
+	}
+	if (!guard_take(&src)) {
+		count(PNC_LEARN_C_GUARD_RATE_LIMITED);
+		return GUARD_DROP;
+	}
+	count(PNC_LEARN_C_GUARD_PASSED);
+	return GUARD_PASS;
+}
+
+#endif /* _CNPPROXY_BPF_GUARD_BPF_H */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pnc-flood: send one UDP payload to an address, as fast as the socket
+ * takes it or at a given rate, bounded in count and time, and say how
+ * many went out and how fast.  The load of the flood tests and of the
+ * benchmarks: batches of sendmmsg, so that the generator is not what
+ * limits the rate it reports.
+ *
+ *   pnc-flood --dst ADDR --port N --payload HEX [--src ADDR]
+ *             [--count N] [--seconds S] [--rate PPS]
+ *
+ * At least one of --count and --seconds bounds it.  Prints one JSON line:
+ * {"sent": N, "seconds": S, "pps": R, "errors": E}.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH	    64
+#define PAYLOAD_MAX 1400
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int parse_addr(const char *s, uint16_t port, struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, s, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons(port);
+		*len = sizeof(*in);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		*len = sizeof(*in6);
+		return 0;
+	}
+	return -1;
+}
+
+static size_t parse_hex(const char *s, uint8_t *out, size_t max)
+{
+	size_t n = 0;
+
+	while (s[0] && s[1] && n < max) {
+		unsigned int b;
+
+		if (sscanf(s, "%2x", &b) != 1)
+			return 0;
+		out[n++] = (uint8_t)b;
+		s += 2;
+	}
+	return s[0] ? 0 : n;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: pnc-flood --dst ADDR --port N --payload HEX [--src ADDR]\n"
+	      "                 [--count N] [--seconds S] [--rate PPS]\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dst", required_argument, NULL, 'd' },
+		{ "src", required_argument, NULL, 's' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "payload", required_argument, NULL, 'x' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "seconds", required_argument, NULL, 't' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *dst = NULL, *src = NULL;
+	unsigned long long count = 0, sent = 0, errors = 0;
+	double seconds = 0, rate = 0, start, elapsed;
+	struct sockaddr_storage to, from;
+	struct mmsghdr msgs[BATCH];
+	uint8_t payload[PAYLOAD_MAX];
+	struct iovec iov;
+	socklen_t tolen, fromlen;
+	size_t plen = 0;
+	long port = 0;
+	int c, fd;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dst = optarg;
+			break;
+		case 's':
+			src = optarg;
+			break;
+		case 'p':
+			port = strtol(optarg, NULL, 10);
+			break;
+		case 'x':
+			plen = parse_hex(optarg, payload, sizeof(payload));
+			break;
+		case 'c':
+			count = strtoull(optarg, NULL, 10);
+			break;
+		case 't':
+			seconds = strtod(optarg, NULL);
+			break;
+		case 'r':
+			rate = strtod(optarg, NULL);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!dst || port <= 0 || port > 65535 || !plen || (!count && seconds <= 0) ||
+	    parse_addr(dst, (uint16_t)port, &to, &tolen) < 0 ||
+	    (src && parse_addr(src, 0, &from, &fromlen) < 0)) {
+		usage(stderr);
+		return 2;
+	}
+	fd = socket(to.ss_family, SOCK_DGRAM, 0);
+	if (fd < 0 || (src && bind(fd, (struct sockaddr *)&from, fromlen) < 0)) {
+		perror("pnc-flood");
+		return 1;
+	}
+	iov.iov_base = payload;
+	iov.iov_len = plen;
+	memset(msgs, 0, sizeof(msgs));
+	for (int i = 0; i < BATCH; i++) {
+		msgs[i].msg_hdr.msg_name = &to;
+		msgs[i].msg_hdr.msg_namelen = tolen;
+		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+
+	start = now_s();
+	for (;;) {
+		unsigned int n = BATCH;
+		int rv;
+
+		elapsed = now_s() - start;
+		if ((count && sent >= count) || (seconds > 0 && elapsed >= seconds))
+			break;
+		if (count && count - sent < n)
+			n = (unsigned int)(count - sent);
+		if (rate > 0) {
+			/* Paced: one datagram at a time, asleep until it is due. */
+			double ahead = (double)sent / rate - elapsed;
+
+			if (ahead > 0) {
+				struct timespec ts = { .tv_sec = (time_t)ahead,
+						       .tv_nsec = (long)((ahead - (time_t)ahead) *
+									 1e9) };
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			n = 1;
+		}
+		rv = sendmmsg(fd, msgs, n, 0);
+		if (rv < 0) {
+			/* A full queue on the way: count it, keep going. */
+			if (errno != ENOBUFS && errno != EAGAIN && errno != ECONNREFUSED) {
+				perror("pnc-flood: sendmmsg");
+				return 1;
+			}
+			errors++;
+			continue;
+		}
+		sent += (unsigned int)rv;
+	}
+	elapsed = now_s() - start;
+	printf("{\"sent\": %llu, \"seconds\": %.3f, \"pps\": %.0f, \"errors\": %llu}\n", sent,
+	       elapsed, elapsed > 0 ? (double)sent / elapsed : 0.0, errors);
+	return 0;
+}
