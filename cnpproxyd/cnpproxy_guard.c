@@ -154,6 +154,13 @@ void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx)
 	event_cancel(&guard.t_sync);
 	if (!lx)
 		return;
+	if (!cfg->proxy.n_filter_if) {
+		/* Learning only: no interface runs the guard, no table to keep. */
+		guard.synced = false;
+		guard.error = NULL;
+		guard.rate = 0; /* the buckets start afresh when a filter comes */
+		return;
+	}
 	accept = accept_table(cfg->proxy.accept_plist, &permit, &n_accept);
 	local = local_table(&n_local);
 	gc.notification_port = cfg->notification_port;
@@ -161,11 +168,11 @@ void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx)
 	gc.rate = gc.burst = cfg->proxy.rl_per_source;
 
 	frr_with_privs (&cnpproxy_privs) {
-		/* Each table changes entry by entry: every lookup meanwhile is right for before or after. */
-		if (n_accept > PNC_GUARD_ACCEPT_MAX || n_local > PNC_GUARD_LOCAL_MAX)
-			err = -E2BIG;
-		if (!err)
-			err = pnc_learn_xdp_guard_accept(lx, accept, permit, n_accept);
+		/*
+		 * Each table changes entry by entry: every lookup meanwhile is
+		 * right for before or after.  Too many entries: -E2BIG.
+		 */
+		err = pnc_learn_xdp_guard_accept(lx, accept, permit, n_accept);
 		if (!err)
 			err = pnc_learn_xdp_guard_local(lx, local, n_local);
 		if (!err && gc.rate != guard.rate)
@@ -206,7 +213,7 @@ static void guard_sync(struct event *t)
 
 void cnpproxy_guard_sync(void)
 {
-	if (!cnpproxy_learn_xdp())
+	if (!cnpproxy_learn_xdp() || !cnp_g.cfg.proxy.n_filter_if)
 		return;
 	/* A pasted list of a thousand entries calls us a thousand times. */
 	event_add_event(master, guard_sync, NULL, 0, &guard.t_sync);

@@ -266,15 +266,13 @@ struct pnc_learn_xdp *cnpproxy_learn_xdp(void)
 	return learn.lx;
 }
 
-uint64_t cnpproxy_learn_xdp_counter(enum pnc_learn_counter c)
+void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out)
 {
-	struct pnc_learn_counters xc = {};
-
-	if (c >= PNC_LEARN_C_MAX)
-		return 0;
+	memset(out, 0, sizeof(*out));
 	if (learn.lx)
-		pnc_learn_xdp_counters(learn.lx, &xc);
-	return learn.xdp_base[c] + xc.v[c];
+		pnc_learn_xdp_counters(learn.lx, out);
+	for (unsigned int c = 0; c < PNC_LEARN_C_MAX; c++)
+		out->v[c] += learn.xdp_base[c];
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
@@ -340,12 +338,11 @@ void cnpproxy_learn_counters_clear(void)
 
 void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 {
-	struct pnc_learn_counters xc = {};
+	struct pnc_learn_counters xc;
 	json_object *jl = NULL, *ji = NULL, *jx = NULL, *jr = NULL;
 	unsigned int i;
 
-	for (i = 0; i < PNC_LEARN_C_MAX; i++)
-		xc.v[i] = cnpproxy_learn_xdp_counter(i);
+	cnpproxy_learn_xdp_counters(&xc);
 	if (json) {
 		jl = json_object_new_object();
 		ji = json_object_new_object();

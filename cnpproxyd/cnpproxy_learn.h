@@ -19,6 +19,7 @@ struct vty;
 struct json_object;
 struct pnc_flow_table;
 struct pnc_learn_xdp;
+struct pnc_learn_counters;
 
 /*
  * Follow the configuration: load, attach, detach, unload.  flows: where
@@ -35,7 +36,7 @@ extern void cnpproxy_learn_counters_clear(void);
 
 /* The loaded program, NULL when none is: the guard fills its tables. */
 extern struct pnc_learn_xdp *cnpproxy_learn_xdp(void);
-/* One of the program's counters, since the last clear, across reloads. */
-extern uint64_t cnpproxy_learn_xdp_counter(enum pnc_learn_counter c);
+/* The program's counters since the last clear, across reloads. */
+extern void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out);
 
 #endif /* _CNPPROXY_LEARN_H */

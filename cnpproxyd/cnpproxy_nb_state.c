@@ -44,10 +44,9 @@ struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args
 {
 	const char *name = leaf_name(args->xpath);
 
-	cnpproxy_pn_counters_refresh();
 	for (int c = 0; c < PN_COUNTER_MAX; c++)
 		if (same_name(pn_counter_name(c), name))
-			return yang_data_new_uint64(args->xpath, pn_counters.c[c]);
+			return yang_data_new_uint64(args->xpath, pn_counter_value(c));
 	return NULL;
 }
 

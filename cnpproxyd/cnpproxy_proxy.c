@@ -28,6 +28,7 @@
 #include "codec/notif.h"
 #include "codec/ratead.h"
 #include "codec/roce.h"
+#include "io/learn_xdp.h"
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
@@ -856,11 +857,17 @@ bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_que
 	return queued;
 }
 
-void cnpproxy_pn_counters_refresh(void)
+uint64_t pn_counter_value(enum pn_counter c)
 {
-	pn_counters.c[PN_XDP_DENIED] = cnpproxy_learn_xdp_counter(PNC_LEARN_C_GUARD_DENIED);
-	pn_counters.c[PN_XDP_RL_SOURCE] =
-		cnpproxy_learn_xdp_counter(PNC_LEARN_C_GUARD_RATE_LIMITED);
+	struct pnc_learn_counters xc;
+
+	if (c >= PN_COUNTER_MAX)
+		return 0;
+	if (c != PN_XDP_DENIED && c != PN_XDP_RL_SOURCE)
+		return pn_counters.c[c];
+	/* Counted by the XDP guard, which keeps them per CPU. */
+	cnpproxy_learn_xdp_counters(&xc);
+	return xc.v[c == PN_XDP_DENIED ? PNC_LEARN_C_GUARD_DENIED : PNC_LEARN_C_GUARD_RATE_LIMITED];
 }
 
 void cnpproxy_pn_counters_clear(void)

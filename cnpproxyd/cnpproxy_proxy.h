@@ -55,8 +55,8 @@ extern void cnpproxy_pn_fini(void);
 /* Why the role does not run, or NULL if it does. */
 extern const char *cnpproxy_pn_not_operational(void);
 extern void cnpproxy_pn_counters_clear(void);
-/* Bring the counters kept elsewhere (the XDP guard's) up to date. */
-extern void cnpproxy_pn_counters_refresh(void);
+/* A counter's value, wherever it is kept (pn_counters, or the XDP guard's). */
+extern uint64_t pn_counter_value(enum pn_counter c);
 
 struct pnc_flow_table;
 extern struct pnc_flow_table *pn_flows;

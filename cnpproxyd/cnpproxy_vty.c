@@ -397,12 +397,12 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	} else {
 		vty_out(vty, "Proxy role:\n");
 	}
-	cnpproxy_pn_counters_refresh();
 	for (int c = 0; c < PN_COUNTER_MAX; c++) {
 		if (json)
-			json_object_int_add(json, pn_counter_name(c), pn_counters.c[c]);
+			json_object_int_add(json, pn_counter_name(c), pn_counter_value(c));
 		else
-			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c), pn_counters.c[c]);
+			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c),
+				pn_counter_value(c));
 	}
 	/* Malformed notifications by the codec's reason. */
 	for (int e = 1; e < PNC_CODEC_NERR; e++) {
