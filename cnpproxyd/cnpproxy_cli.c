@@ -347,6 +347,32 @@ DEFPY_YANG(no_cnpproxy_proxy_cnp, no_cnpproxy_proxy_cnp_cmd,
 	return cnpproxy_cli_no(vty, leaf, ivk ? iv_str : dscp_str, leaf, NB_OP_MODIFY);
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/fast-path
+ */
+#define PROXY_FAST_PATH_HELP                                                                      \
+	"Proxy role\n"                                                                            \
+	"Where notifications become CNPs (default socket)\n"                                      \
+	"The daemon's sockets\n"                                                                  \
+	"The filter interfaces' XDP program, from the driver\n"
+
+DEFPY_YANG(cnpproxy_proxy_fast_path, cnpproxy_proxy_fast_path_cmd,
+	   "proxy fast-path <socket|xdp>$path",
+	   PROXY_FAST_PATH_HELP)
+{
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./proxy/fast-path", NB_OP_MODIFY, path);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_fast_path, no_cnpproxy_proxy_fast_path_cmd,
+	   "no proxy fast-path [<socket|xdp>$path]",
+	   NO_STR PROXY_FAST_PATH_HELP)
+{
+	return cnpproxy_cli_no(vty, "./proxy/fast-path", path, "./proxy/fast-path", NB_OP_MODIFY);
+}
+
 #define PROXY_RATE_LIMIT_HELP                                                                     \
 	"Proxy role\n"                                                                            \
 	"Notifications accepted per second\n"                                                     \
@@ -792,6 +818,8 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_xdp_if_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fast_path_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fast_path_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_rate_limit_cmd);

@@ -116,6 +116,7 @@ struct pnc_flow_table {
 	uint64_t seed;
 	unsigned int psn_matches;
 	struct pnc_flow_stats st;
+	uint64_t generation; /* bumped when a flow's CNP could differ */
 };
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -384,6 +385,7 @@ static uint32_t cm_find(const struct pnc_flow_table *t, uint8_t ver, const uint8
 
 static void flow_remove(struct pnc_flow_table *t, uint32_t i)
 {
+	t->generation++;
 	cm_unlink(t, i);
 	pool_remove(&t->flows, i);
 }
@@ -438,6 +440,7 @@ static int flow_set(struct pnc_flow_table *t, const struct flow_want *w, uint64_
 		pool_insert(&t->flows, i, hash_key(t->seed, w->ver, w->s, w->r, w->rqpn), now);
 	}
 
+	t->generation++;
 	cm_unlink(t, i);
 	n->f.sender_qpn = w->sqpn;
 	n->f.pkey = w->pkey;
@@ -810,6 +813,8 @@ int pnc_flow_learn_roce(struct pnc_flow_table *t, const struct pnc_roce_view *v,
 		pool_touch(&t->flows, fi, now_us);
 		n->f.last_seen_us = now_us;
 		n->f.packets++;
+		if (n->f.udp_sport != v->ip.sport)
+			t->generation++;
 		n->f.udp_sport = v->ip.sport;
 		n->f.flow_label = ver == 6 ? v->ip.flow_label : 0;
 		cm_flow = n->f.source == PNC_FLOW_CM;
@@ -1005,11 +1010,17 @@ void pnc_flow_table_clear(struct pnc_flow_table *t)
 
 	if (!t)
 		return;
+	t->generation++;
 	pool_reset(&t->flows);
 	pool_reset(&t->reqs);
 	pool_reset(&t->wins);
 	for (i = 0; i <= t->flows.mask; i++)
 		t->cbuckets[i] = NIL;
+}
+
+uint64_t pnc_flow_table_generation(const struct pnc_flow_table *t)
+{
+	return t ? t->generation : 0;
 }
 
 void pnc_flow_table_stats(const struct pnc_flow_table *t, struct pnc_flow_stats *out)

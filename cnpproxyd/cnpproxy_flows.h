@@ -169,6 +169,13 @@ extern void pnc_flow_table_clear(struct pnc_flow_table *t);
 
 extern void pnc_flow_table_stats(const struct pnc_flow_table *t, struct pnc_flow_stats *out);
 
+/*
+ * Changes whenever a flow comes, goes, or changes what a CNP to its
+ * sender would carry (QP, P_Key, UDP source port): a copy made at one
+ * generation is still exact while the generation is the same.
+ */
+extern uint64_t pnc_flow_table_generation(const struct pnc_flow_table *t);
+
 /* Stable short name of a result ("learned-cm", ...), for debug output. */
 extern const char *pnc_flow_result_str(int result);
 

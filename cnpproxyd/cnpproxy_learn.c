@@ -25,6 +25,7 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
 #include "cnpproxy_guard.h"
+#include "cnpproxy_xlate.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_flows.h"
 
@@ -103,6 +104,7 @@ static void learn_event(void *arg, const struct pnc_learn_event *ev)
 static void learn_read(struct event *t)
 {
 	pnc_learn_xdp_poll(learn.lx, 0);
+	cnpproxy_xlate_flows_changed();
 	event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
 }
 
@@ -120,6 +122,8 @@ static void learn_close(void)
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_learn_xdp_close(learn.lx);
 		}
+		/* The translator's tables went with the program. */
+		cnpproxy_xlate_sync_now(NULL);
 	}
 	learn.lx = NULL;
 	memset(learn.ifs, 0, sizeof(learn.ifs));
@@ -185,8 +189,9 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 		learn.error = NULL;
 		event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
 	}
-	/* The guard's tables go in before any interface runs it. */
+	/* The guard's and the translator's tables go in before any interface runs them. */
 	cnpproxy_guard_sync_now(learn.lx);
+	cnpproxy_xlate_sync_now(learn.lx);
 
 	for (j = 0; j < pc->n_learn_if; j++)
 		want(wanted, &n_wanted, pc->learn_if[j], PNC_XDP_ROLE_LEARN);

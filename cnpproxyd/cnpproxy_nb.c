@@ -99,6 +99,13 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/fast-path",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy/sender",
 			.cbs = {
 				.create = cnpproxy_nb_create,
@@ -540,6 +547,18 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/cnp-sent",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/cnp-sent-at-driver",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/passed-to-socket-path",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,
 			},

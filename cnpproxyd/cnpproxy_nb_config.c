@@ -155,6 +155,7 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 			   "learn-interface");
 	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->filter_if, &pc->n_filter_if },
 			   proxy, "filter-interface");
+	pc->fast_path = yang_dnode_get_enum(proxy, "fast-path");
 	formats_load(pc, proxy);
 }
 

@@ -40,6 +40,7 @@
 #include "cnpproxy_flows.h"
 #include "cnpproxy_ratelimit.h"
 #include "cnpproxy_sender.h"
+#include "cnpproxy_xlate.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_SOURCE, "cnpproxyd notification source");
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
@@ -90,6 +91,8 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_MIN_INTERVAL] = "suppressedMinInterval",
 	[PN_LIGHT] = "suppressedLight",
 	[PN_CNP_SENT] = "cnpSent",
+	[PN_XDP_SENT] = "cnpSentAtDriver",
+	[PN_XDP_PASSED] = "passedToSocketPath",
 	[PN_LH_ICMP6_SENT] = "longHaulIcmpv6Sent",
 	[PN_LH_ROCE_SENT] = "longHaulRocev2Sent",
 	[PN_RA_SENT] = "rateAdviceSent",
@@ -362,6 +365,9 @@ const char *cnpproxy_pn_not_operational(void)
 	if (why)
 		return why;
 	why = cnpproxy_guard_not_operational();
+	if (why)
+		return why;
+	why = cnpproxy_xlate_not_operational();
 	if (why)
 		return why;
 	if (cnp_g.cfg.proxy.fl_enabled && cnpproxy_fl_not_operational())
@@ -857,17 +863,53 @@ bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_que
 	return queued;
 }
 
+/* The outcomes the XDP program counts, per CPU, in its own counters. */
+static uint64_t xdp_part(enum pn_counter c, const struct pnc_learn_counters *xc)
+{
+	switch (c) {
+	case PN_XDP_DENIED:
+		return xc->v[PNC_LEARN_C_GUARD_DENIED];
+	case PN_XDP_RL_SOURCE:
+		return xc->v[PNC_LEARN_C_GUARD_RATE_LIMITED];
+	case PN_RX:
+		return xc->v[PNC_LEARN_C_XLATE_RX];
+	case PN_LIGHT:
+		return xc->v[PNC_LEARN_C_XLATE_LIGHT];
+	case PN_RL_GLOBAL:
+		return xc->v[PNC_LEARN_C_XLATE_RL_GLOBAL];
+	case PN_MIN_INTERVAL:
+		return xc->v[PNC_LEARN_C_XLATE_MIN_INTERVAL];
+	case PN_CNP_SENT:
+	case PN_XDP_SENT:
+		return xc->v[PNC_LEARN_C_XLATE_SENT];
+	case PN_SEND_ERROR:
+		return xc->v[PNC_LEARN_C_XLATE_TX_ERROR];
+	case PN_XDP_PASSED:
+		return xc->v[PNC_LEARN_C_XLATE_PASS_FLOW] + xc->v[PNC_LEARN_C_XLATE_PASS_ROUTE] +
+		       xc->v[PNC_LEARN_C_XLATE_PASS_OTHER];
+	default:
+		return 0;
+	}
+}
+
 uint64_t pn_counter_value(enum pn_counter c)
 {
 	struct pnc_learn_counters xc;
 
 	if (c >= PN_COUNTER_MAX)
 		return 0;
-	if (c != PN_XDP_DENIED && c != PN_XDP_RL_SOURCE)
-		return pn_counters.c[c];
-	/* Counted by the XDP guard, which keeps them per CPU. */
 	cnpproxy_learn_xdp_counters(&xc);
-	return xc.v[c == PN_XDP_DENIED ? PNC_LEARN_C_GUARD_DENIED : PNC_LEARN_C_GUARD_RATE_LIMITED];
+	return pn_counters.c[c] + xdp_part(c, &xc);
+}
+
+void pn_counter_values(uint64_t v[PN_COUNTER_MAX])
+{
+	struct pnc_learn_counters xc;
+
+	/* One read of the program's per-CPU counters for all of them. */
+	cnpproxy_learn_xdp_counters(&xc);
+	for (int c = 0; c < PN_COUNTER_MAX; c++)
+		v[c] = pn_counters.c[c] + xdp_part(c, &xc);
 }
 
 void cnpproxy_pn_counters_clear(void)
@@ -882,6 +924,7 @@ void cnpproxy_pn_init(void)
 	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
 	cnpproxy_learn_init();
 	cnpproxy_guard_init();
+	cnpproxy_xlate_init();
 	cnpproxy_fl_init();
 	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
 }
@@ -891,6 +934,7 @@ void cnpproxy_pn_fini(void)
 	/* A clean stop keeps the flows for the next start. */
 	cnpproxy_flows_file_stop();
 	cnpproxy_guard_fini();
+	cnpproxy_xlate_fini();
 	cnpproxy_learn_fini();
 	cnpproxy_fl_fini();
 	pn_close();

@@ -31,6 +31,8 @@ enum pn_counter {
 	PN_MIN_INTERVAL,   /* suppressed: CNP to that QP too recently */
 	PN_LIGHT,	   /* suppressed: light notification, level policy */
 	PN_CNP_SENT,	   /* standard CNPs sent */
+	PN_XDP_SENT,	   /* ... of which from the driver (fast-path xdp) */
+	PN_XDP_PASSED,	   /* fast-path xdp: left to the socket path */
 	PN_LH_ICMP6_SENT,  /* Long-haul CNPs sent, ICMPv6 form */
 	PN_LH_ROCE_SENT,   /* Long-haul CNPs sent, RoCEv2 form */
 	PN_RA_SENT,	   /* rate advice messages sent */
@@ -57,6 +59,8 @@ extern const char *cnpproxy_pn_not_operational(void);
 extern void cnpproxy_pn_counters_clear(void);
 /* A counter's value, wherever it is kept (pn_counters, or the XDP guard's). */
 extern uint64_t pn_counter_value(enum pn_counter c);
+/* All of them at once (one read of the XDP program's counters). */
+extern void pn_counter_values(uint64_t v[PN_COUNTER_MAX]);
 
 struct pnc_flow_table;
 extern struct pnc_flow_table *pn_flows;

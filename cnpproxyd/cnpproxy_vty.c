@@ -18,6 +18,7 @@
 #include "cnpproxy_fl.h"
 #include "cnpproxy_flows_file.h"
 #include "cnpproxy_guard.h"
+#include "cnpproxy_xlate.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_rib.h"
@@ -155,6 +156,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 			for (unsigned int i = 0; i < pc->n_filter_if; i++)
 				json_object_array_add(jl, json_object_new_string(pc->filter_if[i]));
 			json_object_object_add(jp, "filterInterfaces", jl);
+			json_object_string_add(jp, "fastPath", cnp_fast_path_name(pc->fast_path));
 			json_object *jproxy = NULL;
 
 			json_object_object_get_ex(jroles, "proxy", &jproxy);
@@ -167,6 +169,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		border_status_json(json);
 		decap_status_json(json);
 		cnpproxy_guard_show(vty, json);
+		cnpproxy_xlate_show(vty, json);
 
 		vty_json(vty, json);
 		return CMD_SUCCESS;
@@ -200,6 +203,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 			cnpproxy_decap_not_operational() ? ", " : "",
 			cnpproxy_decap_not_operational() ? cnpproxy_decap_not_operational() : "");
 	cnpproxy_guard_show(vty, NULL);
+	cnpproxy_xlate_show(vty, NULL);
 	return CMD_SUCCESS;
 }
 
@@ -390,7 +394,9 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
       JSON_STR)
 {
 	json_object *json = NULL, *jm = NULL;
+	uint64_t v[PN_COUNTER_MAX];
 
+	pn_counter_values(v);
 	if (uj) {
 		json = json_object_new_object();
 		jm = json_object_new_object();
@@ -399,10 +405,9 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	}
 	for (int c = 0; c < PN_COUNTER_MAX; c++) {
 		if (json)
-			json_object_int_add(json, pn_counter_name(c), pn_counter_value(c));
+			json_object_int_add(json, pn_counter_name(c), v[c]);
 		else
-			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c),
-				pn_counter_value(c));
+			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c), v[c]);
 	}
 	/* Malformed notifications by the codec's reason. */
 	for (int e = 1; e < PNC_CODEC_NERR; e++) {

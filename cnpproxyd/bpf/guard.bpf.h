@@ -72,10 +72,13 @@ static __always_inline void guard_addr(struct pnc_guard_addr *a, __u8 version, c
 		__builtin_memcpy(a->addr, p, 16);
 }
 
-/* The UDP header of an IP datagram that has one in this frame. */
+/*
+ * The UDP header of an IP datagram that has one in this frame; *whole
+ * is false for the first fragment of a fragmented one.
+ */
 static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u32 off, __u16 proto,
 						struct pnc_guard_addr *src,
-						struct pnc_guard_addr *dst)
+						struct pnc_guard_addr *dst, bool *whole)
 {
 	if (proto == bpf_htons(ETH_P_IP)) {
 		struct iphdr *iph = data + off;
@@ -88,6 +91,7 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 		ihl = iph->ihl * 4;
 		if (ihl < sizeof(*iph))
 			return NULL;
+		*whole = !(iph->frag_off & bpf_htons(IP_MF));
 		guard_addr(src, 4, (__u8 *)&iph->saddr);
 		guard_addr(dst, 4, (__u8 *)&iph->daddr);
 		return (void *)iph + ihl;
@@ -116,6 +120,7 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 				/* Only the first fragment has the UDP header. */
 				if ((ext[2] << 8 | ext[3]) & 0xfff8)
 					return NULL;
+				*whole = false;
 				off += 8;
 			} else {
 				off += (ext[1] + 1) * 8;
@@ -162,11 +167,18 @@ static __always_inline bool guard_take(const struct pnc_guard_addr *src)
 	return true;
 }
 
-static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u16 proto)
+/* Where a notification the guard let through is, for the translator. */
+struct guard_hit {
+	__u32 udp_off;
+	__u16 port;
+	bool whole; /* not a fragment */
+};
+
+static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u16 proto,
+					   struct guard_hit *hit)
 {
-	void *data = (void *)(long)ctx->data;
-	void *data_end = (void *)(long)ctx->data_end;
 	struct pnc_guard_addr src = {}, dst = {};
+	void *data, *data_end;
 	struct pnc_guard_prefix key = {};
 	struct udphdr *udp;
 	__u8 *permit;
@@ -174,7 +186,17 @@ static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u
 
 	if (!pnc_guard_cfg.rate)
 		return GUARD_NOT_MINE;
-	udp = guard_udp(data, data_end, l3_off, proto, &src, &dst);
+	/*
+	 * Loaded in assembly: clang would merge these loads with those of
+	 * the learning stage into one of a variable offset, which the
+	 * verifier refuses.
+	 */
+	asm volatile("%0 = *(u32 *)(%2 + 0)\n\t"
+		     "%1 = *(u32 *)(%2 + 4)"
+		     : "=r"(data), "=r"(data_end)
+		     : "r"(ctx));
+	hit->whole = true;
+	udp = guard_udp(data, data_end, l3_off, proto, &src, &dst, &hit->whole);
 	if (!udp || (void *)(udp + 1) > data_end)
 		return GUARD_NOT_MINE;
 	port = bpf_ntohs(udp->dest);
@@ -197,6 +219,8 @@ static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u
 		return GUARD_DROP;
 	}
 	count(PNC_LEARN_C_GUARD_PASSED);
+	hit->udp_off = (void *)udp - data;
+	hit->port = port;
 	return GUARD_PASS;
 }
 

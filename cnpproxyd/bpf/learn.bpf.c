@@ -135,6 +135,7 @@ static __always_inline void count(__u32 idx)
 }
 
 #include "guard.bpf.h"
+#include "xlate.bpf.h"
 
 static __always_inline __u32 get24(const __u8 *p)
 {
@@ -414,16 +415,39 @@ int pnc_learn(struct xdp_md *ctx)
 	return learn_stage(ctx, off, proto);
 }
 
+#define NOT_A_NOTIFICATION (-1)
+
+/*
+ * The guard, then the translator for what the guard let through: the
+ * verdict for a notification to this router, else NOT_A_NOTIFICATION.
+ */
+static __always_inline int notification_stages(struct xdp_md *ctx, __u32 off, __u16 proto)
+{
+	struct guard_hit hit;
+
+	switch (guard(ctx, off, proto, &hit)) {
+	case GUARD_DROP:
+		return XDP_DROP;
+	case GUARD_PASS:
+		return xlate(ctx, hit.udp_off, hit.port, hit.whole);
+	case GUARD_NOT_MINE:
+		break;
+	}
+	return NOT_A_NOTIFICATION;
+}
+
 SEC("xdp")
 int pnc_guard(struct xdp_md *ctx)
 {
 	__u16 proto;
 	__u32 off;
+	int rv;
 
 	count(PNC_LEARN_C_PKTS);
 	if (!link_layer(ctx, &off, &proto))
 		return XDP_PASS;
-	return guard(ctx, off, proto) == GUARD_DROP ? XDP_DROP : XDP_PASS;
+	rv = notification_stages(ctx, off, proto);
+	return rv == NOT_A_NOTIFICATION ? XDP_PASS : rv;
 }
 
 SEC("xdp")
@@ -431,13 +455,14 @@ int pnc_guard_learn(struct xdp_md *ctx)
 {
 	__u16 proto;
 	__u32 off;
+	int rv;
 
 	count(PNC_LEARN_C_PKTS);
 	if (!link_layer(ctx, &off, &proto)) {
 		count(PNC_LEARN_C_PARSE_ERR);
 		return XDP_PASS;
 	}
-	if (guard(ctx, off, proto) == GUARD_DROP)
-		return XDP_DROP;
-	return learn_stage(ctx, off, proto);
+	/* A notification is not RoCE traffic: nothing to learn from it. */
+	rv = notification_stages(ctx, off, proto);
+	return rv == NOT_A_NOTIFICATION ? learn_stage(ctx, off, proto) : rv;
 }

@@ -100,6 +100,21 @@ enum pnc_learn_counter {
 	PNC_LEARN_C_GUARD_PASSED,	/* notifications let through */
 	PNC_LEARN_C_GUARD_DENIED,	/* dropped: source not in the accept table */
 	PNC_LEARN_C_GUARD_RATE_LIMITED, /* dropped: source's bucket empty */
+	/*
+	 * The translator (xlate.bpf.h).  Every notification it decides is
+	 * in XLATE_RX and one of SENT, LIGHT, RL_GLOBAL, MIN_INTERVAL and
+	 * TX_ERROR; the others go on to the socket path, counted in one of
+	 * the PASS counters by why.
+	 */
+	PNC_LEARN_C_XLATE_RX,		/* notifications decided at the driver */
+	PNC_LEARN_C_XLATE_SENT,		/* CNPs sent from the driver */
+	PNC_LEARN_C_XLATE_LIGHT,	/* light notifications, level policy */
+	PNC_LEARN_C_XLATE_RL_GLOBAL,	/* dropped: global rate limit */
+	PNC_LEARN_C_XLATE_MIN_INTERVAL, /* suppressed: CNP to that QP too recently */
+	PNC_LEARN_C_XLATE_TX_ERROR,	/* the frame could not be rewritten */
+	PNC_LEARN_C_XLATE_PASS_FLOW,	/* to the socket path: flow not published */
+	PNC_LEARN_C_XLATE_PASS_ROUTE,	/* ... no route, neighbour or XDP transmit */
+	PNC_LEARN_C_XLATE_PASS_OTHER,	/* ... anything else it does not translate */
 	PNC_LEARN_C_MAX,
 };
 

@@ -15,6 +15,8 @@
 #include <bpf/libbpf.h>
 
 #include "cnpproxy_alloc.h"
+#include "codec/icrc.h"
+#include "codec/roce.h"
 #include "io/bpf_percpu.h"
 #include "io/learn_xdp.h"
 #include "learn.skel.h"
@@ -68,6 +70,21 @@ static int on_record(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+/*
+ * The translator's read-only tables, from the codec itself: the CRC-32
+ * register update of each octet, and the headers after the BTH.
+ */
+static void xlate_tables(struct pnc_learn *skel)
+{
+	for (unsigned int i = 0; i < 256; i++) {
+		uint8_t octet = (uint8_t)i;
+
+		/* pnc_crc32(~0, x) = ~update(0, x), and update(0, i) is entry i. */
+		skel->rodata->pnc_xlate_crc[i] = ~pnc_crc32(0xffffffff, &octet, 1);
+		skel->rodata->pnc_xlate_ext_len[i] = (int8_t)pnc_bth_ext_len(octet);
+	}
+}
+
 struct pnc_learn_xdp *pnc_learn_xdp_open(const struct pnc_learn_cfg *cfg, pnc_learn_xdp_cb cb,
 					 void *arg)
 {
@@ -86,6 +103,7 @@ struct pnc_learn_xdp *pnc_learn_xdp_open(const struct pnc_learn_cfg *cfg, pnc_le
 	}
 	if (cfg)
 		lx->skel->data->pnc_cfg = *cfg;
+	xlate_tables(lx->skel);
 	err = pnc_learn__load(lx->skel);
 	if (err)
 		goto fail;
@@ -268,6 +286,15 @@ const char *pnc_learn_counter_name(enum pnc_learn_counter c)
 		[PNC_LEARN_C_GUARD_PASSED] = "guard_passed",
 		[PNC_LEARN_C_GUARD_DENIED] = "guard_denied",
 		[PNC_LEARN_C_GUARD_RATE_LIMITED] = "guard_rate_limited",
+		[PNC_LEARN_C_XLATE_RX] = "xlate_received",
+		[PNC_LEARN_C_XLATE_SENT] = "xlate_cnp_sent",
+		[PNC_LEARN_C_XLATE_LIGHT] = "xlate_light",
+		[PNC_LEARN_C_XLATE_RL_GLOBAL] = "xlate_rate_limited_global",
+		[PNC_LEARN_C_XLATE_MIN_INTERVAL] = "xlate_min_interval",
+		[PNC_LEARN_C_XLATE_TX_ERROR] = "xlate_tx_error",
+		[PNC_LEARN_C_XLATE_PASS_FLOW] = "xlate_passed_no_flow",
+		[PNC_LEARN_C_XLATE_PASS_ROUTE] = "xlate_passed_no_route",
+		[PNC_LEARN_C_XLATE_PASS_OTHER] = "xlate_passed_other",
 	};
 
 	return (unsigned int)c < PNC_LEARN_C_MAX ? names[c] : "?";
@@ -369,4 +396,82 @@ int pnc_learn_xdp_guard_reset_sources(struct pnc_learn_xdp *lx)
 {
 	return map_sync(bpf_map__fd(lx->skel->maps.guard_buckets), NULL, NULL, 0,
 			sizeof(struct pnc_guard_addr), PNC_GUARD_SOURCES_MAX);
+}
+
+/* ---- the translator's tables ------------------------------------------- */
+
+void pnc_learn_xdp_xlate_cfg(struct pnc_learn_xdp *lx, const struct pnc_xlate_cfg *cfg)
+{
+	struct pnc_xlate_cfg *live = &lx->skel->bss->pnc_xlate_cfg;
+
+	/* As for the guard: off while the rest changes, on last. */
+	live->enabled = 0;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*live = *cfg;
+	live->enabled = 0;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	live->enabled = cfg->enabled;
+}
+
+int pnc_learn_xdp_xlate_flow_set(struct pnc_learn_xdp *lx, const struct pnc_xlate_key *key,
+				 const struct pnc_xlate_flow *flow)
+{
+	if (bpf_map_update_elem(bpf_map__fd(lx->skel->maps.xlate_flows), key, flow, BPF_ANY) < 0)
+		return -errno;
+	return 0;
+}
+
+int pnc_learn_xdp_xlate_flow_del(struct pnc_learn_xdp *lx, const struct pnc_xlate_key *key)
+{
+	if (bpf_map_delete_elem(bpf_map__fd(lx->skel->maps.xlate_flows), key) < 0 &&
+	    errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+int pnc_learn_xdp_xlate_tx(struct pnc_learn_xdp *lx, const int *ifindexes, size_t n)
+{
+	int fd = bpf_map__fd(lx->skel->maps.xlate_tx);
+	__u32 cur, prev, stale[PNC_XLATE_TX_MAX];
+	size_t nstale = 0;
+	bool walked = false;
+	int err = 0;
+
+	if (n > PNC_XLATE_TX_MAX)
+		return -E2BIG;
+	for (size_t i = 0; i < n; i++) {
+		struct bpf_devmap_val v = { .ifindex = (__u32)ifindexes[i] };
+		__u32 key = (__u32)ifindexes[i];
+
+		if (bpf_map_update_elem(fd, &key, &v, BPF_ANY) < 0)
+			err = -errno; /* the others still go in */
+	}
+	while (nstale < PNC_XLATE_TX_MAX &&
+	       bpf_map_get_next_key(fd, walked ? &prev : NULL, &cur) == 0) {
+		bool wanted = false;
+
+		walked = true;
+		prev = cur;
+		for (size_t i = 0; i < n && !wanted; i++)
+			wanted = (__u32)ifindexes[i] == cur;
+		if (!wanted)
+			stale[nstale++] = cur;
+	}
+	for (size_t i = 0; i < nstale; i++)
+		if (bpf_map_delete_elem(fd, &stale[i]) < 0 && errno != ENOENT)
+			err = -errno;
+	return err;
+}
+
+int pnc_learn_xdp_xlate_reset(struct pnc_learn_xdp *lx)
+{
+	struct pnc_xlate_global g = {};
+	__u32 zero = 0;
+	int err;
+
+	err = map_sync(bpf_map__fd(lx->skel->maps.xlate_qps), NULL, NULL, 0,
+		       sizeof(struct pnc_xlate_qp), PNC_XLATE_QPS_MAX);
+	if (bpf_map_update_elem(bpf_map__fd(lx->skel->maps.xlate_global), &zero, &g, BPF_ANY) < 0)
+		err = -errno;
+	return err;
 }

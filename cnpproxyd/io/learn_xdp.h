@@ -10,12 +10,15 @@
 #ifndef _CNPPROXY_IO_LEARN_XDP_H
 #define _CNPPROXY_IO_LEARN_XDP_H
 
+#include <linux/bpf.h>
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bpf/learn.h"
 #include "bpf/guard.h"
+#include "bpf/xlate.h"
 
 struct pnc_learn_xdp;
 
@@ -98,5 +101,19 @@ extern int pnc_learn_xdp_guard_local(struct pnc_learn_xdp *lx, const struct pnc_
 				     size_t n);
 /* Forget every source's bucket: the limits changed. */
 extern int pnc_learn_xdp_guard_reset_sources(struct pnc_learn_xdp *lx);
+
+/*
+ * The translator (`proxy fast-path xdp`).  cfg->enabled 0 turns it off:
+ * every notification goes on to the socket path.
+ */
+extern void pnc_learn_xdp_xlate_cfg(struct pnc_learn_xdp *lx, const struct pnc_xlate_cfg *cfg);
+/* Publish or withdraw one flow.  0 or -errno (-E2BIG: the map is full). */
+extern int pnc_learn_xdp_xlate_flow_set(struct pnc_learn_xdp *lx, const struct pnc_xlate_key *key,
+					const struct pnc_xlate_flow *flow);
+extern int pnc_learn_xdp_xlate_flow_del(struct pnc_learn_xdp *lx, const struct pnc_xlate_key *key);
+/* The interfaces a CNP may leave by, as a whole.  0 or the last -errno. */
+extern int pnc_learn_xdp_xlate_tx(struct pnc_learn_xdp *lx, const int *ifindexes, size_t n);
+/* Forget the per-QP intervals and refill the global bucket: the limits changed. */
+extern int pnc_learn_xdp_xlate_reset(struct pnc_learn_xdp *lx);
 
 #endif /* _CNPPROXY_IO_LEARN_XDP_H */

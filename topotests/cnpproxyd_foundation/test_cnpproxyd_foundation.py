@@ -103,7 +103,8 @@ def test_status_json():
     assert "every notification is dropped" in proxy["reason"], proxy
     assert proxy["settings"] == {
         "cnpMinIntervalUs": 50, "cnpDscp": 48, "rateLimitPerSource": 10000,
-        "rateLimitGlobal": 100000, "learnInterfaces": [], "filterInterfaces": []}, proxy
+        "rateLimitGlobal": 100000, "learnInterfaces": [], "filterInterfaces": [],
+        "fastPath": "socket"}, proxy
     assert r1["roles"]["congestionPoint"] == {"enabled": False, "operational": False}
     assert r1["ports"] == {"notification": 61791, "flowLabel": 61792}
 

@@ -109,7 +109,8 @@ def test_proxy_role_operational():
         "sourceIpv4": "10.0.1.254", "sourceIpv6": "2001:db8:1::fe",
         "acceptPrefixList": "CPS", "cnpMinIntervalUs": 50, "cnpDscp": 48,
         "rateLimitPerSource": 10000, "rateLimitGlobal": 100000,
-        "learnInterfaces": ["pe1-eth0", "pe1-eth1"], "filterInterfaces": []}, proxy
+        "learnInterfaces": ["pe1-eth0", "pe1-eth1"], "filterInterfaces": [],
+        "fastPath": "socket"}, proxy
 
 
 def test_config_refusals():
@@ -686,6 +687,165 @@ def test_light_notifications_follow_the_policy():
 
 def border():
     return gear("pe1").vtysh_cmd("show cnpproxy border json", isjson=True)
+
+
+# ethtool's GRO switch (ETHTOOL_SGRO) from Python, for every veth of a
+# switch: a veth takes frames redirected to it by XDP only while its
+# peer runs NAPI, which GRO turns on.  pe1-eth0's peer is a port of s1.
+SET_GRO = ("import ctypes, fcntl, os, socket, struct, sys; "
+           "s = socket.socket(); "
+           "ev = ctypes.create_string_buffer(struct.pack('II', 0x2c, int(sys.argv[1]))); "
+           "[fcntl.ioctl(s.fileno(), 0x8946, struct.pack('16sP16x', n.encode(), "
+           "ctypes.addressof(ev))) for n in os.listdir('/sys/class/net') "
+           "if os.path.exists('/sys/class/net/' + n + '/brport')]")
+
+
+def set_switch_gro(switch, on):
+    """GRO on (or off) on every switch port the switch's namespace holds."""
+    from lib.topogen import get_topogen  # pylint: disable=C0415
+
+    sw = get_topogen().gears[switch]
+    out = sw.cmd("/usr/bin/python3 -c \"{}\" {} 2>&1; echo rc=$?".format(SET_GRO, 1 if on else 0))
+    assert out.strip().endswith("rc=0"), out
+
+
+def fast_path():
+    return gear("pe1").vtysh_cmd("show cnpproxy status json", isjson=True)["fastPath"]
+
+
+def cut_notification(sender, receiver, rqpn="0x22", cl=5, keep=64):
+    """A notification as a congestion point sends it: the invoking RC
+    WRITE cut to its first keep octets."""
+    inv = pkt("rc-write", "src=" + sender, "dst=" + receiver, "dqpn=" + rqpn)
+    return pkt("notif", "cl={}".format(cl), "invoking=" + inv[:keep * 2], "bare=1")
+
+
+def test_fast_path_xdp_without_transmit_falls_back():
+    """fast-path xdp with no interface that can transmit XDP frames: the
+    status says why, and notifications still become CNPs by the socket
+    path, counted as passed to it."""
+    pe1 = gear("pe1")
+    set_filter(True)
+    assert fast_path()["mode"] == "socket" and not fast_path()["active"], fast_path()
+    proxy_cfg("proxy fast-path xdp")
+    fp = fast_path()
+    assert fp["mode"] == "xdp" and not fp["active"], fp
+    assert fp["reason"] == "fast-path xdp: no interface can transmit XDP frames", fp
+    assert fp["transmitInterfaces"] == [] and fp["flowsPublished"] >= 2, fp
+    role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert not role["operational"] and "XDP frames" in role["reason"], role
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+    expect_counters({"received": 1, "cnpSent": 1, "cnpSentAtDriver": 0,
+                     "passedToSocketPath": 1})
+
+
+def test_fast_path_xdp_translates_at_driver():
+    """Once the sender's interface takes XDP frames, notifications become
+    CNPs in the XDP program: the codec's bytes exactly, the minimum
+    interval kept, the same counters; a notification the program does
+    not translate (its invoking packet complete, so its ICRC is to be
+    checked) still takes the socket path."""
+    pe1, sender = gear("pe1"), gear("sender")
+    # Neighbours resolved: a CNP without one would go by the socket path.
+    for dst in ("10.0.1.1", "2001:db8:1::1"):
+        rc, out = run_rc(pe1, "ping -c 1 -W 2 {}".format(dst))
+        assert rc == 0, out
+    set_switch_gro("s1", True)
+    _, fp = topotest.run_and_expect(lambda: fast_path()["active"], True, count=20, wait=0.5)
+    fp = fast_path()
+    # The switches may share a namespace: s2's ports, pe1-eth1's peer, too.
+    assert fp["active"] and "pe1-eth0" in fp["transmitInterfaces"], fp
+    assert "reason" not in fp, fp
+
+    proxy_cfg("proxy cnp min-interval 2000000")
+    pcap = logfile("cnp-xdp.pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
+                        "udp dst port 4791 and (src host 10.0.1.254 or src host 2001:db8:1::fe)"])
+    time.sleep(1)
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"),
+              count=10)
+    expect_counters({"received": 10, "cnpSent": 1, "cnpSentAtDriver": 1,
+                     "suppressedMinInterval": 9, "passedToSocketPath": 0})
+    send_from("p", "2001:db8:12::1", NOTIF_PORT,
+              cut_notification("2001:db8:1::1", "2001:db8:23::3"))
+    expect_counters({"received": 11, "cnpSent": 2, "cnpSentAtDriver": 2,
+                     "passedToSocketPath": 0})
+    cap.wait(timeout=10)
+
+    # Octet for octet what the codec builds from the same fields.
+    cnps = decode_capture("sender", pcap, "--hex")
+    assert len(cnps) == 2, cnps
+    for cnp, dst, src in ((cnps[0], "10.0.1.1", "10.0.1.254"),
+                          (cnps[1], "2001:db8:1::1", "2001:db8:1::fe")):
+        assert cnp["kind"] == "cnp" and cnp["icrc_ok"], cnp
+        assert cnp["ip"]["src"] == src and cnp["ip"]["dst"] == dst, cnp
+        assert cnp["ip"]["dscp"] == 48 and cnp["ip"]["ttl"] == 64, cnp
+        assert cnp["bth"]["dqpn"] == 0x11 and cnp["bth"]["pkey"] == 0xFFFF, cnp
+        fields = ["src=" + src, "dst=" + dst, "dscp=48", "dqpn=0x11",
+                  "sport={}".format(cnp["udp"]["sport"])]
+        if cnp["ip"]["version"] == 4:
+            fields.append("id={}".format(cnp["ip"]["id"]))
+        assert pkt("cnp", *fields) == cnp["hex"], (cnp, fields)
+    learning = counters()["learning"]["xdp"]
+    assert learning["xlate_cnp_sent"] == 2 and learning["xlate_tx_error"] == 0, learning
+    state = json.loads(pe1.vtysh_cmd(
+        "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd"))
+    proxy = state["frr-cnpproxyd:cnpproxyd"]["state"]["proxy"]
+    assert int(proxy["cnp-sent-at-driver"]) == 2 and int(proxy["cnp-sent"]) == 2, proxy
+    assert int(proxy["passed-to-socket-path"]) == 0, proxy
+
+    # A sender moved to another format: its flows leave the program's map,
+    # and the socket path builds its message.
+    proxy_cfg("proxy sender 10.0.1.0/24 format long-haul-rocev2")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+    expect_counters({"received": 1, "longHaulRocev2Sent": 1, "cnpSentAtDriver": 0,
+                     "passedToSocketPath": 1})
+    assert counters()["learning"]["xdp"]["xlate_passed_no_flow"] == 1
+    proxy_cfg("no proxy sender 10.0.1.0/24")
+
+    # A complete invoking packet: the socket path checks its ICRC first.
+    proxy_cfg("no proxy cnp min-interval")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification())
+    expect_counters({"received": 1, "cnpSent": 1, "cnpSentAtDriver": 0,
+                     "passedToSocketPath": 1})
+    assert counters()["learning"]["xdp"]["xlate_passed_other"] == 1
+
+
+def test_fast_path_back_to_socket():
+    """no fast-path: the program stops translating at once; the sender's
+    interface losing XDP transmit takes the fast path out of service."""
+    pe1 = gear("pe1")
+    proxy_cfg("no proxy fast-path")
+    fp = fast_path()
+    assert fp == {"mode": "socket", "active": False, "flowsPublished": 0,
+                  "transmitInterfaces": []}, fp
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+    expect_counters({"received": 1, "cnpSent": 1, "cnpSentAtDriver": 0,
+                     "passedToSocketPath": 0})
+    running = pe1.vtysh_cmd("show running-config cnpproxyd")
+    assert "fast-path" not in running, running
+
+    proxy_cfg("proxy fast-path xdp")
+    _, got = topotest.run_and_expect(lambda: fast_path()["active"], True, count=20, wait=0.5)
+    assert got, fast_path()
+    assert " proxy fast-path xdp\n" in pe1.vtysh_cmd("show running-config cnpproxyd")
+    set_switch_gro("s1", False)
+    _, got = topotest.run_and_expect(lambda: fast_path().get("reason"),
+                                     "fast-path xdp: no interface can transmit XDP frames",
+                                     count=20, wait=0.5)
+    assert not fast_path()["active"], fast_path()
+    # A refused value changes nothing.
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", "no proxy fast-path socket")
+    assert "not socket" in out, out
+    assert fast_path()["mode"] == "xdp"
+    proxy_cfg("no proxy fast-path xdp")
+    assert fast_path()["mode"] == "socket"
+    set_filter(False)
 
 
 def test_border_interface_drops_notifications():
