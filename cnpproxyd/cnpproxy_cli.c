@@ -373,6 +373,33 @@ DEFPY_YANG(no_cnpproxy_proxy_fast_path, no_cnpproxy_proxy_fast_path_cmd,
 	return cnpproxy_cli_no(vty, "./proxy/fast-path", path, "./proxy/fast-path", NB_OP_MODIFY);
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-table-size
+ */
+#define PROXY_FLOW_TABLE_HELP                                                                     \
+	"Proxy role\n"                                                                            \
+	"The table of learned queue-pair flows\n"                                                 \
+	"Most flows it keeps (default 65536)\n"                                                   \
+	"Flows\n"
+
+DEFPY_YANG(cnpproxy_proxy_flow_table, cnpproxy_proxy_flow_table_cmd,
+	   "proxy flow-table size (1024-16777216)$n",
+	   PROXY_FLOW_TABLE_HELP)
+{
+	if (!proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./proxy/flow-table-size", NB_OP_MODIFY, n_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_flow_table, no_cnpproxy_proxy_flow_table_cmd,
+	   "no proxy flow-table size [(1024-16777216)$n]",
+	   NO_STR PROXY_FLOW_TABLE_HELP)
+{
+	return cnpproxy_cli_no(vty, "./proxy/flow-table-size", n_str, "./proxy/flow-table-size",
+			       NB_OP_MODIFY);
+}
+
 #define PROXY_RATE_LIMIT_HELP                                                                     \
 	"Proxy role\n"                                                                            \
 	"Notifications accepted per second\n"                                                     \
@@ -508,6 +535,8 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 		vty_out(vty, " proxy rate-limit per-source %s\n", value);
 	else if (!strcmp(name, "rate-limit-global"))
 		vty_out(vty, " proxy rate-limit global %s\n", value);
+	else if (!strcmp(name, "flow-table-size"))
+		vty_out(vty, " proxy flow-table size %s\n", value);
 	else if (!strcmp(dnode->parent->schema->name, "long-haul") ||
 		 !strcmp(dnode->parent->schema->name, "rate-advice"))
 		vty_out(vty, " proxy %s %s %s\n", dnode->parent->schema->name, name, value);
@@ -820,6 +849,8 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fast_path_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fast_path_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_flow_table_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_flow_table_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_rate_limit_cmd);

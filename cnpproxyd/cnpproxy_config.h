@@ -94,6 +94,7 @@ struct cnp_proxy_config {
 	uint8_t cnp_dscp;
 	uint32_t rl_per_source; /* notifications per second */
 	uint32_t rl_global;
+	uint32_t flow_table_size; /* most flows learned */
 	/* Interfaces where queue pairs are learned. */
 	char learn_if[CNP_LEARN_IF_MAX][CNP_IFNAME_MAX];
 	unsigned int n_learn_if;

@@ -44,6 +44,7 @@
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
+#include "cnpproxy_lookup.h"
 #include "cnpproxy_rib.h"
 #include "cnpproxy_cp_collab.h"
 #include "cnpproxy_cp_gate.h"
@@ -294,7 +295,7 @@ static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct p
 	if (!v->tunnelled || !v->flow_label)
 		return false;
 	pt_addr_of(src, 6, v->outer_src);
-	e = pt_lookup(&cnp_proxies, src);
+	e = cnpproxy_lookup(src);
 	if (e && !memcmp(&e->proxy, src, sizeof(*src)))
 		return true;
 	return plist_permits(cnp_g.cfg.cp.tunnel_heads_plist, 6, v->outer_src);
@@ -432,7 +433,7 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 	size_t len;
 
 	pt_addr_of(&sender, v->roce.ip.version, v->roce.ip.src);
-	e = pt_lookup(&cnp_proxies, &sender);
+	e = cnpproxy_lookup(&sender);
 	if (e) {
 		to = e->proxy;
 		if (proxy_is_self(&to) && notify_local(ci, v))

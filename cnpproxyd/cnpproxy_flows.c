@@ -937,6 +937,24 @@ size_t pnc_flow_table_count(const struct pnc_flow_table *t)
 	return t ? t->flows.count : 0;
 }
 
+size_t pnc_flow_table_capacity(const struct pnc_flow_table *t)
+{
+	return t ? t->flows.cap : 0;
+}
+
+static size_t pool_bytes(const struct pool *p)
+{
+	return (size_t)p->cap * p->size + ((size_t)p->mask + 1) * sizeof(*p->buckets);
+}
+
+size_t pnc_flow_table_bytes(const struct pnc_flow_table *t)
+{
+	if (!t)
+		return 0;
+	return sizeof(*t) + pool_bytes(&t->flows) + pool_bytes(&t->reqs) + pool_bytes(&t->wins) +
+	       ((size_t)t->flows.mask + 1) * sizeof(*t->cbuckets);
+}
+
 void pnc_flow_table_walk(const struct pnc_flow_table *t,
 			 void (*cb)(const struct pnc_flow *f, void *arg), void *arg)
 {

@@ -136,6 +136,9 @@ extern const struct pnc_flow *pnc_flow_lookup(struct pnc_flow_table *t, uint8_t 
 extern void pnc_flow_table_age(struct pnc_flow_table *t, uint64_t now_us);
 
 extern size_t pnc_flow_table_count(const struct pnc_flow_table *t);
+/* Most flows it holds (max_flows), and all the memory it holds: fixed at creation. */
+extern size_t pnc_flow_table_capacity(const struct pnc_flow_table *t);
+extern size_t pnc_flow_table_bytes(const struct pnc_flow_table *t);
 
 /* Call cb for every flow; cb must not change the table. */
 extern void pnc_flow_table_walk(const struct pnc_flow_table *t,

@@ -161,6 +161,7 @@ int pt_set(struct proxy_table *pt, const struct pt_entry *e)
 		if (entry_same(&pt->entries[i], &n))
 			return 0;
 		pt->entries[i] = n;
+		pt->generation++;
 		return 2;
 	}
 
@@ -176,6 +177,7 @@ int pt_set(struct proxy_table *pt, const struct pt_entry *e)
 	memmove(&pt->entries[i + 1], &pt->entries[i], (pt->count - i) * sizeof(*pt->entries));
 	pt->entries[i] = n;
 	pt->count++;
+	pt->generation++;
 	lens_mark(pt, &n.prefix, true);
 	return 1;
 }
@@ -188,6 +190,7 @@ bool pt_unset(struct proxy_table *pt, const struct pt_prefix *p, enum pt_source 
 		return false;
 	memmove(&pt->entries[i], &pt->entries[i + 1], (pt->count - i - 1) * sizeof(*pt->entries));
 	pt->count--;
+	pt->generation++;
 	lens_update(pt, p->addr.family, p->len);
 	return true;
 }
@@ -234,6 +237,8 @@ size_t pt_flush(struct proxy_table *pt, enum pt_source source)
 			pt->entries[w++] = pt->entries[r];
 	r = pt->count - w;
 	pt->count = w;
+	if (r)
+		pt->generation++;
 	memset(pt->lens4, 0, sizeof(pt->lens4));
 	memset(pt->lens6, 0, sizeof(pt->lens6));
 	for (w = 0; w < pt->count; w++)

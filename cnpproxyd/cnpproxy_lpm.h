@@ -54,6 +54,7 @@ struct proxy_table {
 	/* bit L set: some entry of that family has prefix length L */
 	uint64_t lens4[1];
 	uint64_t lens6[3];
+	uint64_t generation; /* changes with every change of the entries */
 };
 
 extern void pt_init(struct proxy_table *pt);

@@ -48,7 +48,7 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
 #define PN_BATCH	  32
 #define PN_MAX_SOURCES	  4096	/* per-source buckets kept */
 #define PN_MAX_QPS	  65536 /* per-QP interval states kept */
-#define PN_FLOWS	  65536
+#define PN_FLOWS	  65536 /* without configuration (the YANG default) */
 #define PN_FLOW_IDLE_US	  (300ull * 1000000u)
 #define PN_AGE_INTERVAL_S 10
 #define PN_BIND_RETRY_S	  1  /* a port another process holds may be freed */
@@ -302,10 +302,46 @@ static void pn_open(struct event *t)
 	}
 }
 
+struct flows_move {
+	struct pnc_flow_table *to;
+	uint64_t now;
+	size_t moved, dropped;
+};
+
+static void flow_move(const struct pnc_flow_saved *s, void *arg)
+{
+	struct flows_move *m = arg;
+
+	if (pnc_flow_table_restore(m->to, s, m->now) == PNC_FLOW_TABLE_FULL)
+		m->dropped++;
+	else
+		m->moved++;
+}
+
+/*
+ * A table of another size in place of pn_flows, with the flows it had
+ * learned (as many as fit; pending CM requests and PSN evidence start
+ * over).  The caller hands the new table to learning.
+ */
+static void pn_flows_resize(size_t size)
+{
+	struct flows_move m = { .now = now_us() };
+
+	m.to = pnc_flow_table_new(size, PN_FLOW_IDLE_US);
+	pnc_flow_table_walk_saved(pn_flows, flow_move, &m);
+	cnpproxy_flows_file_stop();
+	pnc_flow_table_free(pn_flows);
+	pn_flows = m.to;
+	cnpproxy_flows_file_start(pn_flows);
+	zlog_info("cnpproxyd: flow table resized to %zu flows (%zu bytes): %zu flows kept, %zu did not fit",
+		  size, pnc_flow_table_bytes(pn_flows), m.moved, m.dropped);
+}
+
 void cnpproxy_pn_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
 	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY];
+	size_t flows_size = cfg->proxy.flow_table_size ? cfg->proxy.flow_table_size : PN_FLOWS;
 
 	cnp_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
 	/* New limits apply to sources from scratch. */
@@ -313,10 +349,12 @@ void cnpproxy_pn_apply(void)
 
 	/* The flow table's pools are large: only the enabled role has one. */
 	if (on && !pn_flows) {
-		pn_flows = pnc_flow_table_new(PN_FLOWS, PN_FLOW_IDLE_US);
+		pn_flows = pnc_flow_table_new(flows_size, PN_FLOW_IDLE_US);
 		/* What a previous cnpproxyd had learned (a restart, not a new role). */
 		cnpproxy_flows_file_restore(pn_flows, PN_FLOW_IDLE_US / 1000000u);
 		cnpproxy_flows_file_start(pn_flows);
+	} else if (on && pnc_flow_table_capacity(pn_flows) != flows_size) {
+		pn_flows_resize(flows_size);
 	}
 	if (!on) {
 		/* Disabling the role forgets the flows, on file too. */
@@ -863,43 +901,34 @@ bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_que
 	return queued;
 }
 
-/* The outcomes the XDP program counts, per CPU, in its own counters. */
+/*
+ * The outcomes the XDP program counts, per CPU, in its own counters:
+ * which of them each of ours includes, one bit per PNC_LEARN_C_*.
+ */
+#define XC(n) (1ull << PNC_LEARN_C_##n)
+static const uint64_t xdp_parts[PN_COUNTER_MAX] = {
+	[PN_XDP_DENIED] = XC(GUARD_DENIED),
+	[PN_XDP_RL_SOURCE] = XC(GUARD_RATE_LIMITED),
+	[PN_RX] = XC(XLATE_RX),
+	[PN_LIGHT] = XC(XLATE_LIGHT),
+	[PN_RL_GLOBAL] = XC(XLATE_RL_GLOBAL),
+	[PN_MIN_INTERVAL] = XC(XLATE_MIN_INTERVAL),
+	[PN_CNP_SENT] = XC(XLATE_SENT),
+	[PN_XDP_SENT] = XC(XLATE_SENT),
+	[PN_SEND_ERROR] = XC(XLATE_TX_ERROR),
+	[PN_XDP_PASSED] = XC(XLATE_PASS_FLOW) | XC(XLATE_PASS_ROUTE) | XC(XLATE_PASS_OTHER),
+};
+#undef XC
+_Static_assert(PNC_LEARN_C_MAX <= 64, "xdp_parts holds one bit per XDP counter");
+
 static uint64_t xdp_part(enum pn_counter c, const struct pnc_learn_counters *xc)
 {
-	switch (c) {
-	case PN_XDP_DENIED:
-		return xc->v[PNC_LEARN_C_GUARD_DENIED];
-	case PN_XDP_RL_SOURCE:
-		return xc->v[PNC_LEARN_C_GUARD_RATE_LIMITED];
-	case PN_RX:
-		return xc->v[PNC_LEARN_C_XLATE_RX];
-	case PN_LIGHT:
-		return xc->v[PNC_LEARN_C_XLATE_LIGHT];
-	case PN_RL_GLOBAL:
-		return xc->v[PNC_LEARN_C_XLATE_RL_GLOBAL];
-	case PN_MIN_INTERVAL:
-		return xc->v[PNC_LEARN_C_XLATE_MIN_INTERVAL];
-	case PN_CNP_SENT:
-	case PN_XDP_SENT:
-		return xc->v[PNC_LEARN_C_XLATE_SENT];
-	case PN_SEND_ERROR:
-		return xc->v[PNC_LEARN_C_XLATE_TX_ERROR];
-	case PN_XDP_PASSED:
-		return xc->v[PNC_LEARN_C_XLATE_PASS_FLOW] + xc->v[PNC_LEARN_C_XLATE_PASS_ROUTE] +
-		       xc->v[PNC_LEARN_C_XLATE_PASS_OTHER];
-	default:
-		return 0;
-	}
-}
+	uint64_t sum = 0;
 
-uint64_t pn_counter_value(enum pn_counter c)
-{
-	struct pnc_learn_counters xc;
-
-	if (c >= PN_COUNTER_MAX)
-		return 0;
-	cnpproxy_learn_xdp_counters(&xc);
-	return pn_counters.c[c] + xdp_part(c, &xc);
+	for (int i = 0; i < PNC_LEARN_C_MAX; i++)
+		if (xdp_parts[c] & (1ull << i))
+			sum += xc->v[i];
+	return sum;
 }
 
 void pn_counter_values(uint64_t v[PN_COUNTER_MAX])

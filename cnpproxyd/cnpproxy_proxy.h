@@ -57,9 +57,10 @@ extern void cnpproxy_pn_fini(void);
 /* Why the role does not run, or NULL if it does. */
 extern const char *cnpproxy_pn_not_operational(void);
 extern void cnpproxy_pn_counters_clear(void);
-/* A counter's value, wherever it is kept (pn_counters, or the XDP guard's). */
-extern uint64_t pn_counter_value(enum pn_counter c);
-/* All of them at once (one read of the XDP program's counters). */
+/*
+ * Every counter's value, wherever it is kept (pn_counters, or the XDP
+ * program's per-CPU counters, read once for all of them).
+ */
 extern void pn_counter_values(uint64_t v[PN_COUNTER_MAX]);
 
 struct pnc_flow_table;

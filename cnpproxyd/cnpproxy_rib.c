@@ -12,6 +12,7 @@
 #include "lib/zclient.h"
 
 #include "cnpproxy_debug.h"
+#include "cnpproxy_lookup.h"
 #include "cnpproxy_rib.h"
 
 struct proxy_table cnp_proxies;
@@ -20,10 +21,12 @@ struct cnpproxy_proxies_stats cnp_proxies_stats;
 void cnpproxy_proxies_init(void)
 {
 	pt_init(&cnp_proxies);
+	cnpproxy_lookup_init();
 }
 
 void cnpproxy_proxies_fini(void)
 {
+	cnpproxy_lookup_fini();
 	pt_fini(&cnp_proxies);
 }
 
@@ -101,6 +104,7 @@ void cnpproxy_proxies_route(const struct zapi_route *api, bool add)
 		e.since = time(NULL);
 		if (pt_set(&cnp_proxies, &e) > 0) {
 			cnp_proxies_stats.learned_add++;
+			cnpproxy_lookup_changed();
 			DEBUGD(&cnp_dbg_zebra, "zebra: %pFX proxied by %pIA (%s)", &api->prefix,
 			       &api->pnc.proxy, zebra_route_string(api->pnc.origin));
 		}
@@ -113,6 +117,7 @@ void cnpproxy_proxies_route(const struct zapi_route *api, bool add)
 	 */
 	if (pt_unset(&cnp_proxies, &e.prefix, PT_SOURCE_LEARNED)) {
 		cnp_proxies_stats.learned_del++;
+		cnpproxy_lookup_changed();
 		DEBUGD(&cnp_dbg_zebra, "zebra: %pFX no longer proxied (%s)", &api->prefix, why);
 	}
 }
@@ -121,8 +126,10 @@ void cnpproxy_proxies_flush_learned(void)
 {
 	size_t n = pt_flush(&cnp_proxies, PT_SOURCE_LEARNED);
 
-	if (n)
+	if (n) {
 		DEBUGD(&cnp_dbg_zebra, "zebra: forgot %zu learned proxies", n);
+		cnpproxy_lookup_changed();
+	}
 }
 
 int cnpproxy_proxies_static_set(struct proxy_table *pt, const struct prefix *p,
@@ -139,6 +146,7 @@ int cnpproxy_proxies_static_set(struct proxy_table *pt, const struct prefix *p,
 
 void cnpproxy_proxies_static_replace(const struct proxy_table *want)
 {
+	uint64_t generation = cnp_proxies.generation;
 	struct pt_prefix p;
 	size_t i = cnp_proxies.count;
 
@@ -154,4 +162,6 @@ void cnpproxy_proxies_static_replace(const struct proxy_table *want)
 	for (i = 0; i < want->count; i++)
 		if (pt_set(&cnp_proxies, &want->entries[i]) < 0)
 			zlog_warn("could not install a static proxy entry");
+	if (cnp_proxies.generation != generation)
+		cnpproxy_lookup_changed();
 }

@@ -21,6 +21,7 @@
 #include "cnpproxy_xlate.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_proxy.h"
+#include "cnpproxy_lookup.h"
 #include "cnpproxy_rib.h"
 #include "cnpproxy_flows.h"
 #include "cnpproxy_version.h"
@@ -157,6 +158,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 				json_object_array_add(jl, json_object_new_string(pc->filter_if[i]));
 			json_object_object_add(jp, "filterInterfaces", jl);
 			json_object_string_add(jp, "fastPath", cnp_fast_path_name(pc->fast_path));
+			json_object_int_add(jp, "flowTableSize", pc->flow_table_size);
 			json_object *jproxy = NULL;
 
 			json_object_object_get_ex(jroles, "proxy", &jproxy);
@@ -282,6 +284,7 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		json_object_int_add(json, "pncWithoutProxyAddress",
 				    cnp_proxies_stats.no_proxy_addr);
 		json_object_int_add(json, "routesWithoutPnc", cnp_proxies_stats.without_pnc);
+		cnpproxy_lookup_show(vty, json);
 		vty_json(vty, json);
 	} else {
 		vty_out(vty,
@@ -291,6 +294,7 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 			cnp_proxies.count, cnp_proxies_stats.learned_add,
 			cnp_proxies_stats.learned_del, cnp_proxies_stats.no_proxy_addr,
 			cnp_proxies_stats.without_pnc);
+		cnpproxy_lookup_show(vty, NULL);
 	}
 	return CMD_SUCCESS;
 }
@@ -312,7 +316,7 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
 	struct ipaddr ip;
 
 	if (str2ipaddr(addr_str, &ip) == 0 && cnpproxy_pt_addr(&a, &ip))
-		e = pt_lookup(&cnp_proxies, &a);
+		e = cnpproxy_lookup(&a);
 
 	if (uj) {
 		json_object *json = e ? proxy_entry_json(e) : json_object_new_object();
@@ -493,8 +497,14 @@ DEFPY(show_cnpproxy_flows, show_cnpproxy_flows_cmd,
 		json_object *json = json_object_new_object();
 
 		json_object_object_add(json, "flows", w.jarr);
-		json_object_int_add(json, "count", pn_flows ? pnc_flow_table_count(pn_flows) : 0);
+		json_object_int_add(json, "count", pnc_flow_table_count(pn_flows));
+		json_object_int_add(json, "capacity", pnc_flow_table_capacity(pn_flows));
+		json_object_int_add(json, "bytes", pnc_flow_table_bytes(pn_flows));
 		vty_json(vty, json);
+	} else if (pn_flows) {
+		vty_out(vty, "%zu of %zu flows, the table holds %zu bytes\n",
+			pnc_flow_table_count(pn_flows), pnc_flow_table_capacity(pn_flows),
+			pnc_flow_table_bytes(pn_flows));
 	}
 	return CMD_SUCCESS;
 }

@@ -59,7 +59,8 @@ struct xl_flow {
 static struct {
 	struct pnc_learn_xdp *lx; /* the program the tables below are in */
 	struct hash *published;
-	uint64_t flow_gen; /* flow table generation published */
+	uint64_t flow_gen;		    /* flow table generation published */
+	const struct pnc_flow_table *flows; /* flow_gen is of this table */
 	uint64_t mark;
 	struct pnc_xlate_cfg cfg; /* as last written; enabled 0 when off */
 	/* The sender formats the published flows were chosen by. */
@@ -295,6 +296,11 @@ void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx)
 		/* A sender moved to another format: its flows in or out. */
 		memcpy(xl.senders, pc->senders, sizeof(xl.senders));
 		xl.n_senders = pc->n_senders;
+		xl.flow_gen = pnc_flow_table_generation(pn_flows) - 1;
+	}
+	if (xl.flows != pn_flows) {
+		/* Another table (resized): its generations are its own. */
+		xl.flows = pn_flows;
 		xl.flow_gen = pnc_flow_table_generation(pn_flows) - 1;
 	}
 	err = publish_tx(lx);

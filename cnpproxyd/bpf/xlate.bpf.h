@@ -100,6 +100,18 @@ static __always_inline __u16 xlate_be16(const __u8 *p)
 	return (__u16)p[0] << 8 | p[1];
 }
 
+/* The ones'-complement sum of a 20-octet IPv4 header, folded to 16 bits. */
+static __always_inline __u16 xlate_ipv4_sum(const __u8 *ip)
+{
+	__u32 sum = 0;
+
+	for (int i = 0; i < XLATE_IPV4_HLEN; i += 2)
+		sum += xlate_be16(ip + i);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
 /*
  * The invoking packet's IP, UDP and BTH, checked as the codec checks a
  * truncated one (pnc_roce_parse): false when the socket path should
@@ -116,17 +128,11 @@ static __always_inline bool xlate_invoking(const __u8 *ip, void *data_end, __u32
 	if ((void *)(ip + XLATE_IPV4_HLEN + XLATE_UDP_HLEN + BTH_LEN) > data_end)
 		return false;
 	if (ip[0] >> 4 == 4) {
-		__u32 sum = 0;
-
 		if ((ip[0] & 0x0f) != 5 || ip[9] != IPPROTO_UDP)
 			return false;
 		if (xlate_be16(ip + 6) & 0x3fff) /* MF or an offset */
 			return false;
-		for (int i = 0; i < XLATE_IPV4_HLEN; i += 2)
-			sum += xlate_be16(ip + i);
-		sum = (sum & 0xffff) + (sum >> 16);
-		sum = (sum & 0xffff) + (sum >> 16);
-		if (sum != 0xffff)
+		if (xlate_ipv4_sum(ip) != 0xffff)
 			return false;
 		hlen = XLATE_IPV4_HLEN;
 		pkt_len = xlate_be16(ip + 2);
@@ -330,15 +336,11 @@ static __always_inline __u32 xlate_icrc(const __u8 *b, __u32 n, __u8 version)
 	return ~reg;
 }
 
+/* The header checksum field must be zero when this is called. */
 static __always_inline void xlate_ipv4_csum(__u8 *b)
 {
-	__u32 sum = 0;
+	__u16 sum = ~xlate_ipv4_sum(b);
 
-	for (int i = 0; i < XLATE_IPV4_HLEN; i += 2)
-		sum += (__u32)b[i] << 8 | b[i + 1];
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = ~sum;
 	b[10] = sum >> 8;
 	b[11] = sum;
 }

@@ -327,12 +327,13 @@ static int key_cmp(const void *a, const void *b)
 }
 
 /*
- * Make the map hold exactly keys[n] (values vals, or 1 when NULL): add
+ * Make the map hold exactly keys[n] (values vals of val_size octets each,
+ * or the octet 1 when vals is NULL): add
  * and update first, then delete what is no longer wanted, so that every
  * lookup meanwhile finds the old entry or the new one.
  */
-static int map_sync(int fd, const void *keys, const __u8 *vals, size_t n, size_t key_size,
-		    size_t max)
+static int map_sync(int fd, const void *keys, const void *vals, size_t n, size_t key_size,
+		    size_t val_size, size_t max)
 {
 	unsigned char *wanted, *stale, cur[PNC_GUARD_KEY_MAX], prev[PNC_GUARD_KEY_MAX];
 	size_t i, nstale = 0;
@@ -343,10 +344,13 @@ static int map_sync(int fd, const void *keys, const __u8 *vals, size_t n, size_t
 	if (key_size > sizeof(cur))
 		return -EINVAL;
 
+	/* An entry that cannot go in does not keep the others out. */
 	for (i = 0; i < n; i++)
 		if (bpf_map_update_elem(fd, (const char *)keys + i * key_size,
-					vals ? &vals[i] : &one, BPF_ANY) < 0)
-			return -errno;
+					vals ? (const char *)vals + i * val_size
+					     : (const void *)&one,
+					BPF_ANY) < 0)
+			err = -errno;
 
 	wanted = pnc_calloc(PNC_POOL_BPF, n + 1, key_size);
 	stale = pnc_calloc(PNC_POOL_BPF, max, key_size);
@@ -380,7 +384,7 @@ int pnc_learn_xdp_guard_accept(struct pnc_learn_xdp *lx, const struct pnc_guard_
 	if (n > PNC_GUARD_ACCEPT_MAX)
 		return -E2BIG;
 	return map_sync(bpf_map__fd(lx->skel->maps.guard_accept), keys, permit, n, sizeof(*keys),
-			PNC_GUARD_ACCEPT_MAX);
+			sizeof(*permit), PNC_GUARD_ACCEPT_MAX);
 }
 
 int pnc_learn_xdp_guard_local(struct pnc_learn_xdp *lx, const struct pnc_guard_addr *addrs,
@@ -388,14 +392,14 @@ int pnc_learn_xdp_guard_local(struct pnc_learn_xdp *lx, const struct pnc_guard_a
 {
 	if (n > PNC_GUARD_LOCAL_MAX)
 		return -E2BIG;
-	return map_sync(bpf_map__fd(lx->skel->maps.guard_local), addrs, NULL, n, sizeof(*addrs),
+	return map_sync(bpf_map__fd(lx->skel->maps.guard_local), addrs, NULL, n, sizeof(*addrs), 0,
 			PNC_GUARD_LOCAL_MAX);
 }
 
 int pnc_learn_xdp_guard_reset_sources(struct pnc_learn_xdp *lx)
 {
 	return map_sync(bpf_map__fd(lx->skel->maps.guard_buckets), NULL, NULL, 0,
-			sizeof(struct pnc_guard_addr), PNC_GUARD_SOURCES_MAX);
+			sizeof(struct pnc_guard_addr), 0, PNC_GUARD_SOURCES_MAX);
 }
 
 /* ---- the translator's tables ------------------------------------------- */
@@ -431,36 +435,17 @@ int pnc_learn_xdp_xlate_flow_del(struct pnc_learn_xdp *lx, const struct pnc_xlat
 
 int pnc_learn_xdp_xlate_tx(struct pnc_learn_xdp *lx, const int *ifindexes, size_t n)
 {
-	int fd = bpf_map__fd(lx->skel->maps.xlate_tx);
-	__u32 cur, prev, stale[PNC_XLATE_TX_MAX];
-	size_t nstale = 0;
-	bool walked = false;
-	int err = 0;
+	struct bpf_devmap_val vals[PNC_XLATE_TX_MAX] = {};
+	__u32 keys[PNC_XLATE_TX_MAX];
 
 	if (n > PNC_XLATE_TX_MAX)
 		return -E2BIG;
 	for (size_t i = 0; i < n; i++) {
-		struct bpf_devmap_val v = { .ifindex = (__u32)ifindexes[i] };
-		__u32 key = (__u32)ifindexes[i];
-
-		if (bpf_map_update_elem(fd, &key, &v, BPF_ANY) < 0)
-			err = -errno; /* the others still go in */
+		keys[i] = (__u32)ifindexes[i];
+		vals[i].ifindex = keys[i];
 	}
-	while (nstale < PNC_XLATE_TX_MAX &&
-	       bpf_map_get_next_key(fd, walked ? &prev : NULL, &cur) == 0) {
-		bool wanted = false;
-
-		walked = true;
-		prev = cur;
-		for (size_t i = 0; i < n && !wanted; i++)
-			wanted = (__u32)ifindexes[i] == cur;
-		if (!wanted)
-			stale[nstale++] = cur;
-	}
-	for (size_t i = 0; i < nstale; i++)
-		if (bpf_map_delete_elem(fd, &stale[i]) < 0 && errno != ENOENT)
-			err = -errno;
-	return err;
+	return map_sync(bpf_map__fd(lx->skel->maps.xlate_tx), keys, vals, n, sizeof(*keys),
+			sizeof(*vals), PNC_XLATE_TX_MAX);
 }
 
 int pnc_learn_xdp_xlate_reset(struct pnc_learn_xdp *lx)
@@ -470,7 +455,7 @@ int pnc_learn_xdp_xlate_reset(struct pnc_learn_xdp *lx)
 	int err;
 
 	err = map_sync(bpf_map__fd(lx->skel->maps.xlate_qps), NULL, NULL, 0,
-		       sizeof(struct pnc_xlate_qp), PNC_XLATE_QPS_MAX);
+		       sizeof(struct pnc_xlate_qp), 0, PNC_XLATE_QPS_MAX);
 	if (bpf_map_update_elem(bpf_map__fd(lx->skel->maps.xlate_global), &zero, &g, BPF_ANY) < 0)
 		err = -errno;
 	return err;

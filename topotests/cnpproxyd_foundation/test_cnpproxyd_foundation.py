@@ -104,7 +104,7 @@ def test_status_json():
     assert proxy["settings"] == {
         "cnpMinIntervalUs": 50, "cnpDscp": 48, "rateLimitPerSource": 10000,
         "rateLimitGlobal": 100000, "learnInterfaces": [], "filterInterfaces": [],
-        "fastPath": "socket"}, proxy
+        "fastPath": "socket", "flowTableSize": 65536}, proxy
     assert r1["roles"]["congestionPoint"] == {"enabled": False, "operational": False}
     assert r1["ports"] == {"notification": 61791, "flowLabel": 61792}
 

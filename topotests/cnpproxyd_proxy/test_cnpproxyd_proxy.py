@@ -110,7 +110,7 @@ def test_proxy_role_operational():
         "acceptPrefixList": "CPS", "cnpMinIntervalUs": 50, "cnpDscp": 48,
         "rateLimitPerSource": 10000, "rateLimitGlobal": 100000,
         "learnInterfaces": ["pe1-eth0", "pe1-eth1"], "filterInterfaces": [],
-        "fastPath": "socket"}, proxy
+        "fastPath": "socket", "flowTableSize": 65536}, proxy
 
 
 def test_config_refusals():
@@ -702,11 +702,9 @@ SET_GRO = ("import ctypes, fcntl, os, socket, struct, sys; "
 
 def set_switch_gro(switch, on):
     """GRO on (or off) on every switch port the switch's namespace holds."""
-    from lib.topogen import get_topogen  # pylint: disable=C0415
-
     sw = get_topogen().gears[switch]
-    out = sw.cmd("/usr/bin/python3 -c \"{}\" {} 2>&1; echo rc=$?".format(SET_GRO, 1 if on else 0))
-    assert out.strip().endswith("rc=0"), out
+    rc, out = run_rc(sw, "/usr/bin/python3 -c \"{}\" {}".format(SET_GRO, 1 if on else 0))
+    assert rc == 0, out
 
 
 def fast_path():
@@ -1137,6 +1135,46 @@ def memory_types(router):
     return {t["name"]: t for t in mem["cnpproxyd"]["cnpproxyd"]}
 
 
+def flow_table():
+    out = gear("pe1").vtysh_cmd("show cnpproxy flows json", isjson=True)
+    return out["count"], out["capacity"], out["bytes"], sorted(
+        (f["sender"], f["senderQp"], f["receiverQp"]) for f in out["flows"])
+
+
+def test_flow_table_resized_keeps_flows():
+    """proxy flow-table size: a table of the new size, its memory shown,
+    the learned flows moved into it; refused values and a mismatched
+    `no` change nothing; `no` restores the default."""
+    pe1 = gear("pe1")
+    count, cap, size, learned = flow_table()
+    assert count >= 2 and cap == 65536 and size > 65536 * 64, (count, cap, size)
+
+    proxy_cfg("proxy flow-table size 1024")
+    count2, cap2, size2, learned2 = flow_table()
+    assert (count2, cap2, learned2) == (count, 1024, learned), flow_table()
+    assert 1024 * 64 < size2 < size / 32, (size2, size)
+    assert " proxy flow-table size 1024\n" in pe1.vtysh_cmd("show running-config")
+    settings = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert settings["settings"]["flowTableSize"] == 1024, settings
+    assert "{} of 1024 flows, the table holds {} bytes".format(count, size2) in \
+        pe1.vtysh_cmd("show cnpproxy flows")
+
+    for bad in ("proxy flow-table size 1023", "proxy flow-table size 16777217",
+                "no proxy flow-table size 2048"):
+        rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", bad)
+        assert rc != 0, (bad, out)
+        assert flow_table()[:2] == (count, 1024), (bad, flow_table())
+
+    # The learner fills the new table: a CNP still reaches the sender.
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+    expect_counters({"received": 1, "cnpSent": 1})
+
+    proxy_cfg("no proxy flow-table size")
+    assert flow_table() == (count, 65536, size, learned), flow_table()
+    assert "flow-table" not in pe1.vtysh_cmd("show running-config")
+
+
 def test_show_memory_lists_the_pools():
     "The flow table's pools and the BPF loader's state are accounted in MTYPEs."
     types = memory_types(gear("pe1"))
@@ -1153,7 +1191,7 @@ def test_disabling_role_forgets_flows():
     assert flows(), "no flows learned before"
     pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy\n")
     out = pe1.vtysh_cmd("show cnpproxy flows json", isjson=True)
-    assert out == {"flows": [], "count": 0}, out
+    assert out == {"flows": [], "count": 0, "capacity": 0, "bytes": 0}, out
     status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
     assert status["roles"]["proxy"] == {"enabled": False, "operational": False}, status
     assert "proxy source-address" not in pe1.vtysh_cmd("show running-config")

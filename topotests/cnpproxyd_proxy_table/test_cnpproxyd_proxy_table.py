@@ -152,6 +152,46 @@ def test_only_pnc_routes_reach_cnpproxyd():
     expect_lookup(r, "10.130.0.0", {"found": False})
 
 
+def compiled(router):
+    return router.vtysh_cmd("show cnpproxy proxies json", isjson=True)["lookup"]
+
+
+def test_compiled_lookup_follows_the_table():
+    """The data path's lookup is compiled again after every change of the
+    proxy table: its prefixes, tables and generation follow the table, and
+    its answers are the table's."""
+    r = r1()
+    before = r.vtysh_cmd("show cnpproxy proxies json", isjson=True)
+    assert before["lookup"]["state"] == "compiled", before["lookup"]
+    v4 = before["lookup"]["ipv4"]["prefixes"]
+
+    # 3000 host routes: under one /16 first table slot each /24 needs a
+    # table of its own, and a /32 is read in 3 steps (16 + 8 + 8).
+    r.vtysh_cmd("sharp install routes 10.140.0.0 nexthop 10.0.12.2 3000 pnc 10.255.0.5")
+    expect_json(r, "show cnpproxy proxies json",
+                {"lookup": {"state": "compiled", "ipv4": {"prefixes": v4 + 3000,
+                                                          "firstTableBits": 16,
+                                                          "maxReads": 3}}})
+    after = compiled(r)
+    assert after["generation"] > before["lookup"]["generation"], (before, after)
+    assert after["ipv4"]["tables"] >= before["lookup"]["ipv4"]["tables"] + 12, after
+    assert after["bytes"] > before["lookup"]["bytes"] + 12 * 1024, after
+    assert after["memoryLimit"] == 512 << 20 and after["refusedBytes"] == 0, after
+    # The first, the last, and one past the last of the routes.
+    expect_lookup(r, "10.140.0.0", {"found": True, "proxy": "10.255.0.5",
+                                    "prefix": "10.140.0.0/32"})
+    expect_lookup(r, "10.140.11.183", {"found": True, "proxy": "10.255.0.5"})
+    expect_lookup(r, "10.140.11.184", {"found": False})
+    text = r.vtysh_cmd("show cnpproxy proxies")
+    assert "Lookup: compiled, generation {},".format(after["generation"]) in text, text
+    assert "IPv4: {} prefixes, first table 16 bits".format(v4 + 3000) in text, text
+
+    r.vtysh_cmd("sharp remove routes 10.140.0.0 3000")
+    expect_json(r, "show cnpproxy proxies json",
+                {"lookup": {"state": "compiled", "ipv4": {"prefixes": v4}}})
+    expect_lookup(r, "10.140.0.0", {"found": False})
+
+
 def test_static_fallback_and_priority():
     "A static entry answers where nothing is learned; learned wins."
     r = r1()
