@@ -25,11 +25,17 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, CNP_LOOKUP, "cnpproxyd published proxy lookup");
 #define LOOKUP_BUILD_SHARE_PCT	 10
 #define LOOKUP_BUILD_WAIT_MAX_MS 5000
 
+/* A compiled table as published: the RCU head frees it. */
 struct lookup_pub {
 	struct rcu_head rcu;
 	struct pt_dir *dir;
-	uint64_t generation;
 };
+
+/* Whether p answers for the proxy table as it is now. */
+static bool pub_current(const struct lookup_pub *p)
+{
+	return p && pt_dir_generation(p->dir) == cnp_proxies.generation;
+}
 
 static struct {
 	_Atomic(struct lookup_pub *) pub;
@@ -61,7 +67,7 @@ static void lookup_build(struct event *t)
 	struct pt_dir *d;
 	size_t needed;
 
-	if (cur && cur->generation == cnp_proxies.generation)
+	if (pub_current(cur))
 		return;
 	monotime(&start);
 	d = pt_dir_build(&cnp_proxies, CNP_LOOKUP_MAX_BYTES, &needed);
@@ -77,10 +83,9 @@ static void lookup_build(struct event *t)
 	}
 	cur = XCALLOC(MTYPE_CNP_LOOKUP, sizeof(*cur));
 	cur->dir = d;
-	cur->generation = cnp_proxies.generation;
 	publish(cur);
 	DEBUGD(&cnp_dbg_zebra, "proxy lookup: compiled generation %" PRIu64 " in %" PRId64 " us",
-	       cur->generation, lk.last_build_us);
+	       pt_dir_generation(d), lk.last_build_us);
 }
 
 void cnpproxy_lookup_changed(void)
@@ -100,7 +105,7 @@ const struct pt_entry *cnpproxy_lookup(const struct pt_addr *a)
 {
 	struct lookup_pub *p = atomic_load_explicit(&lk.pub, memory_order_acquire);
 
-	if (p && p->generation == cnp_proxies.generation)
+	if (pub_current(p))
 		return pt_dir_lookup(p->dir, a);
 	return pt_lookup(&cnp_proxies, a);
 }
@@ -127,7 +132,7 @@ static void family_text(struct vty *vty, const char *name, const struct pt_dir_f
 void cnpproxy_lookup_show(struct vty *vty, json_object *json)
 {
 	struct lookup_pub *p = atomic_load_explicit(&lk.pub, memory_order_acquire);
-	bool current = p && p->generation == cnp_proxies.generation;
+	bool current = pub_current(p);
 	const char *state = current	       ? "compiled"
 			    : lk.refused_bytes ? "over-memory-limit"
 					       : "compiling";

@@ -231,20 +231,36 @@ void pt_dir_free(struct pt_dir *d)
 	pnc_free(PNC_POOL_LPM, d);
 }
 
-const struct pt_entry *pt_dir_lookup(const struct pt_dir *d, const struct pt_addr *a)
+/* The family's tables, NULL when it has none (or is unknown). */
+static const struct dir_family *lookup_family(const struct pt_dir *d, uint8_t family)
 {
-	const struct dir_family *f = family_of(d, a->family);
-	unsigned int pos;
-	uint32_t v;
+	const struct dir_family *f = family_of(d, family);
 
-	if (!f || !f->first)
-		return NULL;
-	v = f->first[first_index(a->bytes, f->first_bits)];
-	pos = f->first_bits / 8;
+	return f && f->first ? f : NULL;
+}
+
+static const uint32_t *first_slot(const struct dir_family *f, const uint8_t *bytes)
+{
+	return &f->first[first_index(bytes, f->first_bits)];
+}
+
+/* From the first table's slot v down to the entry. */
+static const struct pt_entry *descend(const struct pt_dir *d, const struct dir_family *f,
+				      uint32_t v, const uint8_t *bytes)
+{
+	unsigned int pos = f->first_bits / 8;
+
 	/* The bound never stops a table built by insert(); it is a guard. */
 	while ((v & DIR_GROUP) && pos < f->addr_bytes)
-		v = f->groups[v & ~DIR_GROUP][a->bytes[pos++]];
+		v = f->groups[v & ~DIR_GROUP][bytes[pos++]];
 	return v && !(v & DIR_GROUP) ? &d->entries[v - 1] : NULL;
+}
+
+const struct pt_entry *pt_dir_lookup(const struct pt_dir *d, const struct pt_addr *a)
+{
+	const struct dir_family *f = lookup_family(d, a->family);
+
+	return f ? descend(d, f, *first_slot(f, a->bytes), a->bytes) : NULL;
 }
 
 void pt_dir_lookup_bulk(const struct pt_dir *d, const struct pt_addr *a, size_t n,
@@ -252,7 +268,6 @@ void pt_dir_lookup_bulk(const struct pt_dir *d, const struct pt_addr *a, size_t 
 {
 	const struct dir_family *f[PT_DIR_BULK];
 	uint32_t v[PT_DIR_BULK];
-	unsigned int pos[PT_DIR_BULK];
 
 	while (n) {
 		size_t k = n < PT_DIR_BULK ? n : PT_DIR_BULK;
@@ -262,32 +277,27 @@ void pt_dir_lookup_bulk(const struct pt_dir *d, const struct pt_addr *a, size_t 
 		 * overlap those of the others instead of waiting on each.
 		 */
 		for (size_t i = 0; i < k; i++) {
-			f[i] = family_of(d, a[i].family);
-			if (f[i] && !f[i]->first)
-				f[i] = NULL;
-			if (f[i]) {
-				pos[i] = f[i]->first_bits / 8;
-				__builtin_prefetch(
-					&f[i]->first[first_index(a[i].bytes, f[i]->first_bits)]);
-			}
+			f[i] = lookup_family(d, a[i].family);
+			if (f[i])
+				__builtin_prefetch(first_slot(f[i], a[i].bytes));
 		}
 		for (size_t i = 0; i < k; i++) {
-			v[i] = f[i] ? f[i]->first[first_index(a[i].bytes, f[i]->first_bits)] : 0;
+			v[i] = f[i] ? *first_slot(f[i], a[i].bytes) : 0;
 			if (v[i] & DIR_GROUP)
-				__builtin_prefetch(
-					&f[i]->groups[v[i] & ~DIR_GROUP][a[i].bytes[pos[i]]]);
+				__builtin_prefetch(&f[i]->groups[v[i] & ~DIR_GROUP]
+								[a[i].bytes[f[i]->first_bits / 8]]);
 		}
-		for (size_t i = 0; i < k; i++) {
-			while ((v[i] & DIR_GROUP) && pos[i] < f[i]->addr_bytes) {
-				v[i] = f[i]->groups[v[i] & ~DIR_GROUP][a[i].bytes[pos[i]]];
-				pos[i]++;
-			}
-			out[i] = v[i] && !(v[i] & DIR_GROUP) ? &d->entries[v[i] - 1] : NULL;
-		}
+		for (size_t i = 0; i < k; i++)
+			out[i] = f[i] ? descend(d, f[i], v[i], a[i].bytes) : NULL;
 		a += k;
 		out += k;
 		n -= k;
 	}
+}
+
+uint64_t pt_dir_generation(const struct pt_dir *d)
+{
+	return d->generation;
 }
 
 void pt_dir_info(const struct pt_dir *d, struct pt_dir_info *info)

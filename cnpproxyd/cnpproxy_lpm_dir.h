@@ -60,6 +60,9 @@ extern const struct pt_entry *pt_dir_lookup(const struct pt_dir *d, const struct
 extern void pt_dir_lookup_bulk(const struct pt_dir *d, const struct pt_addr *a, size_t n,
 			       const struct pt_entry **out);
 
+/* The generation of the proxy table it was built from. */
+extern uint64_t pt_dir_generation(const struct pt_dir *d);
+
 extern void pt_dir_info(const struct pt_dir *d, struct pt_dir_info *info);
 
 #endif /* _CNPPROXY_LPM_DIR_H */

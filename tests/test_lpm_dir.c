@@ -88,8 +88,12 @@ static void random_bytes(uint8_t *b, size_t n, unsigned int clustered)
 		b[i] = clustered && rand() % 4 ? pool[rand() % sizeof(pool)] : (uint8_t)rand();
 }
 
+#define N_RANDOM 20003 /* not a multiple of PT_DIR_BULK */
+
 static void run_random(uint8_t family, size_t n_entries, unsigned int seed)
 {
+	static struct pt_addr addrs[N_RANDOM];
+	static const struct pt_entry *bulk[N_RANDOM];
 	size_t alen = pt_addr_len(family);
 	struct proxy_table pt;
 	struct pt_dir_info info;
@@ -121,12 +125,18 @@ static void run_random(uint8_t family, size_t n_entries, unsigned int seed)
 		assert_int_equal(info.v4.first_bits, 0);
 
 	probe_around(&pt, d);
-	for (int i = 0; i < 20000; i++) {
-		struct pt_addr a = { .family = family };
-
-		random_bytes(a.bytes, alen, i % 2);
-		expect_same(&pt, d, &a);
+	for (int i = 0; i < N_RANDOM; i++) {
+		random_bytes(addrs[i].bytes, alen, i % 2);
+		/* Now and then another family, or none, among them. */
+		addrs[i].family = i % 97 == 0	? PT_AF_INET + PT_AF_INET6 - family
+				  : i % 89 == 0 ? 5
+						: family;
+		expect_same(&pt, d, &addrs[i]);
 	}
+	/* In batches, and a last one shorter than PT_DIR_BULK. */
+	pt_dir_lookup_bulk(d, addrs, N_RANDOM, bulk);
+	for (int i = 0; i < N_RANDOM; i++)
+		assert_ptr_equal(bulk[i], pt_dir_lookup(d, &addrs[i]));
 	pt_dir_free(d);
 	pt_fini(&pt);
 }

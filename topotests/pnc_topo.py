@@ -8,6 +8,16 @@ import time
 
 from lib import topotest
 
+# The build directory: its tools (pnc-pkt, roce-emu, ...) are what the
+# tests drive.  run-topotests.sh says where it is.
+BUILD = os.environ.get("PNC_BUILDDIR",
+                       os.path.join(os.path.dirname(os.path.realpath(__file__)), "../build"))
+
+
+def built(path):
+    """A file of the build directory, e.g. built("tools/pnc-pkt/pnc-pkt")."""
+    return os.path.join(BUILD, path)
+
 
 def run_rc(router, command):
     """Run a shell command on a router; return (exit code, stdout+stderr)."""

@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pnc_pkt.h" /* parse_addr, parse_hex, parse_u64 */
+
 #define BATCH	    64
 #define PAYLOAD_MAX 1400
 
@@ -36,40 +38,38 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int parse_addr(const char *s, uint16_t port, struct sockaddr_storage *ss, socklen_t *len)
+/* ADDR into a socket address with the port; pnc-pkt's address parser. */
+static int sock_addr(const char *s, uint16_t port, struct sockaddr_storage *ss, socklen_t *len)
 {
 	struct sockaddr_in *in = (struct sockaddr_in *)ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	uint8_t addr[16], version;
 
+	if (parse_addr(s, addr, &version) < 0)
+		return -1;
 	memset(ss, 0, sizeof(*ss));
-	if (inet_pton(AF_INET, s, &in->sin_addr) == 1) {
+	if (version == 4) {
 		in->sin_family = AF_INET;
 		in->sin_port = htons(port);
+		memcpy(&in->sin_addr, addr, 4);
 		*len = sizeof(*in);
-		return 0;
-	}
-	if (inet_pton(AF_INET6, s, &in6->sin6_addr) == 1) {
+	} else {
 		in6->sin6_family = AF_INET6;
 		in6->sin6_port = htons(port);
+		memcpy(&in6->sin6_addr, addr, 16);
 		*len = sizeof(*in6);
-		return 0;
 	}
-	return -1;
+	return 0;
 }
 
-static size_t parse_hex(const char *s, uint8_t *out, size_t max)
+/* A number of seconds or a rate: finite, not negative. */
+static int parse_amount(const char *s, double *out)
 {
-	size_t n = 0;
+	char *end;
 
-	while (s[0] && s[1] && n < max) {
-		unsigned int b;
-
-		if (sscanf(s, "%2x", &b) != 1)
-			return 0;
-		out[n++] = (uint8_t)b;
-		s += 2;
-	}
-	return s[0] ? 0 : n;
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno || end == s || *end || !(*out >= 0 && *out < 1e12) ? -1 : 0;
 }
 
 static void usage(FILE *f)
@@ -93,7 +93,9 @@ int main(int argc, char **argv)
 		{},
 	};
 	const char *dst = NULL, *src = NULL;
-	unsigned long long count = 0, sent = 0, errors = 0;
+	uint64_t count = 0, port = 0;
+	unsigned long long sent = 0, errors = 0;
+	bool bad = false;
 	double seconds = 0, rate = 0, start, elapsed;
 	struct sockaddr_storage to, from;
 	struct mmsghdr msgs[BATCH];
@@ -101,7 +103,6 @@ int main(int argc, char **argv)
 	struct iovec iov;
 	socklen_t tolen, fromlen;
 	size_t plen = 0;
-	long port = 0;
 	int c, fd;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -113,19 +114,19 @@ int main(int argc, char **argv)
 			src = optarg;
 			break;
 		case 'p':
-			port = strtol(optarg, NULL, 10);
+			bad |= parse_u64(optarg, 65535, &port) < 0;
 			break;
 		case 'x':
-			plen = parse_hex(optarg, payload, sizeof(payload));
+			bad |= parse_hex(optarg, payload, sizeof(payload), &plen) < 0;
 			break;
 		case 'c':
-			count = strtoull(optarg, NULL, 10);
+			bad |= parse_u64(optarg, UINT64_MAX, &count) < 0;
 			break;
 		case 't':
-			seconds = strtod(optarg, NULL);
+			bad |= parse_amount(optarg, &seconds) < 0;
 			break;
 		case 'r':
-			rate = strtod(optarg, NULL);
+			bad |= parse_amount(optarg, &rate) < 0;
 			break;
 		case 'h':
 			usage(stdout);
@@ -135,9 +136,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!dst || port <= 0 || port > 65535 || !plen || (!count && seconds <= 0) ||
-	    parse_addr(dst, (uint16_t)port, &to, &tolen) < 0 ||
-	    (src && parse_addr(src, 0, &from, &fromlen) < 0)) {
+	if (bad || !dst || !port || !plen || (!count && seconds <= 0) ||
+	    sock_addr(dst, (uint16_t)port, &to, &tolen) < 0 ||
+	    (src && sock_addr(src, 0, &from, &fromlen) < 0)) {
 		usage(stderr);
 		return 2;
 	}

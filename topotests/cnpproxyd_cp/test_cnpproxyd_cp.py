@@ -42,13 +42,12 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import Topogen, get_topogen
-from pnc_topo import gear, run_rc, vtysh_rc
+from pnc_topo import built, gear, run_rc, vtysh_rc
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
-BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../build"))
-PNC_PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
-ROCE_EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
+PNC_PKT = built("tools/pnc-pkt/pnc-pkt")
+ROCE_EMU = built("tools/roce-emu/roce-emu")
 TBF_RATE = 20000000
 TUNNEL_SID = "2001:db8:ee::3"
 

@@ -33,14 +33,13 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import gear, run_rc, start_routers, vtysh_rc
+from pnc_topo import built, gear, run_rc, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.cnpproxyd]
 
-BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../build"))
-PNC_PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
-PNC_FLOOD = os.path.join(BUILD, "tools/flood/pnc-flood")
-ROCE_EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
+PNC_PKT = built("tools/pnc-pkt/pnc-pkt")
+PNC_FLOOD = built("tools/flood/pnc-flood")
+ROCE_EMU = built("tools/roce-emu/roce-emu")
 NOTIF_PORT = 61791
 FCN_PORT = 61792
 

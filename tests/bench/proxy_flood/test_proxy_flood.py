@@ -34,13 +34,12 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import gear, start_routers, vtysh_rc
+from pnc_topo import built, gear, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.cnpproxyd]
 
-BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../build"))
-PNC_PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
-PNC_FLOOD = os.path.join(BUILD, "tools/flood/pnc-flood")
+PNC_PKT = built("tools/pnc-pkt/pnc-pkt")
+PNC_FLOOD = built("tools/flood/pnc-flood")
 NOTIF_PORT = 61791
 RUNS = int(os.environ.get("PNC_BENCH_ROUNDS", "3"))
 FLOOD_S = 5

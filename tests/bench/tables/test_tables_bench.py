@@ -15,9 +15,9 @@ import sys
 
 import pytest
 
-CWD = os.path.dirname(os.path.realpath(__file__))
-BUILD = os.environ.get("PNC_BUILDDIR", os.path.join(CWD, "../../../build"))
-BENCH = os.path.join(BUILD, "tests/bench/pnc-bench-tables")
+from pnc_topo import built
+
+BENCH = built("tests/bench/pnc-bench-tables")
 RUNS = int(os.environ.get("PNC_BENCH_ROUNDS", "3"))
 
 pytestmark = [pytest.mark.cnpproxyd]
