@@ -39,6 +39,26 @@ def expect(want, func, *args, count=40):
     assert got == want, got
 
 
+# ethtool's GRO switch (ETHTOOL_SGRO) from Python: a veth takes frames
+# redirected to it by XDP only while its peer runs NAPI, which GRO (or an
+# XDP program) turns on.  Without names: every bridge port.
+SET_GRO = ("import ctypes, fcntl, os, socket, struct, sys; "
+           "s = socket.socket(); "
+           "ev = ctypes.create_string_buffer(struct.pack('II', 0x2c, int(sys.argv[1]))); "
+           "names = sys.argv[2:] or [n for n in os.listdir('/sys/class/net') "
+           "if os.path.exists('/sys/class/net/' + n + '/brport')]; "
+           "[fcntl.ioctl(s.fileno(), 0x8946, struct.pack('16sP16x', n.encode(), "
+           "ctypes.addressof(ev))) for n in names]")
+
+
+def set_gro(node, on, *ifnames):
+    """GRO on (or off) on a node's interfaces ifnames, or on every bridge
+    port it holds."""
+    rc, out = run_rc(node, "/usr/bin/python3 -c \"{}\" {} {}".format(
+        SET_GRO, 1 if on else 0, " ".join(ifnames)))
+    assert rc == 0, out
+
+
 def capture(router, iface, capture_filter, seconds, provoke):
     """Capture on a router's interface for some seconds while provoke()
     makes the traffic of interest; return the pcap's path."""

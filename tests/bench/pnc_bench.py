@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # What the convergence benchmarks share: their three-router chain (a
-# module imports setup_module and teardown_module),
+# module imports setup_module and teardown_module), an IGP's round,
 # configuring a router, waiting for a count with a deadline, counting
 # cnpproxyd's proxies and the RIB's routes of one type, and running the
 # rounds (PNC off, then on) into a report that is printed and kept as
@@ -65,6 +65,31 @@ def install_sharp_routes(router, timeout, ipv6=False):
     router.vtysh_cmd("sharp install routes {} nexthop {} {}".format(start, nexthop, PREFIXES))
     wait("{}'s sharp routes".format(router.name),
          lambda: rib_routes(router, "sharp", "ipv6" if ipv6 else "ip"), PREFIXES, timeout)
+
+
+def redistribution_round(tgen, pnc, node, redistribute, externals):
+    """One round of an IGP benchmark: r1 turns PNC on or off under node,
+    then starts redistributing; the clock stops when externals() (r3's
+    routes from r1's redistribution) reaches PREFIXES and, with PNC on,
+    when r3's cnpproxyd has a proxy for each of them.  Undone after."""
+    r1, r3 = tgen.gears["r1"], tgen.gears["r3"]
+    config(r1, node, "{}proxy-node-capability prefix-list BENCH".format("" if pnc else "no "))
+    t0 = time.monotonic()
+    config(r1, node, redistribute)
+    t_rib = wait("r3's RIB", externals, PREFIXES)
+    t_end = t_rib
+    if pnc:
+        # r1's loopback is a proxy host prefix as well
+        t_end = wait("r3's cnpproxyd", lambda: proxies(r3), PREFIXES + 1)
+    else:
+        assert proxies(r3) == 0
+    sample = {"pnc": pnc, "rib_s": t_rib - t0, "end_s": t_end - t0}
+    config(r1, node, "no " + redistribute)
+    wait("withdrawal", externals, 0)
+    if pnc:
+        config(r1, node, "no proxy-node-capability")
+        wait("cnpproxyd emptied", lambda: proxies(r3), 0)
+    return sample
 
 
 def run_rounds(name, one_round):

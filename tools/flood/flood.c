@@ -17,10 +17,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +32,20 @@
 
 #define BATCH	    64
 #define PAYLOAD_MAX 1400
+#define ROCE_PORT   4791
+#define QPN_MASK    0xffffff
+#define REPLY_DRAIN 0.2 /* seconds to wait for the last replies */
+
+/* Flows in turn (--vary-qpn) and the replies to them (--replies). */
+struct flows {
+	uint64_t off, base, n;
+	bool replies;
+	uint64_t reply_base;
+	int fd;		   /* replies */
+	uint64_t *sent_ns; /* per flow: when its last datagram left */
+	double *lat_us;	   /* per reply */
+	uint64_t n_lat, max_lat;
+};
 
 static double now_s(void)
 {
@@ -72,10 +89,110 @@ static int parse_amount(const char *s, double *out)
 	return errno || end == s || *end || !(*out >= 0 && *out < 1e12) ? -1 : 0;
 }
 
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* "OFF:BASE:N" */
+static int parse_vary(char *s, struct flows *fl, size_t plen)
+{
+	char *base = strchr(s, ':'), *n = base ? strchr(base + 1, ':') : NULL;
+
+	if (!n)
+		return -1;
+	*base++ = '\0';
+	*n++ = '\0';
+	if (parse_u64(s, PAYLOAD_MAX - 3, &fl->off) < 0 ||
+	    parse_u64(base, QPN_MASK, &fl->base) < 0 || parse_u64(n, 1u << 20, &fl->n) < 0 ||
+	    !fl->n || fl->off + 3 > plen)
+		return -1;
+	return 0;
+}
+
+static void put_qpn(uint8_t *p, uint32_t qpn)
+{
+	p[0] = (uint8_t)(qpn >> 16);
+	p[1] = (uint8_t)(qpn >> 8);
+	p[2] = (uint8_t)qpn;
+}
+
+static int reply_socket(int family)
+{
+	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
+	int fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK, 0), on = 1;
+
+	((struct sockaddr_in *)&ss)->sin_port = htons(ROCE_PORT); /* same place in sin6 */
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) < 0 ||
+	    bind(fd, (struct sockaddr *)&ss,
+		 family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6)) < 0)
+		return -1;
+	return fd;
+}
+
+/* Read the replies waiting, for up to timeout_ms; time each. */
+static void take_replies(struct flows *fl, int timeout_ms)
+{
+	struct pollfd p = { .fd = fl->fd, .events = POLLIN };
+
+	if (poll(&p, 1, timeout_ms) <= 0)
+		return;
+	for (;;) {
+		uint8_t buf[256];
+		union {
+			struct cmsghdr align;
+			char buf[CMSG_SPACE(sizeof(struct timespec))];
+		} control;
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr mh = { .msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = control.buf,
+				     .msg_controllen = sizeof(control.buf) };
+		struct timespec ts = {};
+		ssize_t len = recvmsg(fl->fd, &mh, 0);
+		uint64_t j, at;
+
+		if (len < 0)
+			return;
+		if (len < 8)
+			continue;
+		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS)
+				memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+		/* BTH destination QP: octets 5 to 7 of the reply. */
+		j = (((uint64_t)buf[5] << 16 | (uint64_t)buf[6] << 8 | buf[7]) - fl->reply_base) &
+		    QPN_MASK;
+		at = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		if (j >= fl->n || !fl->sent_ns[j] || !ts.tv_sec || at < fl->sent_ns[j] ||
+		    fl->n_lat == fl->max_lat)
+			continue;
+		fl->lat_us[fl->n_lat++] = (double)(at - fl->sent_ns[j]) / 1e3;
+		fl->sent_ns[j] = 0; /* one reply per datagram */
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double pct(const struct flows *fl, double q)
+{
+	size_t i = (size_t)(q * (double)(fl->n_lat - 1) + 0.5);
+
+	return fl->n_lat ? fl->lat_us[i] : 0.0;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: pnc-flood --dst ADDR --port N --payload HEX [--src ADDR]\n"
-	      "                 [--count N] [--seconds S] [--rate PPS]\n",
+	      "                 [--count N] [--seconds S] [--rate PPS]\n"
+	      "                 [--burst N] [--vary-qpn OFF:BASE:N] [--replies BASE]\n",
 	      f);
 }
 
@@ -89,18 +206,23 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "rate", required_argument, NULL, 'r' },
+		{ "vary-qpn", required_argument, NULL, 'v' },
+		{ "burst", required_argument, NULL, 'b' },
+		{ "replies", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	const char *dst = NULL, *src = NULL;
-	uint64_t count = 0, port = 0;
+	uint64_t count = 0, port = 0, burst = 1;
 	unsigned long long sent = 0, errors = 0;
 	bool bad = false;
 	double seconds = 0, rate = 0, start, elapsed;
 	struct sockaddr_storage to, from;
 	struct mmsghdr msgs[BATCH];
-	uint8_t payload[PAYLOAD_MAX];
-	struct iovec iov;
+	static uint8_t payload[BATCH][PAYLOAD_MAX];
+	struct iovec iov[BATCH];
+	struct flows fl = { .fd = -1 };
+	char *vary = NULL;
 	socklen_t tolen, fromlen;
 	size_t plen = 0;
 	int c, fd;
@@ -117,7 +239,7 @@ int main(int argc, char **argv)
 			bad |= parse_u64(optarg, 65535, &port) < 0;
 			break;
 		case 'x':
-			bad |= parse_hex(optarg, payload, sizeof(payload), &plen) < 0;
+			bad |= parse_hex(optarg, payload[0], sizeof(payload[0]), &plen) < 0;
 			break;
 		case 'c':
 			bad |= parse_u64(optarg, UINT64_MAX, &count) < 0;
@@ -127,6 +249,16 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			bad |= parse_amount(optarg, &rate) < 0;
+			break;
+		case 'b':
+			bad |= parse_u64(optarg, BATCH, &burst) < 0 || !burst;
+			break;
+		case 'v':
+			vary = optarg;
+			break;
+		case 'R':
+			fl.replies = true;
+			bad |= parse_u64(optarg, QPN_MASK, &fl.reply_base) < 0;
 			break;
 		case 'h':
 			usage(stdout);
@@ -138,22 +270,36 @@ int main(int argc, char **argv)
 	}
 	if (bad || !dst || !port || !plen || (!count && seconds <= 0) ||
 	    sock_addr(dst, (uint16_t)port, &to, &tolen) < 0 ||
-	    (src && sock_addr(src, 0, &from, &fromlen) < 0)) {
+	    (src && sock_addr(src, 0, &from, &fromlen) < 0) ||
+	    (vary && parse_vary(vary, &fl, plen) < 0) || (fl.replies && (!vary || rate <= 0))) {
 		usage(stderr);
 		return 2;
 	}
+	if (fl.replies) {
+		fl.fd = reply_socket(to.ss_family);
+		fl.max_lat = count ? count : (uint64_t)(rate * seconds) + 1;
+		fl.sent_ns = calloc(fl.n, sizeof(*fl.sent_ns));
+		fl.lat_us = calloc(fl.max_lat, sizeof(*fl.lat_us));
+		if (fl.fd < 0 || !fl.sent_ns || !fl.lat_us) {
+			perror("pnc-flood: replies");
+			return 1;
+		}
+	}
+	/* Paced sleeps as asked for, not 50 us late. */
+	prctl(PR_SET_TIMERSLACK, 1UL);
 	fd = socket(to.ss_family, SOCK_DGRAM, 0);
 	if (fd < 0 || (src && bind(fd, (struct sockaddr *)&from, fromlen) < 0)) {
 		perror("pnc-flood");
 		return 1;
 	}
-	iov.iov_base = payload;
-	iov.iov_len = plen;
 	memset(msgs, 0, sizeof(msgs));
 	for (int i = 0; i < BATCH; i++) {
+		memcpy(payload[i], payload[0], plen);
+		iov[i].iov_base = payload[i];
+		iov[i].iov_len = plen;
 		msgs[i].msg_hdr.msg_name = &to;
 		msgs[i].msg_hdr.msg_namelen = tolen;
-		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 
@@ -168,9 +314,13 @@ int main(int argc, char **argv)
 		if (count && count - sent < n)
 			n = (unsigned int)(count - sent);
 		if (rate > 0) {
-			/* Paced: one datagram at a time, asleep until it is due. */
-			double ahead = (double)sent / rate - elapsed;
+			/* Paced: asleep until the burst's last datagram is due. */
+			double ahead = (double)(sent + burst - 1) / rate - elapsed;
 
+			if (ahead > 0 && fl.replies) {
+				take_replies(&fl, (int)(ahead * 1e3));
+				continue;
+			}
 			if (ahead > 0) {
 				struct timespec ts = { .tv_sec = (time_t)ahead,
 						       .tv_nsec = (long)((ahead - (time_t)ahead) *
@@ -179,8 +329,13 @@ int main(int argc, char **argv)
 				nanosleep(&ts, NULL);
 				continue;
 			}
-			n = 1;
+			if (n > burst)
+				n = (unsigned int)burst;
 		}
+		for (unsigned int k = 0; vary && k < n; k++)
+			put_qpn(payload[k] + fl.off, (uint32_t)(fl.base + (sent + k) % fl.n));
+		for (unsigned int k = 0; fl.replies && k < n; k++)
+			fl.sent_ns[(sent + k) % fl.n] = realtime_ns();
 		rv = sendmmsg(fd, msgs, n, 0);
 		if (rv < 0) {
 			/* A full queue on the way: count it, keep going. */
@@ -194,7 +349,17 @@ int main(int argc, char **argv)
 		sent += (unsigned int)rv;
 	}
 	elapsed = now_s() - start;
-	printf("{\"sent\": %llu, \"seconds\": %.3f, \"pps\": %.0f, \"errors\": %llu}\n", sent,
+	printf("{\"sent\": %llu, \"seconds\": %.3f, \"pps\": %.0f, \"errors\": %llu", sent,
 	       elapsed, elapsed > 0 ? (double)sent / elapsed : 0.0, errors);
+	if (fl.replies) {
+		for (double t0 = now_s(); now_s() - t0 < REPLY_DRAIN;)
+			take_replies(&fl, 10);
+		qsort(fl.lat_us, fl.n_lat, sizeof(*fl.lat_us), cmp_double);
+		printf(", \"replies\": %llu, \"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, "
+		       "\"p99\": %.1f, \"max\": %.1f}",
+		       (unsigned long long)fl.n_lat, pct(&fl, 0.5), pct(&fl, 0.9), pct(&fl, 0.99),
+		       pct(&fl, 1.0));
+	}
+	printf("}\n");
 	return 0;
 }

@@ -33,7 +33,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import built, gear, run_rc, start_routers, vtysh_rc
+from pnc_topo import built, gear, run_rc, set_gro, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.cnpproxyd]
 
@@ -688,22 +688,10 @@ def border():
     return gear("pe1").vtysh_cmd("show cnpproxy border json", isjson=True)
 
 
-# ethtool's GRO switch (ETHTOOL_SGRO) from Python, for every veth of a
-# switch: a veth takes frames redirected to it by XDP only while its
-# peer runs NAPI, which GRO turns on.  pe1-eth0's peer is a port of s1.
-SET_GRO = ("import ctypes, fcntl, os, socket, struct, sys; "
-           "s = socket.socket(); "
-           "ev = ctypes.create_string_buffer(struct.pack('II', 0x2c, int(sys.argv[1]))); "
-           "[fcntl.ioctl(s.fileno(), 0x8946, struct.pack('16sP16x', n.encode(), "
-           "ctypes.addressof(ev))) for n in os.listdir('/sys/class/net') "
-           "if os.path.exists('/sys/class/net/' + n + '/brport')]")
-
-
 def set_switch_gro(switch, on):
-    """GRO on (or off) on every switch port the switch's namespace holds."""
-    sw = get_topogen().gears[switch]
-    rc, out = run_rc(sw, "/usr/bin/python3 -c \"{}\" {}".format(SET_GRO, 1 if on else 0))
-    assert rc == 0, out
+    """GRO on (or off) on every switch port the switch's namespace holds:
+    pe1-eth0's peer is a port of s1."""
+    set_gro(get_topogen().gears[switch], on)
 
 
 def fast_path():

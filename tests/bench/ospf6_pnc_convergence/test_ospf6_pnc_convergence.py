@@ -27,8 +27,7 @@ CWD = os.path.dirname(os.path.realpath(__file__))
 sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
-from pnc_bench import (PREFIXES, config, install_sharp_routes, proxies, rib_routes, run_rounds,
-                       wait)
+from pnc_bench import install_sharp_routes, redistribution_round, rib_routes, run_rounds, wait
 import pnc_bench
 from lib.topogen import get_topogen
 
@@ -39,33 +38,10 @@ setup_module = pnc_bench.setup_module
 teardown_module = pnc_bench.teardown_module
 
 
-
-
 def one_round(tgen, pnc, internal):
-    r1, r3 = tgen.gears["r1"], tgen.gears["r3"]
-
-    def externals():
-        return rib_routes(r3, "ospf6", "ipv6") - internal
-
-    config(r1, "router ospf6", "{}proxy-node-capability prefix-list BENCH".format(
-        "" if pnc else "no "))
-    t0 = time.monotonic()
-    config(r1, "router ospf6", "redistribute sharp")
-    t_rib = wait("r3's RIB", externals, PREFIXES)
-    t_end = t_rib
-    if pnc:
-        # r1's loopback is a proxy host prefix as well
-        t_end = wait("r3's cnpproxyd", lambda: proxies(r3), PREFIXES + 1)
-    else:
-        assert proxies(r3) == 0
-    sample = {"pnc": pnc, "rib_s": t_rib - t0, "end_s": t_end - t0}
-    config(r1, "router ospf6", "no redistribute sharp")
-    wait("withdrawal", externals, 0)
-    if pnc:
-        config(r1, "router ospf6", "no proxy-node-capability")
-        wait("cnpproxyd emptied", lambda: proxies(r3), 0)
-    return sample
-
+    r3 = tgen.gears["r3"]
+    return redistribution_round(tgen, pnc, "router ospf6", "redistribute sharp",
+                                lambda: rib_routes(r3, "ospf6", "ipv6") - internal)
 
 def test_ten_thousand_prefixes_with_and_without_pnc():
     "Time for the prefixes to reach r3 (RIB, and cnpproxyd with PNC), PNC off and on."

@@ -19,7 +19,6 @@
 
 import os
 import sys
-import time
 
 import pytest
 
@@ -28,8 +27,7 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib.topogen import get_topogen
-from pnc_bench import (PREFIXES, config, install_sharp_routes, proxies, rib_routes, run_rounds,
-                       wait)
+from pnc_bench import install_sharp_routes, redistribution_round, rib_routes, run_rounds, wait
 import pnc_bench
 
 pytestmark = [pytest.mark.ospfd, pytest.mark.cnpproxyd]
@@ -43,32 +41,14 @@ teardown_module = pnc_bench.teardown_module
 INTERNAL_ROUTES = 3
 
 
-
 def external_routes_in_rib(router):
     return max(rib_routes(router, "ospf") - INTERNAL_ROUTES, 0)
 
 
 def one_round(tgen, pnc):
-    r1, r3 = tgen.gears["r1"], tgen.gears["r3"]
-    config(r1, "router ospf", "{}proxy-node-capability prefix-list BENCH".format(
-        "" if pnc else "no "))
-    t0 = time.monotonic()
-    config(r1, "router ospf", "redistribute sharp")
-    t_rib = wait("r3's RIB", lambda: external_routes_in_rib(r3), PREFIXES)
-    t_end = t_rib
-    if pnc:
-        # r1's loopback is a proxy host prefix as well
-        t_end = wait("r3's cnpproxyd", lambda: proxies(r3), PREFIXES + 1)
-    else:
-        assert proxies(r3) == 0
-    sample = {"pnc": pnc, "rib_s": t_rib - t0, "end_s": t_end - t0}
-    config(r1, "router ospf", "no redistribute sharp")
-    wait("withdrawal", lambda: external_routes_in_rib(r3), 0)
-    if pnc:
-        config(r1, "router ospf", "no proxy-node-capability")
-        wait("cnpproxyd emptied", lambda: proxies(r3), 0)
-    return sample
-
+    r3 = tgen.gears["r3"]
+    return redistribution_round(tgen, pnc, "router ospf", "redistribute sharp",
+                                lambda: external_routes_in_rib(r3))
 
 def test_ten_thousand_prefixes_with_and_without_pnc():
     "Time for the prefixes to reach r3 (RIB, and cnpproxyd with PNC), PNC off and on."
