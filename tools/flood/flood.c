@@ -120,15 +120,16 @@ static void put_qpn(uint8_t *p, uint32_t qpn)
 	p[2] = (uint8_t)qpn;
 }
 
+/* Bound to the RoCEv2 port on any address of the family. */
 static int reply_socket(int family)
 {
-	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
+	struct sockaddr_storage ss;
+	socklen_t len;
 	int fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK, 0), on = 1;
 
-	((struct sockaddr_in *)&ss)->sin_port = htons(ROCE_PORT); /* same place in sin6 */
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) < 0 ||
-	    bind(fd, (struct sockaddr *)&ss,
-		 family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6)) < 0)
+	if (fd < 0 || sock_addr(family == AF_INET ? "0.0.0.0" : "::", ROCE_PORT, &ss, &len) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) < 0 ||
+	    bind(fd, (struct sockaddr *)&ss, len) < 0)
 		return -1;
 	return fd;
 }

@@ -21,7 +21,6 @@
 #include "reflect.h"
 
 #define ETH_P_IP 0x0800
-#define ETH_ALEN 6
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -58,18 +57,11 @@ static __always_inline struct udphdr *udp_to_port(void *data, void *data_end)
 	struct iphdr *ip = (void *)(eth + 1);
 	struct udphdr *udp = (void *)(ip + 1);
 
-	if ((void *)(udp + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP) ||
-	    ip->ihl != 5 || ip->protocol != IPPROTO_UDP || udp->dest != bpf_htons(reflect_port))
+	if ((void *)(udp + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP) || ip->ihl != 5 ||
+	    ip->protocol != IPPROTO_UDP || udp->dest != bpf_htons(reflect_port))
 		return NULL;
 	count(REFLECT_C_MATCHED);
 	return udp;
-}
-
-static __always_inline __u16 csum_fold(__u32 sum)
-{
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
 }
 
 SEC("xdp")
@@ -78,12 +70,7 @@ int reflect_tx(struct xdp_md *ctx)
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 	struct udphdr *udp = udp_to_port(data, data_end);
-	__u8 mac[ETH_ALEN], qpn[3], *q, *body;
-	struct ethhdr *eth = data;
-	struct iphdr *ip;
-	__be32 addr;
-	__u32 sum = 0;
-	__u16 *w;
+	__u8 qpn[3], *q;
 
 	if (!udp)
 		return XDP_PASS;
@@ -99,34 +86,7 @@ int reflect_tx(struct xdp_md *ctx)
 	data_end = (void *)(long)ctx->data_end;
 	if (data + REFLECT_FRAME_LEN > data_end)
 		return XDP_DROP;
-	eth = data;
-	ip = (void *)(eth + 1);
-	udp = (void *)(ip + 1);
-	body = (void *)(udp + 1);
-
-	__builtin_memcpy(mac, eth->h_dest, ETH_ALEN);
-	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
-	__builtin_memcpy(eth->h_source, mac, ETH_ALEN);
-	addr = ip->saddr;
-	ip->saddr = ip->daddr;
-	ip->daddr = addr;
-	ip->tot_len = bpf_htons(REFLECT_IP_LEN + REFLECT_UDP_LEN + REFLECT_BODY_LEN);
-	ip->ttl = 64;
-	ip->check = 0;
-	w = (__u16 *)ip;
-	for (int i = 0; i < REFLECT_IP_LEN / 2; i++)
-		sum += w[i];
-	ip->check = csum_fold(sum);
-	udp->source = bpf_htons(0xc000);
-	udp->dest = bpf_htons(REFLECT_ROCE_PORT);
-	udp->len = bpf_htons(REFLECT_UDP_LEN + REFLECT_BODY_LEN);
-	udp->check = 0;
-	__builtin_memset(body, 0, REFLECT_BODY_LEN);
-	body[0] = REFLECT_OP_CNP;
-	body[2] = 0xff;
-	body[3] = 0xff;
-	body[4] = REFLECT_BECN;
-	__builtin_memcpy(body + 5, qpn, 3);
+	reflect_rewrite(data, qpn);
 	count(REFLECT_C_DONE);
 	return XDP_TX;
 }

@@ -42,6 +42,7 @@
 #include <linux/if_link.h>
 #include <xdp/xsk.h>
 
+#include "io/bpf_percpu.h"
 #include "pnc_pkt.h" /* parse_u64 */
 #include "reflect.h"
 #include "reflect.skel.h"
@@ -64,17 +65,6 @@ struct opts {
 	unsigned int ifindex, port, qpn_off;
 	bool busy, pass;
 };
-
-/* The UDP payload of a reply: BTH with the QPN, 16 reserved, ICRC 0. */
-static void reply_body(uint8_t *b, const uint8_t *qpn)
-{
-	memset(b, 0, REFLECT_BODY_LEN);
-	b[0] = REFLECT_OP_CNP;
-	b[2] = 0xff;
-	b[3] = 0xff;
-	b[4] = REFLECT_BECN;
-	memcpy(b + 5, qpn, 3);
-}
 
 /* ---- sockets --------------------------------------------------------- */
 
@@ -118,7 +108,7 @@ static uint64_t run_sendto(const struct opts *o)
 
 		if (len < (ssize_t)o->qpn_off + 3)
 			continue;
-		reply_body(out, buf + o->qpn_off);
+		reflect_body(out, buf + o->qpn_off);
 		from.sin_port = htons(REFLECT_ROCE_PORT);
 		if (sendto(fd, out, sizeof(out), 0, (struct sockaddr *)&from, sizeof(from)) > 0)
 			n++;
@@ -151,7 +141,7 @@ static uint64_t run_mmsg(const struct opts *o)
 		for (int i = 0; i < got; i++) {
 			if (in[i].msg_len < o->qpn_off + 3)
 				continue;
-			reply_body(out[k], buf[i] + o->qpn_off);
+			reflect_body(out[k], buf[i] + o->qpn_off);
 			from[i].sin_port = htons(REFLECT_ROCE_PORT);
 			oiov[k] = (struct iovec){ out[k], REFLECT_BODY_LEN };
 			rep[k].msg_hdr = (struct msghdr){ .msg_name = &from[i],
@@ -199,15 +189,11 @@ static void attach(const struct opts *o, struct bpf_program *prog)
 
 static uint64_t counter(struct pnc_reflect *skel, enum reflect_counter c)
 {
-	int ncpu = libbpf_num_possible_cpus();
-	uint64_t v[ncpu > 0 ? ncpu : 1], sum = 0;
-	uint32_t key = c;
+	uint64_t v[REFLECT_C_MAX];
 
-	if (ncpu <= 0 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.counters), &key, v))
+	if (pnc_bpf_percpu_counters(bpf_map__fd(skel->maps.counters), REFLECT_C_MAX, v))
 		return 0;
-	for (int i = 0; i < ncpu; i++)
-		sum += v[i];
-	return sum;
+	return v[c];
 }
 
 static void wait_stop(void)
@@ -229,38 +215,13 @@ struct xsk {
 /* The frame at f, rewritten in place into the reply; its length or 0. */
 static uint32_t xsk_reply(uint8_t *f, uint32_t len, unsigned int qpn_off)
 {
-	uint8_t mac[6], addr[4], qpn[3];
-	uint8_t *ip = f + REFLECT_ETH_LEN, *udp = ip + REFLECT_IP_LEN;
-	uint32_t sum = 0;
+	uint8_t qpn[3];
 
 	if (len < REFLECT_FRAME_LEN ||
 	    len < REFLECT_ETH_LEN + REFLECT_IP_LEN + REFLECT_UDP_LEN + qpn_off + 3)
 		return 0;
-	memcpy(qpn, udp + REFLECT_UDP_LEN + qpn_off, 3);
-	memcpy(mac, f, 6);
-	memcpy(f, f + 6, 6);
-	memcpy(f + 6, mac, 6);
-	memcpy(addr, ip + 12, 4);
-	memcpy(ip + 12, ip + 16, 4);
-	memcpy(ip + 16, addr, 4);
-	ip[2] = 0;
-	ip[3] = REFLECT_IP_LEN + REFLECT_UDP_LEN + REFLECT_BODY_LEN;
-	ip[8] = 64;
-	ip[10] = ip[11] = 0;
-	for (int i = 0; i < REFLECT_IP_LEN; i += 2)
-		sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = ~((sum & 0xffff) + (sum >> 16));
-	ip[10] = (uint8_t)(sum >> 8);
-	ip[11] = (uint8_t)sum;
-	udp[0] = 0xc0;
-	udp[1] = 0x00;
-	udp[2] = REFLECT_ROCE_PORT >> 8;
-	udp[3] = REFLECT_ROCE_PORT & 0xff;
-	udp[4] = 0;
-	udp[5] = REFLECT_UDP_LEN + REFLECT_BODY_LEN;
-	udp[6] = udp[7] = 0;
-	reply_body(udp + REFLECT_UDP_LEN, qpn);
+	memcpy(qpn, f + REFLECT_ETH_LEN + REFLECT_IP_LEN + REFLECT_UDP_LEN + qpn_off, 3);
+	reflect_rewrite(f, qpn);
 	return REFLECT_FRAME_LEN;
 }
 

@@ -161,8 +161,8 @@ def prog_ns(before, after):
     return (after[0] - before[0]) / (after[1] - before[1])
 
 
-def flood(port, payload, *opts):
-    proc = gear("gen").popen([PNC_FLOOD, "--dst", DUT, "--port", str(port), "--payload",
+def flood(port, payload, *opts, dst=DUT):
+    proc = gear("gen").popen([PNC_FLOOD, "--dst", dst, "--port", str(port), "--payload",
                               payload] + [str(o) for o in opts],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = proc.communicate(timeout=120)
@@ -186,9 +186,9 @@ class Path:
     """A way of answering notifications: a pnc-reflect mode on pe1 or
     cnpproxyd, configured."""
 
-    def __init__(self, name, mode=None, cnpproxyd=None):
-        self.name, self.mode, self.cnpproxyd = name, mode, cnpproxyd
-        self.port = NOTIF_PORT if cnpproxyd else REF_PORT
+    def __init__(self, name, mode=None, cnpproxyd=None, port=None):
+        self.name, self.mode = name, mode
+        self.port = port or (NOTIF_PORT if cnpproxyd else REF_PORT)
         # Replies carry the sender's QP (cnpproxyd) or the one notified.
         self.reply_base = SENDER_QP if cnpproxyd else RECEIVER_QP
         self.proc = None
@@ -205,13 +205,15 @@ class Path:
             self.proc = None
 
 
-def cost_run(path, port, payload, vary):
-    "Paced: CPU time and replies."
+def cost_run(path, *flood_args, dst=DUT):
+    """Paced, through path: CPU time, replies, and the time in bdut's XDP
+    program; flood_args are pnc-flood's payload and options."""
     sink = start("gen", "sink", "--dev", "bgen")
     path.up()
     prog = xdp_prog("pe1", "bdut")
     t0, i0, p0 = time.monotonic(), idle_s(), prog_run(prog)
-    sent = flood(port, payload, "--rate", RATE, "--burst", BURST, "--seconds", COST_S, *vary)
+    sent = flood(path.port, *flood_args, "--rate", RATE, "--burst", BURST, "--seconds", COST_S,
+                 dst=dst)
     time.sleep(0.3)  # the last replies
     busy = (time.monotonic() - t0) * os.cpu_count() - (idle_s() - i0)
     ns = prog_ns(p0, prog_run(prog))
@@ -302,15 +304,18 @@ REFERENCES = [Path("sendto", "sendto"), Path("mmsg", "mmsg"), Path("xsk", "xsk")
 BASE = Path("base", "sink")
 CNP_SOCKET = Path("cnpproxyd-socket", cnpproxyd="socket")
 CNP_XDP = Path("cnpproxyd-xdp", cnpproxyd="xdp")
+# Forwarding RoCEv2 data: dropped on arrival, an XDP_PASS program, the learner.
+FORWARD = [Path("forward-base", "sink", port=ROCE_PORT),
+           Path("forward-pass", "pass", port=ROCE_PORT)]
+FORWARD_LEARN = Path("forward-learn", cnpproxyd="learn", port=ROCE_PORT)
 BUSY_MODES = ("sendto", "mmsg", "xsk")
-OFFSET = PAYLOAD = VARY = None
+OFFSET = PAYLOAD = VARY = ROCE_DATA = None
 
 
-def measure(path, samples, with_max=True):
+def measure(path, samples):
     s = samples.setdefault(path.name, [])
-    one = cost_run(path, path.port, PAYLOAD, VARY)
-    if with_max:
-        one.update(max_run(path))
+    one = cost_run(path, PAYLOAD, *VARY)
+    one.update(max_run(path))
     if path is not BASE:
         one["latency_us"], one["latency_replied"] = latency_run(path, False)
         if path.name in BUSY_MODES:
@@ -319,28 +324,12 @@ def measure(path, samples, with_max=True):
     s.append(one)
 
 
-def forward_run(name, attach, detach):
-    "Cost of forwarding gen's RoCEv2 data back to gen, with attach() in place."
-    sink = start("gen", "sink", "--dev", "bgen")
-    attach()
-    time.sleep(0.5)
-    prog = xdp_prog("pe1", "bdut")
-    t0, i0, p0 = time.monotonic(), idle_s(), prog_run(prog)
-    proc = gear("gen").popen([PNC_FLOOD, "--dst", FORWARDED, "--port", str(ROCE_PORT),
-                              "--payload", roce_data(), "--rate", str(RATE), "--burst", str(BURST),
-                              "--seconds",
-                              str(COST_S)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    time.sleep(0.3)
-    busy = (time.monotonic() - t0) * os.cpu_count() - (idle_s() - i0)
-    ns = prog_ns(p0, prog_run(prog))
-    detach()
-    sent = json.loads(out)["sent"]
-    one = {"sent": sent, "busy_s": busy, "replies": stop(sink)["packets"], "prog_ns": ns}
-    print("bench fast_path {}: {}".format(name, json.dumps(one)))
-    return one
+def forward_run(path, samples):
+    """Cost of forwarding gen's RoCEv2 data back to gen through pe1, with
+    path's program on bdut."""
+    one = cost_run(path, ROCE_DATA, dst=FORWARDED)
+    print("bench fast_path {}: {}".format(path.name, json.dumps(one)))
+    samples.setdefault(path.name, []).append(one)
 
 
 def per_packet_us(sample, base):
@@ -351,29 +340,17 @@ def per_packet_us(sample, base):
 
 def run_all(samples, counters, pe1):
     "RUNS rounds of every path."
-    holder = {}
-
-    def reflect(mode, port):
-        def attach():
-            holder["p"] = start("pe1", mode, "--dev", "bdut", "--port", port)
-
-        def detach():
-            stop(holder.pop("p"))
-        return attach, detach
-
     for _ in range(RUNS):
         measure(BASE, samples)
         for path in REFERENCES:
             measure(path, samples)
-        for name, (attach, detach) in (("forward-base", reflect("sink", ROCE_PORT)),
-                                       ("forward-pass", reflect("pass", ROCE_PORT))):
-            samples.setdefault(name, []).append(forward_run(name, attach, detach))
+        for path in FORWARD:
+            forward_run(path, samples)
 
         # cnpproxyd: flows learned from CM on bdut, then each fast path.
         proxy_cfg("proxy learn-interface bdut")
         learn_flows()
-        samples.setdefault("forward-learn", []).append(
-            forward_run("forward-learn", lambda: None, lambda: None))
+        forward_run(FORWARD_LEARN, samples)
         pe1.vtysh_cmd("clear cnpproxy counters")
         measure(CNP_SOCKET, samples)
         counters["cnpproxyd-socket"] = cnpproxyd_counters()
@@ -388,8 +365,9 @@ def run_all(samples, counters, pe1):
 
 
 def test_fast_path():
-    global OFFSET, PAYLOAD, VARY
+    global OFFSET, PAYLOAD, VARY, ROCE_DATA
     OFFSET = qpn_offset()
+    ROCE_DATA = roce_data()
     PAYLOAD = notification(RECEIVER_QP)
     VARY = ["--vary-qpn", "{}:{}:{}".format(OFFSET, RECEIVER_QP, FLOWS)]
     samples, counters = {}, {}
