@@ -4,12 +4,13 @@
 gen -- dut, one veth pair.
 
 Each reflector (sendto, mmsg, AF_XDP, XDP) answers every one of 500
-paced datagrams about 50 flows, and pnc-flood matches every reply to
-its datagram by the QPN the reflector copied (a wrong offset or a wrong
-copy leaves replies unmatched); the sink on gen counts them too, and the
-reflector's own count agrees.  The sink in drop mode on dut answers
-nothing and counts everything.  Every XDP program is gone when its
-process has stopped.  Bad arguments are refused with exit status 2.
+paced datagrams, each about a flow of its own, and pnc-flood matches
+every reply to its datagram by the QPN the reflector copied (a wrong
+offset or a wrong copy leaves replies unmatched); the sink on gen counts
+them too, and the reflector's own count agrees.  The sink in drop mode
+on dut answers nothing and counts everything.  Every XDP program is gone
+when its process has stopped, also when it was killed with SIGKILL.  Bad
+arguments are refused with exit status 2.
 The test creates and removes its own namespaces; it needs root.
 """
 
@@ -26,7 +27,8 @@ FLOOD = os.path.join(BUILD, "tools/flood/pnc-flood")
 PID = os.getpid()
 NS_G, NS_D = ("pncrf{}{}".format(PID, x) for x in "gd")
 G4, D4 = "203.0.113.1", "203.0.113.2"
-PORT, QPN_OFF, QPN_BASE, FLOWS, COUNT = 61800, 4, 0x100, 50, 500
+# A flow per datagram: a reply however late still finds its datagram.
+PORT, QPN_OFF, QPN_BASE, FLOWS, COUNT = 61800, 4, 0x100, 500, 500
 PAYLOAD = "00" * 64
 
 
@@ -110,6 +112,20 @@ def check_sink_drops():
     print("ok sink drops: {}".format(got))
 
 
+def check_killed_leaves_nothing():
+    "A reflector killed with SIGKILL leaves no XDP program on the interface."
+    for mode in ("xdp", "xsk", "sink"):
+        p = start(NS_D, mode, "--dev", "dut0", "--port", PORT)
+        assert has_xdp(NS_D, "dut0"), mode
+        p.kill()
+        p.communicate(timeout=10)
+        deadline = time.monotonic() + 5
+        while has_xdp(NS_D, "dut0") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not has_xdp(NS_D, "dut0"), mode
+    print("ok killed reflectors leave nothing attached")
+
+
 def check_refusals():
     for args in (["bogus", "--dev", "dut0"], ["xdp"], ["xdp", "--dev", "nosuchdev0"],
                  ["xdp", "--dev", "dut0", "--port", "0"],
@@ -133,6 +149,7 @@ def main():
         for mode in ("sendto", "mmsg", "xsk", "xdp"):
             check_reflector(mode)
         check_sink_drops()
+        check_killed_leaves_nothing()
         check_refusals()
     finally:
         teardown()

@@ -17,6 +17,9 @@
  *   sink    count and drop (--pass: and pass) what arrives at --port
  *   pass    an XDP program that passes everything
  *
+ * The XDP programs are attached through BPF links: they go with the
+ * process, even a killed one.
+ *
  * --busy spins instead of sleeping in poll (sockets and AF_XDP).  It
  * runs for --seconds or until SIGINT/SIGTERM, then prints one JSON
  * line: {"mode": M, "packets": N, "matched": N}; packets are the replies
@@ -177,14 +180,21 @@ static struct pnc_reflect *load(const struct opts *o)
 	return skel;
 }
 
-static void attach(const struct opts *o, struct bpf_program *prog)
+/*
+ * Attached through a BPF link, in driver mode: closing the link's file
+ * detaches it, and so does the process's end, however it ends, so that
+ * a killed reflector leaves no program behind.
+ */
+static int attach(const struct opts *o, struct bpf_program *prog)
 {
-	int err = bpf_xdp_attach((int)o->ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE, NULL);
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = XDP_FLAGS_DRV_MODE);
+	int link = bpf_link_create(bpf_program__fd(prog), (int)o->ifindex, BPF_XDP, &lo);
 
-	if (err) {
-		fprintf(stderr, "pnc-reflect: cannot attach to %s: %s\n", o->dev, strerror(-err));
+	if (link < 0) {
+		fprintf(stderr, "pnc-reflect: cannot attach to %s: %s\n", o->dev, strerror(-link));
 		exit(1);
 	}
+	return link;
 }
 
 static uint64_t counter(struct pnc_reflect *skel, enum reflect_counter c)
@@ -296,9 +306,10 @@ static uint64_t run_xsk(const struct opts *o, struct pnc_reflect *skel)
 {
 	struct xsk x = {};
 	uint64_t n = 0;
+	int link;
 
 	xsk_open(o, skel, &x);
-	attach(o, skel->progs.reflect_xsk);
+	link = attach(o, skel->progs.reflect_xsk);
 	while (wait_in(xsk_socket__fd(x.sock), o->busy)) {
 		uint32_t got, ri, ti, k = 0;
 
@@ -330,7 +341,7 @@ static uint64_t run_xsk(const struct opts *o, struct pnc_reflect *skel)
 		xsk_recycle(&x);
 		n += k;
 	}
-	bpf_xdp_detach((int)o->ifindex, XDP_FLAGS_DRV_MODE, NULL);
+	close(link);
 	xsk_socket__delete(x.sock);
 	xsk_umem__delete(x.umem);
 	return n;
@@ -417,11 +428,12 @@ int main(int argc, char **argv)
 		if (!strcmp(o.mode, "xsk")) {
 			n = run_xsk(&o, skel);
 		} else {
-			attach(&o, !strcmp(o.mode, "xdp")    ? skel->progs.reflect_tx
-				   : !strcmp(o.mode, "sink") ? skel->progs.reflect_sink
-							     : skel->progs.reflect_pass);
+			int link = attach(&o, !strcmp(o.mode, "xdp")	? skel->progs.reflect_tx
+					      : !strcmp(o.mode, "sink") ? skel->progs.reflect_sink
+									: skel->progs.reflect_pass);
+
 			wait_stop();
-			bpf_xdp_detach((int)o.ifindex, XDP_FLAGS_DRV_MODE, NULL);
+			close(link);
 			n = counter(skel, REFLECT_C_DONE);
 		}
 		matched = counter(skel, REFLECT_C_MATCHED);
