@@ -20,6 +20,7 @@
 #include "lib/vty.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_fl.h"
 #include "cnpproxy_fl_file.h"
 #include "cnpproxy_if.h"
@@ -70,10 +71,12 @@ static void fl_stop(bool keep_labels)
 	fl.on = false;
 }
 
+/* The fast path resolves labels through fl.fe once attached: under its mutex. */
 static void fl_attach(struct event *t)
 {
 	int ret = -ENODEV;
 
+	pthread_mutex_lock(&cnpproxy_fp_mtx);
 	fl.ifindex = cnpproxy_if_index(fl.applied.fl_if);
 	if (fl.ifindex) {
 		frr_with_privs (&cnpproxy_privs) {
@@ -84,16 +87,19 @@ static void fl_attach(struct event *t)
 		fl.not_operational = fl.ifindex ? "cannot attach the encapsulation program"
 						: "no such interface";
 		event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
-		return;
+	} else {
+		fl.attached = true;
+		fl.not_operational = NULL;
 	}
-	fl.attached = true;
-	fl.not_operational = NULL;
+	pthread_mutex_unlock(&cnpproxy_fp_mtx);
 }
 
 /* Flows idle for long give their labels back. */
 static void fl_age(struct event *t)
 {
-	pnc_flenc_age(fl.fe, FL_IDLE_S, NULL, NULL);
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		pnc_flenc_age(fl.fe, FL_IDLE_S, NULL, NULL);
+	}
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
 }
 
@@ -228,10 +234,12 @@ static void fl_if_changed(const char *ifname, int ifindex)
 		return;
 	if (fl.attached) {
 		zlog_info("cnpproxyd: flow-label tunnel interface %s is gone", ifname);
-		frr_with_privs (&cnpproxy_privs) {
-			pnc_flenc_detach(fl.fe, fl.ifindex);
+		frr_with_mutex (&cnpproxy_fp_mtx) {
+			frr_with_privs (&cnpproxy_privs) {
+				pnc_flenc_detach(fl.fe, fl.ifindex);
+			}
+			fl.attached = false;
 		}
-		fl.attached = false;
 		fl.not_operational = "no such interface";
 	}
 	if (ifindex) {

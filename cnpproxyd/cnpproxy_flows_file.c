@@ -9,6 +9,7 @@
 #include "lib/vty.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_flows.h"
 #include "cnpproxy_flows_file.h"
 #include "cnpproxy_flows_state.h"
@@ -37,7 +38,10 @@ static uint64_t generation(const void *obj)
 	const struct pnc_flow_table *t = obj;
 	struct pnc_flow_stats st;
 
-	pnc_flow_table_stats(t, &st);
+	/* Its lookup counts are the fast path's. */
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		pnc_flow_table_stats(t, &st);
+	}
 	return st.learned_cm + st.learned_psn + st.cm_removed + st.aged_flows;
 }
 

@@ -15,8 +15,6 @@
 #include "lib/if.h"
 #include "lib/json.h"
 #include "lib/log.h"
-#include "lib/plist.h"
-#include "lib/plist_int.h"
 #include "lib/privs.h"
 #include "lib/vrf.h"
 #include "lib/vty.h"
@@ -29,7 +27,7 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_guard.h"
 #include "cnpproxy_learn.h"
-#include "cnpproxy_plist_lpm.h"
+#include "cnpproxy_accept.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, GUARD_TABLE, "cnpproxyd XDP guard table");
 
@@ -42,41 +40,6 @@ static struct {
 	bool synced;
 } guard;
 
-/* The entries of the list of one family, in seq order, as rules. */
-static size_t plist_rules(afi_t afi, const char *name, struct cnp_plist_rule **rules)
-{
-	struct prefix_list *plist = prefix_list_lookup(afi, name);
-	struct prefix_list_entry *e;
-	size_t n = 0;
-
-	*rules = NULL;
-	if (!plist)
-		return 0;
-	/* lib/plist.c: a list without entries permits everything. */
-	*rules = XCALLOC(MTYPE_GUARD_TABLE, sizeof(**rules) * (plist->count ? plist->count : 1));
-	if (!plist->count) {
-		(*rules)[0].version = afi == AFI_IP ? 4 : 6;
-		(*rules)[0].permit = true;
-		(*rules)[0].le = afi == AFI_IP ? IPV4_MAX_BITLEN : IPV6_MAX_BITLEN;
-		return 1;
-	}
-	for (e = plist->head; e && n < (size_t)plist->count; e = e->next) {
-		struct cnp_plist_rule *r = &(*rules)[n];
-
-		if (!e->installed || e->prefix.family != afi2family(afi))
-			continue;
-		r->seq = e->seq;
-		r->permit = e->type == PREFIX_PERMIT;
-		r->version = afi == AFI_IP ? 4 : 6;
-		memcpy(r->addr, &e->prefix.u.prefix, afi == AFI_IP ? 4 : 16);
-		r->plen = e->prefix.prefixlen;
-		r->ge = (uint8_t)e->ge;
-		r->le = (uint8_t)e->le;
-		n++;
-	}
-	return n;
-}
-
 /* The accept table of both families; count in *n. */
 static struct pnc_guard_prefix *accept_table(const char *name, __u8 **permit, size_t *n)
 {
@@ -85,17 +48,8 @@ static struct pnc_guard_prefix *accept_table(const char *name, __u8 **permit, si
 	size_t nlpm[2] = {}, i, k = 0;
 	afi_t afi;
 
-	for (afi = AFI_IP; afi <= AFI_IP6; afi++) {
-		struct cnp_plist_rule *rules;
-		size_t nrules = name[0] ? plist_rules(afi, name, &rules) : 0;
-
-		if (!nrules)
-			continue;
-		lpm[afi - AFI_IP] = XCALLOC(MTYPE_GUARD_TABLE,
-					    sizeof(struct cnp_lpm_rule) * nrules);
-		nlpm[afi - AFI_IP] = cnp_plist_lpm(rules, nrules, lpm[afi - AFI_IP]);
-		XFREE(MTYPE_GUARD_TABLE, rules);
-	}
+	for (afi = AFI_IP; afi <= AFI_IP6; afi++)
+		nlpm[afi - AFI_IP] = cnpproxy_accept_rules(afi, name, &lpm[afi - AFI_IP]);
 	keys = XCALLOC(MTYPE_GUARD_TABLE, sizeof(*keys) * (nlpm[0] + nlpm[1] + 1));
 	*permit = XCALLOC(MTYPE_GUARD_TABLE, nlpm[0] + nlpm[1] + 1);
 	for (afi = 0; afi < 2; afi++) {
@@ -105,7 +59,7 @@ static struct pnc_guard_prefix *accept_table(const char *name, __u8 **permit, si
 			memcpy(keys[k].addr, lpm[afi][i].addr, 16);
 			(*permit)[k] = lpm[afi][i].permit ? PNC_GUARD_PERMIT : PNC_GUARD_DENY;
 		}
-		XFREE(MTYPE_GUARD_TABLE, lpm[afi]);
+		cnpproxy_accept_rules_free(&lpm[afi]);
 	}
 	*n = k;
 	return keys;
@@ -219,11 +173,6 @@ void cnpproxy_guard_sync(void)
 	event_add_event(master, guard_sync, NULL, 0, &guard.t_sync);
 }
 
-static void guard_plist_changed(struct prefix_list *plist)
-{
-	cnpproxy_guard_sync();
-}
-
 const char *cnpproxy_guard_not_operational(void)
 {
 	if (!cnp_g.cfg.proxy.n_filter_if || !cnpproxy_learn_xdp())
@@ -255,12 +204,6 @@ void cnpproxy_guard_show(struct vty *vty, struct json_object *json)
 		vty_out(vty,
 			"  %zu accept entries, %zu local addresses, %u per second and source\n",
 			guard.n_accept, guard.n_local, guard.rate);
-}
-
-void cnpproxy_guard_init(void)
-{
-	prefix_list_add_hook(guard_plist_changed);
-	prefix_list_delete_hook(guard_plist_changed);
 }
 
 void cnpproxy_guard_fini(void)

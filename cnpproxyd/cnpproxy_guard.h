@@ -12,7 +12,6 @@ struct pnc_learn_xdp;
 struct vty;
 struct json_object;
 
-extern void cnpproxy_guard_init(void);
 extern void cnpproxy_guard_fini(void);
 /* Something the tables come from changed: rebuild them soon, once. */
 extern void cnpproxy_guard_sync(void);

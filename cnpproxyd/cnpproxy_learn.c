@@ -22,6 +22,7 @@
 #include "io/learn_xdp.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
 #include "cnpproxy_guard.h"
@@ -103,7 +104,10 @@ static void learn_event(void *arg, const struct pnc_learn_event *ev)
 
 static void learn_read(struct event *t)
 {
-	pnc_learn_xdp_poll(learn.lx, 0);
+	/* Every event of the ring changes the table the fast path reads. */
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		pnc_learn_xdp_poll(learn.lx, 0);
+	}
 	cnpproxy_xlate_flows_changed();
 	event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
 }

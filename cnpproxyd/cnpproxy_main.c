@@ -28,6 +28,7 @@
 #include "cnpproxy_cp.h"
 #include "cnpproxy_decap.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_if.h"
 #include "cnpproxy_nb.h"
 #include "cnpproxy_proxy.h"
@@ -80,6 +81,7 @@ static void __attribute__((noreturn)) sigint(void)
 	cnpproxy_decap_fini();
 	cnpproxy_border_fini();
 	cnpproxy_cp_fini();
+	/* Stops the fast-path thread first. */
 	cnpproxy_pn_fini();
 	cnpproxy_zebra_fini();
 	cnpproxy_proxies_fini();
@@ -167,6 +169,8 @@ int main(int argc, char **argv, char **envp)
 	cnpproxy_decap_init();
 
 	frr_config_fork();
+	/* After the fork, which only the calling thread survives. */
+	cnpproxy_fp_start();
 	frr_run(master);
 
 	/* Not reached. */

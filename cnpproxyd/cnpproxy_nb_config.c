@@ -20,6 +20,7 @@
 #include "cnpproxy_decap.h"
 #include "cnpproxy_cp.h"
 #include "cnpproxy_debug.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_lpm.h"
 #include "cnpproxy_nb.h"
 #include "cnpproxy_proxy.h"
@@ -61,10 +62,12 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 		return NB_OK;
 
 	/* apply_finish is not called for the node that goes away. */
-	cnpproxy_nb_config_reset();
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		cnpproxy_nb_config_reset();
+		cnpproxy_pn_apply();
+	}
 	pt_init(&none);
 	cnpproxy_proxies_static_replace(&none);
-	cnpproxy_pn_apply();
 	cnpproxy_cp_apply();
 	cnpproxy_border_apply();
 	cnpproxy_decap_apply();
@@ -213,6 +216,8 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	const struct lyd_node *proxy;
 	struct proxy_table want;
 
+	/* The fast-path thread reads the proxy role's part. */
+	pthread_mutex_lock(&cnpproxy_fp_mtx);
 	cnp_config_init(cfg);
 	cfg->present = true;
 	cfg->notification_port = yang_dnode_get_uint16(cnpproxy, "notification-port");
@@ -238,6 +243,7 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	       cfg->role[CNP_ROLE_PROXY] ? "on" : "off",
 	       cfg->role[CNP_ROLE_CONGESTION_POINT] ? "on" : "off");
 	cnpproxy_pn_apply();
+	pthread_mutex_unlock(&cnpproxy_fp_mtx);
 	cnpproxy_cp_apply();
 	cnpproxy_border_apply();
 	cnpproxy_decap_apply();

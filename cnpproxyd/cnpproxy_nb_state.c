@@ -43,12 +43,12 @@ static const char *leaf_name(const char *xpath)
 struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args)
 {
 	const char *name = leaf_name(args->xpath);
-	uint64_t v[PN_COUNTER_MAX];
+	struct pn_counters v;
 
 	for (int c = 0; c < PN_COUNTER_MAX; c++)
 		if (same_name(pn_counter_name(c), name)) {
-			pn_counter_values(v);
-			return yang_data_new_uint64(args->xpath, v[c]);
+			pn_counter_values(&v);
+			return yang_data_new_uint64(args->xpath, v.c[c]);
 		}
 	return NULL;
 }

@@ -8,8 +8,15 @@
  * the message its prefix is configured for (standard CNP, Long-haul CNP
  * or rate advice), shaped by the notification's Congestion Level
  * (cnpproxy_sender.c), from its configured address.  Every way a
- * notification can end is counted.  Runs on the FRR event loop; the
- * messages of one read burst leave in one sendmmsg() per family.
+ * notification can end is counted.
+ *
+ * The sockets and the pipeline belong to the fast-path thread
+ * (cnpproxy_fp.h): a burst of up to PN_BATCH datagrams is read with one
+ * recvmmsg() without the mutex, then translated under it, and its
+ * messages leave in one sendmmsg() per family.  The main thread changes
+ * the configuration, learns flows and answers show commands; it asks
+ * the thread to open or close the sockets (pn_sync) rather than doing
+ * it, so that no socket goes away under a read.
  */
 #include <zebra.h>
 
@@ -31,8 +38,10 @@
 #include "io/learn_xdp.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_accept.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_flows_file.h"
 #include "cnpproxy_guard.h"
 #include "cnpproxy_learn.h"
@@ -55,8 +64,8 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
 #define PN_DEBUG_PER_S	  50 /* a flood of bad notifications must not flood the log */
 /*
  * Receive buffer of each notification socket: a burst of congestion
- * points reporting at once, or an event loop busy for a moment with a
- * show command, must not cost notifications (the default, 208 KiB, holds
+ * points reporting at once, or the fast path waiting for a moment on a
+ * configuration commit, must not cost notifications (the default, 208 KiB, holds
  * about a thousand).  Datagrams the kernel still drops are counted.
  */
 #define PN_RCVBUF (4u << 20)
@@ -69,7 +78,8 @@ static bool pn_debug_allowed(void);
 			zlog_debug("proxy: " fmt, ##__VA_ARGS__);                                 \
 	} while (0)
 
-struct pn_counters pn_counters;
+/* Written under the fast path's mutex: read through pn_counter_values(). */
+static struct pn_counters pn_counters;
 struct pnc_flow_table *pn_flows;
 
 static const char *const counter_names[PN_COUNTER_MAX] = {
@@ -137,8 +147,10 @@ static struct {
 	int notif_fd[2]; /* IPv4, IPv6 */
 	int fcn_fd[2];
 	int raw_fd[2];
-	uint16_t notif_port, fcn_port;
-	struct event *t_notif[2], *t_fcn[2], *t_age, *t_open;
+	uint16_t notif_port, fcn_port; /* of the sockets open */
+	uint16_t want_notif_port, want_fcn_port;
+	/* t_age on the main loop, the others on the fast path's. */
+	struct event *t_notif[2], *t_fcn[2], *t_age, *t_open, *t_sync;
 	bool open_warned; /* warned of the sockets that failed since they last worked */
 	struct hash *sources;
 	struct hash *qps;
@@ -229,41 +241,56 @@ static void close_fd(int *fd)
 
 static void pn_read(struct event *t);
 
+static void pn_close_fds(void)
+{
+	for (int i = 0; i < 2; i++) {
+		close_fd(&pn.notif_fd[i]);
+		close_fd(&pn.fcn_fd[i]);
+		close_fd(&pn.raw_fd[i]);
+	}
+	pn.notif_port = pn.fcn_port = 0;
+	pn.open_warned = false;
+}
+
+/* On the fast-path thread, with the mutex held. */
 static void pn_close(void)
 {
 	for (int i = 0; i < 2; i++) {
 		event_cancel(&pn.t_notif[i]);
 		event_cancel(&pn.t_fcn[i]);
-		close_fd(&pn.notif_fd[i]);
-		close_fd(&pn.fcn_fd[i]);
-		close_fd(&pn.raw_fd[i]);
 	}
-	event_cancel(&pn.t_age);
 	event_cancel(&pn.t_open);
-	pn.open_warned = false;
+	pn_close_fds();
 }
 
 static void pn_age(struct event *t)
 {
-	if (pn_flows)
-		pnc_flow_table_age(pn_flows, now_us());
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		if (pn_flows)
+			pnc_flow_table_age(pn_flows, now_us());
+	}
 	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
 }
 
 static void pn_arm(int i)
 {
+	struct event_loop *loop = cnpproxy_fp_loop();
+
 	if (pn.notif_fd[i] >= 0)
-		event_add_read(master, pn_read, &pn.notif_fd[i], pn.notif_fd[i], &pn.t_notif[i]);
+		event_add_read(loop, pn_read, &pn.notif_fd[i], pn.notif_fd[i], &pn.t_notif[i]);
 	if (pn.fcn_fd[i] >= 0)
-		event_add_read(master, pn_read, &pn.fcn_fd[i], pn.fcn_fd[i], &pn.t_fcn[i]);
+		event_add_read(loop, pn_read, &pn.fcn_fd[i], pn.fcn_fd[i], &pn.t_fcn[i]);
 }
+
+static void pn_open_retry(struct event *t);
 
 /*
  * Open whichever sockets are missing, and come back until all are
  * there: a port held by another process now may be free later, and the
- * operator should not have to touch the configuration for it.
+ * operator should not have to touch the configuration for it.  On the
+ * fast-path thread, with the mutex held.
  */
-static void pn_open(struct event *t)
+static void pn_open(void)
 {
 	static const int families[2] = { AF_INET, AF_INET6 };
 	bool missing = false;
@@ -294,11 +321,38 @@ static void pn_open(struct event *t)
 		pn.sockets_missing = NULL;
 	if (missing) {
 		pn.open_warned = true;
-		event_add_timer(master, pn_open, NULL, PN_BIND_RETRY_S, &pn.t_open);
+		event_add_timer(cnpproxy_fp_loop(), pn_open_retry, NULL, PN_BIND_RETRY_S,
+				&pn.t_open);
 	} else if (pn.open_warned) {
 		zlog_info("cnpproxyd: notification ports %u and %u bound", pn.notif_port,
 			  pn.fcn_port);
 		pn.open_warned = false;
+	}
+}
+
+static void pn_open_retry(struct event *t)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		pn_open();
+	}
+}
+
+/* The fast-path thread makes its sockets what the configuration wants. */
+static void pn_sync(struct event *t)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		if (pn.role_off) {
+			pn_close();
+			pn.sockets_missing = NULL;
+		} else {
+			if (pn.notif_port != pn.want_notif_port ||
+			    pn.fcn_port != pn.want_fcn_port) {
+				pn_close();
+				pn.notif_port = pn.want_notif_port;
+				pn.fcn_port = pn.want_fcn_port;
+			}
+			pn_open();
+		}
 	}
 }
 
@@ -363,37 +417,47 @@ void cnpproxy_pn_apply(void)
 		/* Learning lets go of the table before it is freed. */
 		cnpproxy_learn_apply(NULL);
 		cnpproxy_fl_apply();
-		pn_close();
+		event_cancel(&pn.t_age);
 		pnc_flow_table_free(pn_flows);
 		pn_flows = NULL;
 		hash_clean(pn.qps, pn_qp_free);
 		pn.role_off = true;
+		/* Closed by the thread: a read under way finds the role off. */
+		event_add_event(cnpproxy_fp_loop(), pn_sync, NULL, 0, &pn.t_sync);
 		return;
 	}
 	cnpproxy_learn_apply(pn_flows);
 	cnpproxy_fl_apply();
-	pn.role_off = false;
-	if (pn.notif_fd[0] >= 0 && pn.notif_port == cfg->notification_port &&
-	    pn.fcn_port == cfg->flow_label_port)
+	cnpproxy_accept_update();
+	if (!pn.t_age)
+		event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
+	if (!pn.role_off && pn.want_notif_port == cfg->notification_port &&
+	    pn.want_fcn_port == cfg->flow_label_port)
 		return;
-
-	pn_close();
-	pn.notif_port = cfg->notification_port;
-	pn.fcn_port = cfg->flow_label_port;
-	pn_open(NULL);
-	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
+	pn.role_off = false;
+	pn.want_notif_port = cfg->notification_port;
+	pn.want_fcn_port = cfg->flow_label_port;
+	/* Until the thread has tried: status must not say the role runs. */
+	pn.sockets_missing = "opening the notification sockets";
+	event_add_event(cnpproxy_fp_loop(), pn_sync, NULL, 0, &pn.t_sync);
 }
 
 /* Every call, not at apply time: a prefix-list may come and go later. */
 const char *cnpproxy_pn_not_operational(void)
 {
 	const char *plist = cnp_g.cfg.proxy.accept_plist;
-	const char *why;
+	const char *why = NULL;
 
 	if (pn.role_off)
 		return "role not enabled";
-	if (pn.sockets_missing)
-		return pn.sockets_missing;
+	/* Before the sockets: they are opened by the thread. */
+	if (!cnpproxy_fp_running())
+		return "the fast-path thread does not run";
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		why = pn.sockets_missing;
+	}
+	if (why)
+		return why;
 	if (!plist[0])
 		return "no accept-from prefix-list: every notification is dropped";
 	if (!prefix_list_lookup(AFI_IP, plist) && !prefix_list_lookup(AFI_IP6, plist))
@@ -430,19 +494,18 @@ static struct {
 	unsigned int n[2];
 } batch;
 
+/* The accept-from list, as compiled for this thread (cnpproxy_accept.c). */
 static bool source_allowed(const union sockunion *from)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
-	struct prefix_list *plist;
-	struct prefix p;
+	bool v4 = sockunion_family(from) == AF_INET;
 
 	if (!pc->accept_plist[0]) {
 		pn_counters.c[PN_NO_ACCEPT_LIST]++;
 		return false;
 	}
-	sockunion2hostprefix(from, &p);
-	plist = prefix_list_lookup(family2afi(p.family), pc->accept_plist);
-	if (!plist || prefix_list_apply(plist, &p) != PREFIX_PERMIT) {
+	if (!cnpproxy_accept_permits(v4 ? 4 : 6, v4 ? (const uint8_t *)&from->sin.sin_addr
+						    : (const uint8_t *)&from->sin6.sin6_addr)) {
 		pn_counters.c[PN_SOURCE_DENIED]++;
 		PN_DEBUG("notification from %pSU refused by prefix-list %s", from,
 			 pc->accept_plist);
@@ -808,41 +871,63 @@ static void overflow_count(struct msghdr *mh, uint32_t *seen)
 	}
 }
 
+/* One read burst: datagrams, their senders and the sockets' drop counts. */
+struct pn_burst {
+	uint8_t buf[PN_BATCH][2048];
+	union sockunion from[PN_BATCH];
+	struct iovec iov[PN_BATCH];
+	struct mmsghdr msgs[PN_BATCH];
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(uint32_t))];
+	} control[PN_BATCH];
+};
+
+static int pn_receive(int fd, struct pn_burst *b)
+{
+	for (int k = 0; k < PN_BATCH; k++) {
+		b->iov[k].iov_base = b->buf[k];
+		b->iov[k].iov_len = sizeof(b->buf[k]);
+		b->msgs[k].msg_hdr = (struct msghdr){
+			.msg_name = &b->from[k],
+			.msg_namelen = sizeof(b->from[k]),
+			.msg_iov = &b->iov[k],
+			.msg_iovlen = 1,
+			.msg_control = b->control[k].buf,
+			.msg_controllen = sizeof(b->control[k].buf),
+		};
+	}
+	return recvmmsg(fd, b->msgs, PN_BATCH, MSG_DONTWAIT, NULL);
+}
+
+/* On the fast-path thread. */
 static void pn_read(struct event *t)
 {
+	static struct pn_burst burst; /* this thread's only */
 	int *fdp = EVENT_ARG(t);
 	int fd = *fdp, i = (fdp == &pn.notif_fd[0] || fdp == &pn.fcn_fd[0]) ? 0 : 1;
 	bool fcn = (fdp == &pn.fcn_fd[0] || fdp == &pn.fcn_fd[1]);
 	uint32_t *ovfl = fcn ? &pn.fcn_ovfl[i] : &pn.notif_ovfl[i];
-	uint8_t buf[2048];
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(uint32_t))];
-	} control;
+	int n;
 
-	for (int k = 0; k < PN_BATCH; k++) {
-		union sockunion from;
-		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
-		struct msghdr mh = {
-			.msg_name = &from,
-			.msg_namelen = sizeof(from),
-			.msg_iov = &iov,
-			.msg_iovlen = 1,
-			.msg_control = control.buf,
-			.msg_controllen = sizeof(control.buf),
-		};
-		ssize_t len;
+	/* The mutex is not needed to read: only this thread closes the socket. */
+	n = pn_receive(fd, &burst);
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		for (int k = 0; k < n; k++) {
+			struct msghdr *mh = &burst.msgs[k].msg_hdr;
+			size_t len = burst.msgs[k].msg_len;
 
-		len = recvmsg(fd, &mh, 0);
-		if (len < 0)
-			break;
-		overflow_count(&mh, ovfl);
-		if (fcn)
-			handle_fcn(buf, (size_t)len, &from, now_us());
-		else
-			handle_notification(buf, (size_t)len, &from, now_us());
+			overflow_count(mh, ovfl);
+			/* The role went off after the read: nothing to answer. */
+			if (pn.role_off)
+				continue;
+			if (fcn)
+				handle_fcn(burst.buf[k], len, &burst.from[k], now_us());
+			else
+				handle_notification(burst.buf[k], len, &burst.from[k], now_us());
+		}
+		flush_cnps();
 	}
-	flush_cnps();
 	pn_arm(i);
 }
 
@@ -853,15 +938,13 @@ bool cnpproxy_pn_local_ready(void)
 	return !pn.role_off && pn_flows;
 }
 
-enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
-				       const struct pn_queue_report *metric)
+static enum pn_local_result pn_local(const struct pnc_roce_view *inv, uint8_t cl,
+				     const struct pn_queue_report *metric)
 {
 	const struct pnc_flow *f;
 	uint64_t now = now_us();
 	bool queued;
 
-	if (!cnpproxy_pn_local_ready())
-		return PN_LOCAL_OFF;
 	pn_counters.c[PN_RX_LOCAL]++;
 	f = pnc_flow_lookup(pn_flows, inv->ip.version, inv->ip.src, inv->ip.dst, inv->bth.dest_qp,
 			    now);
@@ -875,7 +958,21 @@ enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t 
 	return queued ? PN_LOCAL_SENT : PN_LOCAL_SUPPRESSED;
 }
 
-bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
+/* The main thread's way into the fast path's pipeline. */
+enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
+				       const struct pn_queue_report *metric)
+{
+	enum pn_local_result res = PN_LOCAL_OFF;
+
+	if (!cnpproxy_pn_local_ready())
+		return PN_LOCAL_OFF;
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		res = pn_local(inv, cl, metric);
+	}
+	return res;
+}
+
+static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	struct cnp_reaction r = { .send = true, .lh_action = PNC_LH_RESUME };
@@ -883,8 +980,6 @@ bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_que
 	const struct pnc_flow *f;
 	bool queued;
 
-	if (!cnpproxy_pn_local_ready())
-		return false;
 	f = pnc_flow_lookup(pn_flows, ref->ip_version, ref->sender, ref->receiver,
 			    ref->receiver_qpn, now_us());
 	if (!f)
@@ -898,6 +993,18 @@ bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_que
 		return false;
 	queued = queue_message(f, fmt, &r, metric, 0, "resume");
 	flush_cnps();
+	return queued;
+}
+
+bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
+{
+	bool queued = false;
+
+	if (!cnpproxy_pn_local_ready())
+		return false;
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		queued = pn_local_resume(ref, metric);
+	}
 	return queued;
 }
 
@@ -931,19 +1038,24 @@ static uint64_t xdp_part(enum pn_counter c, const struct pnc_learn_counters *xc)
 	return sum;
 }
 
-void pn_counter_values(uint64_t v[PN_COUNTER_MAX])
+void pn_counter_values(struct pn_counters *v)
 {
 	struct pnc_learn_counters xc;
 
 	/* One read of the program's per-CPU counters for all of them. */
 	cnpproxy_learn_xdp_counters(&xc);
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		*v = pn_counters;
+	}
 	for (int c = 0; c < PN_COUNTER_MAX; c++)
-		v[c] = pn_counters.c[c] + xdp_part(c, &xc);
+		v->c[c] += xdp_part(c, &xc);
 }
 
 void cnpproxy_pn_counters_clear(void)
 {
-	memset(&pn_counters, 0, sizeof(pn_counters));
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		memset(&pn_counters, 0, sizeof(pn_counters));
+	}
 	cnpproxy_learn_counters_clear();
 }
 
@@ -951,8 +1063,9 @@ void cnpproxy_pn_init(void)
 {
 	pn.sources = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd notification sources");
 	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
+	cnpproxy_fp_init();
 	cnpproxy_learn_init();
-	cnpproxy_guard_init();
+	cnpproxy_accept_init();
 	cnpproxy_xlate_init();
 	cnpproxy_fl_init();
 	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
@@ -960,13 +1073,17 @@ void cnpproxy_pn_init(void)
 
 void cnpproxy_pn_fini(void)
 {
+	/* Nothing of the pipeline is freed under a read. */
+	cnpproxy_fp_stop();
 	/* A clean stop keeps the flows for the next start. */
 	cnpproxy_flows_file_stop();
 	cnpproxy_guard_fini();
 	cnpproxy_xlate_fini();
 	cnpproxy_learn_fini();
 	cnpproxy_fl_fini();
-	pn_close();
+	cnpproxy_accept_fini();
+	event_cancel(&pn.t_age);
+	pn_close_fds();
 	hash_clean_and_free(&pn.sources, pn_source_free);
 	hash_clean_and_free(&pn.qps, pn_qp_free);
 	pnc_flow_table_free(pn_flows);

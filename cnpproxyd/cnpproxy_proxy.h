@@ -7,6 +7,7 @@
 #define _CNPPROXY_PROXY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "codec/errors.h"
@@ -45,8 +46,6 @@ struct pn_counters {
 	uint64_t malformed[PNC_CODEC_NERR]; /* indexed by -reason */
 };
 
-extern struct pn_counters pn_counters;
-
 /* The counter's JSON key / text label. */
 extern const char *pn_counter_name(enum pn_counter c);
 
@@ -61,8 +60,15 @@ extern void cnpproxy_pn_counters_clear(void);
  * Every counter's value, wherever it is kept (pn_counters, or the XDP
  * program's per-CPU counters, read once for all of them).
  */
-extern void pn_counter_values(uint64_t v[PN_COUNTER_MAX]);
+extern void pn_counter_values(struct pn_counters *v);
 
+
+/*
+ * The flow table.  Only the main thread changes it (learning, ageing,
+ * configuration), under cnpproxy_fp_mtx; the fast path only looks up
+ * in it (counting its lookups), under the mutex too.  The main thread
+ * reads it without the mutex, apart from its statistics.
+ */
 struct pnc_flow_table;
 extern struct pnc_flow_table *pn_flows;
 

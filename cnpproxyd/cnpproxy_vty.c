@@ -17,6 +17,7 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
 #include "cnpproxy_flows_file.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_guard.h"
 #include "cnpproxy_xlate.h"
 #include "cnpproxy_learn.h"
@@ -398,9 +399,9 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
       JSON_STR)
 {
 	json_object *json = NULL, *jm = NULL;
-	uint64_t v[PN_COUNTER_MAX];
+	struct pn_counters v;
 
-	pn_counter_values(v);
+	pn_counter_values(&v);
 	if (uj) {
 		json = json_object_new_object();
 		jm = json_object_new_object();
@@ -409,19 +410,19 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	}
 	for (int c = 0; c < PN_COUNTER_MAX; c++) {
 		if (json)
-			json_object_int_add(json, pn_counter_name(c), v[c]);
+			json_object_int_add(json, pn_counter_name(c), v.c[c]);
 		else
-			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c), v[c]);
+			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c), v.c[c]);
 	}
 	/* Malformed notifications by the codec's reason. */
 	for (int e = 1; e < PNC_CODEC_NERR; e++) {
-		if (!pn_counters.malformed[e])
+		if (!v.malformed[e])
 			continue;
 		if (json)
-			json_object_int_add(jm, pnc_codec_strerror(-e), pn_counters.malformed[e]);
+			json_object_int_add(jm, pnc_codec_strerror(-e), v.malformed[e]);
 		else
 			vty_out(vty, "    malformed, %-20s %" PRIu64 "\n", pnc_codec_strerror(-e),
-				pn_counters.malformed[e]);
+				v.malformed[e]);
 	}
 	if (json)
 		json_object_object_add(json, "malformedByReason", jm);
@@ -491,6 +492,10 @@ DEFPY(show_cnpproxy_flows, show_cnpproxy_flows_cmd,
 	else
 		vty_out(vty, "%-39s %-8s  %-39s %-8s  %-6s  %-3s %s\n", "Sender", "QP", "Receiver",
 			"QP", "P_Key", "By", "Packets");
+	/*
+	 * Without the fast path's mutex: this thread is the only one that
+	 * changes the table, and the fast path waits for nothing.
+	 */
 	if (pn_flows)
 		pnc_flow_table_walk(pn_flows, flow_show, &w);
 	if (uj) {

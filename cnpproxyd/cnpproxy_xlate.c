@@ -38,6 +38,7 @@
 #include "io/xdp_features.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_fp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_flows.h"
 #include "cnpproxy_learn.h"
@@ -385,9 +386,14 @@ void cnpproxy_xlate_show(struct vty *vty, struct json_object *json)
 			json_object_array_add(jt, json_object_new_string(ifp ? ifp->name : "?"));
 		}
 		json_object_object_add(jf, "transmitInterfaces", jt);
+		/* Where the user-space path (socket, or what xdp passes) runs. */
+		json_object_string_add(jf, "thread", cnpproxy_fp_name());
+		json_object_boolean_add(jf, "threadRunning", cnpproxy_fp_running());
 		json_object_object_add(json, "fastPath", jf);
 		return;
 	}
+	vty_out(vty, "Fast path thread: %s, %s\n", cnpproxy_fp_name(),
+		cnpproxy_fp_running() ? "running" : "not running");
 	if (!xdp)
 		return;
 	vty_out(vty, "Fast path: xdp, %s\n", on ? "active" : why ? why : "not loaded");

@@ -4,6 +4,7 @@
 import functools
 import os
 import shlex
+import subprocess
 import time
 
 from lib import topotest
@@ -57,6 +58,34 @@ def set_gro(node, on, *ifnames):
     rc, out = run_rc(node, "/usr/bin/python3 -c \"{}\" {} {}".format(
         SET_GRO, 1 if on else 0, " ".join(ifnames)))
     assert rc == 0, out
+
+
+# Stops one thread of a process (its tid) until its standard input closes
+# (at most some seconds): PTRACE_INTERRUPT stops only the thread seized,
+# unlike SIGSTOP, which stops them all.  Prints "stopped" once it is.
+FREEZE_THREAD = """
+import ctypes, os, select, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+tid, seconds = int(sys.argv[1]), float(sys.argv[2])
+if libc.ptrace(0x4206, tid, None, None):
+    sys.exit('PTRACE_SEIZE: ' + os.strerror(ctypes.get_errno()))
+libc.ptrace(0x4207, tid, None, None)
+os.waitpid(tid, 0x40000000)
+print('stopped', flush=True)
+select.select([sys.stdin], [], [], seconds)
+libc.ptrace(17, tid, None, None)
+"""
+
+
+def freeze_thread(router, tid, seconds):
+    """Stop thread tid of a router's process until the returned helper's
+    stdin is closed, or for seconds at most; returns once it is stopped."""
+    proc = router.popen(["/usr/bin/python3", "-c", FREEZE_THREAD, str(tid), str(seconds)],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, universal_newlines=True)
+    line = proc.stdout.readline().strip()
+    assert line == "stopped", (line, proc.communicate())
+    return proc
 
 
 def capture(router, iface, capture_filter, seconds, provoke):

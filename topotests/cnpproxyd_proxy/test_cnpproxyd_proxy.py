@@ -33,7 +33,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import built, gear, run_rc, set_gro, start_routers, vtysh_rc
+from pnc_topo import built, freeze_thread, gear, run_rc, set_gro, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.cnpproxyd]
 
@@ -530,6 +530,67 @@ def test_clear_counters_zeroes_the_learner():
     assert flows(), "clearing counters must not forget flows"
 
 
+def event_cpu_sections(router):
+    """`show event cpu`: the functions each pthread of cnpproxyd has run."""
+    out = router.vtysh_cmd("show event cpu", daemon="cnpproxyd")
+    sections, current = {}, None
+    for line in out.splitlines():
+        if line.startswith("Showing statistics for pthread "):
+            current = line[len("Showing statistics for pthread "):].strip()
+            sections[current] = set()
+        elif current and line.strip():
+            sections[current].add(line.split()[-1])
+    return sections
+
+
+def test_fast_path_thread_runs_the_pipeline():
+    """The notifications are read and answered on the fast-path thread,
+    not on the main loop: `show event cpu` says where pn_read ran."""
+    pe1 = gear("pe1")
+    fast = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["fastPath"]
+    assert fast["thread"] == "cnpproxyd fast path" and fast["threadRunning"] is True, fast
+    sections = event_cpu_sections(pe1)
+    assert "pn_read" in sections.get("cnpproxyd fast path", ()), sections
+    assert all("pn_read" not in fns for name, fns in sections.items()
+               if name != "cnpproxyd fast path"), sections
+    assert "Fast path thread: cnpproxyd fast path, running" in \
+        pe1.vtysh_cmd("show cnpproxy status")
+
+
+def test_stopped_main_thread_does_not_stop_cnps():
+    """With cnpproxyd's main thread stopped (as a long show command or a
+    configuration change holds it), notifications still become CNPs on
+    the wire, and the counters have them once it runs again."""
+    pe1, sender = gear("pe1"), gear("sender")
+    pid = int(pe1.cmd("cat /var/run/frr/cnpproxyd.pid").strip())
+    payload = notification()
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    pcap = logfile("cnp-main-stopped.pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "3",
+                        "udp dst port 4791 and src host 10.0.1.254"])
+    time.sleep(1)  # tcpdump attaches
+    freeze = freeze_thread(pe1, pid, 60)
+    try:
+        # Stopped: it answers no show command.
+        rc, out = run_rc(pe1, "timeout 2 vtysh -d cnpproxyd -c 'show cnpproxy status'")
+        assert rc == 124, (rc, out)
+        for _ in range(3):
+            send_from("p", "10.0.12.1", NOTIF_PORT, payload)
+            time.sleep(0.2)
+        cap.wait(timeout=10)
+        # Every CNP left while the main thread was still stopped.
+        rc, out = run_rc(pe1, "timeout 2 vtysh -d cnpproxyd -c 'show cnpproxy status'")
+        assert rc == 124, (rc, out)
+    finally:
+        freeze.stdin.close()
+        freeze.wait(timeout=10)
+    assert cap.returncode == 0, cap.returncode
+    cnps = decode_capture("sender", pcap)
+    assert len(cnps) == 3 and all(c["kind"] == "cnp" and c["bth"]["dqpn"] == 0x11
+                                  for c in cnps), cnps
+    expect_counters({"received": 3, "cnpSent": 3})
+
+
 def proxy_cfg(*lines):
     rc, out = vtysh_rc(gear("pe1"), "configure terminal", "router cnpproxy", *lines)
     assert rc == 0, out
@@ -807,7 +868,8 @@ def test_fast_path_back_to_socket():
     proxy_cfg("no proxy fast-path")
     fp = fast_path()
     assert fp == {"mode": "socket", "active": False, "flowsPublished": 0,
-                  "transmitInterfaces": []}, fp
+                  "transmitInterfaces": [], "thread": "cnpproxyd fast path",
+                  "threadRunning": True}, fp
     pe1.vtysh_cmd("clear cnpproxy counters")
     send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
     expect_counters({"received": 1, "cnpSent": 1, "cnpSentAtDriver": 0,
