@@ -498,14 +498,13 @@ static struct {
 static bool source_allowed(const union sockunion *from)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
-	bool v4 = sockunion_family(from) == AF_INET;
 
 	if (!pc->accept_plist[0]) {
 		pn_counters.c[PN_NO_ACCEPT_LIST]++;
 		return false;
 	}
-	if (!cnpproxy_accept_permits(v4 ? 4 : 6, v4 ? (const uint8_t *)&from->sin.sin_addr
-						    : (const uint8_t *)&from->sin6.sin6_addr)) {
+	if (!cnpproxy_accept_permits(sockunion_family(from) == AF_INET ? 4 : 6,
+				     sockunion_get_addr(from))) {
 		pn_counters.c[PN_SOURCE_DENIED]++;
 		PN_DEBUG("notification from %pSU refused by prefix-list %s", from,
 			 pc->accept_plist);
@@ -527,10 +526,7 @@ static bool within_rate(const union sockunion *from, uint64_t now)
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	struct pn_source lookup, *src;
 
-	key_of(&lookup.key, sockunion_family(from),
-	       sockunion_family(from) == AF_INET ? (void *)&from->sin.sin_addr
-						 : (void *)&from->sin6.sin6_addr,
-	       0);
+	key_of(&lookup.key, sockunion_family(from), sockunion_get_addr(from), 0);
 	src = hash_lookup(pn.sources, &lookup);
 	if (!src) {
 		/* Bounded: forget everyone rather than grow without end. */
