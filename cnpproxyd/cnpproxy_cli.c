@@ -354,10 +354,11 @@ DEFPY_YANG(no_cnpproxy_proxy_cnp, no_cnpproxy_proxy_cnp_cmd,
 	"Proxy role\n"                                                                            \
 	"Where notifications become CNPs (default socket)\n"                                      \
 	"The daemon's sockets\n"                                                                  \
-	"The filter interfaces' XDP program, from the driver\n"
+	"The filter interfaces' XDP program, from the driver\n"                                   \
+	"AF_XDP sockets the filter interfaces' XDP program steers notifications to\n"
 
 DEFPY_YANG(cnpproxy_proxy_fast_path, cnpproxy_proxy_fast_path_cmd,
-	   "proxy fast-path <socket|xdp>$path",
+	   "proxy fast-path <socket|xdp|af-xdp>$path",
 	   PROXY_FAST_PATH_HELP)
 {
 	if (!proxy_enabled(vty))
@@ -367,10 +368,24 @@ DEFPY_YANG(cnpproxy_proxy_fast_path, cnpproxy_proxy_fast_path_cmd,
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_fast_path, no_cnpproxy_proxy_fast_path_cmd,
-	   "no proxy fast-path [<socket|xdp>$path]",
+	   "no proxy fast-path [<socket|xdp|af-xdp>$path]",
 	   NO_STR PROXY_FAST_PATH_HELP)
 {
 	return cnpproxy_cli_no(vty, "./proxy/fast-path", path, "./proxy/fast-path", NB_OP_MODIFY);
+}
+
+DEFPY_YANG(cnpproxy_proxy_busy_poll, cnpproxy_proxy_busy_poll_cmd,
+	   "[no] proxy fast-path busy-poll",
+	   NO_STR
+	   "Proxy role\n"
+	   "Where notifications become CNPs\n"
+	   "Poll the driver through the AF_XDP sockets without sleeping (af-xdp)\n")
+{
+	if (!no && !proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./proxy/fast-path-busy-poll", NB_OP_MODIFY,
+			      no ? "false" : "true");
+	return cnpproxy_cli_apply(vty);
 }
 
 /*
@@ -535,6 +550,9 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 		vty_out(vty, " proxy rate-limit per-source %s\n", value);
 	else if (!strcmp(name, "rate-limit-global"))
 		vty_out(vty, " proxy rate-limit global %s\n", value);
+	else if (!strcmp(name, "fast-path-busy-poll"))
+		vty_out(vty, " %sproxy fast-path busy-poll\n",
+			yang_dnode_get_bool(dnode, NULL) ? "" : "no ");
 	else if (!strcmp(name, "flow-table-size"))
 		vty_out(vty, " proxy flow-table size %s\n", value);
 	else if (!strcmp(dnode->parent->schema->name, "long-haul") ||
@@ -849,6 +867,7 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fast_path_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fast_path_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_busy_poll_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_flow_table_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_flow_table_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);

@@ -102,6 +102,7 @@ struct cnp_proxy_config {
 	char filter_if[CNP_LEARN_IF_MAX][CNP_IFNAME_MAX];
 	unsigned int n_filter_if;
 	uint8_t fast_path; /* enum cnp_fast_path */
+	bool fast_path_busy_poll;
 	/*
 	 * Seed 001 ingress PE: flows to the tunnel prefixes leave fl_if in
 	 * an outer IPv6 header from fl_src with a per-flow flow label.

@@ -27,6 +27,7 @@
 #include "cnpproxy_if.h"
 #include "cnpproxy_guard.h"
 #include "cnpproxy_xlate.h"
+#include "cnpproxy_xsk.h"
 #include "cnpproxy_learn.h"
 #include "cnpproxy_flows.h"
 
@@ -126,8 +127,9 @@ static void learn_close(void)
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_learn_xdp_close(learn.lx);
 		}
-		/* The translator's tables went with the program. */
+		/* The translator's tables and the steering maps went with the program. */
 		cnpproxy_xlate_sync_now(NULL);
+		cnpproxy_xsk_apply(NULL);
 	}
 	learn.lx = NULL;
 	memset(learn.ifs, 0, sizeof(learn.ifs));
@@ -268,6 +270,8 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 	}
 	if (missing && !learn.t_retry)
 		event_add_timer(master, learn_retry, NULL, LEARN_RETRY_S, &learn.t_retry);
+	/* AF_XDP sockets on the filter interfaces as they are now. */
+	cnpproxy_xsk_apply(learn.lx);
 }
 
 struct pnc_learn_xdp *cnpproxy_learn_xdp(void)

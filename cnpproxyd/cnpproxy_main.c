@@ -48,6 +48,7 @@ static zebra_capabilities_t cnpproxy_caps_p[] = {
 	ZCAP_NET_RAW,
 	ZCAP_NET_ADMIN,
 	ZCAP_SYS_ADMIN,
+	ZCAP_IPC_LOCK, /* the AF_XDP sockets' UMEM is pinned */
 };
 
 struct zebra_privs_t cnpproxy_privs = {

@@ -106,6 +106,13 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/fast-path-busy-poll",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy/flow-table-size",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
@@ -470,6 +477,18 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-socket-overflow",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received-af-xdp",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-af-xdp-ring",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,
 			},

@@ -159,6 +159,7 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->filter_if, &pc->n_filter_if },
 			   proxy, "filter-interface");
 	pc->fast_path = yang_dnode_get_enum(proxy, "fast-path");
+	pc->fast_path_busy_poll = yang_dnode_get_bool(proxy, "fast-path-busy-poll");
 	pc->flow_table_size = yang_dnode_get_uint32(proxy, "flow-table-size");
 	formats_load(pc, proxy);
 }

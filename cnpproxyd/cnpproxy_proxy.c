@@ -21,6 +21,7 @@
 #include <zebra.h>
 
 #include <netinet/ip.h>
+#include <linux/if_ether.h>
 
 #include "lib/frrevent.h"
 #include "lib/hash.h"
@@ -35,6 +36,7 @@
 #include "codec/notif.h"
 #include "codec/ratead.h"
 #include "codec/roce.h"
+#include "codec/ipudp.h"
 #include "io/learn_xdp.h"
 
 #include "cnpproxyd.h"
@@ -50,11 +52,11 @@
 #include "cnpproxy_ratelimit.h"
 #include "cnpproxy_sender.h"
 #include "cnpproxy_xlate.h"
+#include "cnpproxy_xsk.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_SOURCE, "cnpproxyd notification source");
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
 
-#define PN_BATCH	  32
 #define PN_MAX_SOURCES	  4096	/* per-source buckets kept */
 #define PN_MAX_QPS	  65536 /* per-QP interval states kept */
 #define PN_FLOWS	  65536 /* without configuration (the YANG default) */
@@ -87,6 +89,8 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_RX_FCN] = "receivedFlowLabel",
 	[PN_RX_LOCAL] = "receivedLocal",
 	[PN_RX_OVERFLOW] = "droppedSocketOverflow",
+	[PN_RX_XSK] = "receivedAfXdp",
+	[PN_RX_XSK_DROPPED] = "droppedAfXdpRing",
 	[PN_XDP_DENIED] = "droppedAtDriverSourceDenied",
 	[PN_XDP_RL_SOURCE] = "droppedAtDriverRateLimitSource",
 	[PN_NO_ACCEPT_LIST] = "droppedNoAcceptList",
@@ -470,6 +474,9 @@ const char *cnpproxy_pn_not_operational(void)
 	if (why)
 		return why;
 	why = cnpproxy_xlate_not_operational();
+	if (why)
+		return why;
+	why = cnpproxy_xsk_not_operational();
 	if (why)
 		return why;
 	if (cnp_g.cfg.proxy.fl_enabled && cnpproxy_fl_not_operational())
@@ -927,6 +934,63 @@ static void pn_read(struct event *t)
 	pn_arm(i);
 }
 
+/* ---- AF_XDP ------------------------------------------------------------- */
+
+/*
+ * The checks the kernel makes before a UDP socket gets a datagram, made
+ * here for what bypassed it; a frame failing them is malformed.  All but
+ * the UDP checksum: a sender that leaves it to offload (veth, most NICs'
+ * drivers on the same host) hands XDP a frame where it is not final,
+ * and the stack would trust the driver's word, which AF_XDP does not
+ * carry.  The notification's own decoder checks every field it uses.
+ */
+void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len)
+{
+	union sockunion from = {};
+	struct pnc_udp_view v;
+	uint16_t type;
+	size_t l3 = 0;
+	int err;
+
+	pn_counters.c[PN_RX_XSK]++;
+	type = pnc_eth_l3(frame, len, &l3);
+	if (type == ETH_P_IP || type == ETH_P_IPV6)
+		err = pnc_ipudp_parse(frame + l3, len - l3, PNC_IPUDP_F_NO_CSUM, &v);
+	else
+		err = PNC_E_IP_VERSION;
+	/* RFC 8200: an IPv6 UDP datagram without checksum is discarded. */
+	if (!err && v.ip.version == 6 && !v.udp_csum)
+		err = PNC_E_UDP_CHECKSUM;
+	if (!err && v.ip.dport != pn.notif_port && v.ip.dport != pn.fcn_port)
+		err = PNC_E_UDP_PORT;
+	if (!err) {
+		from.sa.sa_family = v.ip.version == 4 ? AF_INET : AF_INET6;
+		if (v.ip.version == 4) {
+			memcpy(&from.sin.sin_addr, v.ip.src, 4);
+			from.sin.sin_port = htons(v.ip.sport);
+		} else {
+			memcpy(&from.sin6.sin6_addr, v.ip.src, 16);
+			from.sin6.sin6_port = htons(v.ip.sport);
+		}
+	}
+	if (pn.role_off)
+		return;
+	if (err) {
+		pn_counters.c[PN_RX]++;
+		malformed(err, &from);
+		return;
+	}
+	if (v.ip.dport == pn.fcn_port)
+		handle_fcn(v.payload, v.payload_len, &from, now_us());
+	else
+		handle_notification(v.payload, v.payload_len, &from, now_us());
+}
+
+void cnpproxy_pn_flush(void)
+{
+	flush_cnps();
+}
+
 /* ---- this router's own congestion point ---------------------------------- */
 
 bool cnpproxy_pn_local_ready(void)
@@ -1042,6 +1106,7 @@ void pn_counter_values(struct pn_counters *v)
 	cnpproxy_learn_xdp_counters(&xc);
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		*v = pn_counters;
+		v->c[PN_RX_XSK_DROPPED] = cnpproxy_xsk_dropped();
 	}
 	for (int c = 0; c < PN_COUNTER_MAX; c++)
 		v->c[c] += xdp_part(c, &xc);
@@ -1052,6 +1117,7 @@ void cnpproxy_pn_counters_clear(void)
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		memset(&pn_counters, 0, sizeof(pn_counters));
 	}
+	cnpproxy_xsk_counters_clear();
 	cnpproxy_learn_counters_clear();
 }
 
@@ -1074,6 +1140,7 @@ void cnpproxy_pn_fini(void)
 	/* A clean stop keeps the flows for the next start. */
 	cnpproxy_flows_file_stop();
 	cnpproxy_guard_fini();
+	cnpproxy_xsk_fini();
 	cnpproxy_xlate_fini();
 	cnpproxy_learn_fini();
 	cnpproxy_fl_fini();

@@ -18,6 +18,8 @@ enum pn_counter {
 	PN_RX_FCN,	   /* flow-label notifications received */
 	PN_RX_LOCAL,	   /* congestion reports from this router's congestion point */
 	PN_RX_OVERFLOW,	   /* dropped by the kernel: socket receive buffer full */
+	PN_RX_XSK,	   /* ... of the received, from AF_XDP sockets (fast-path af-xdp) */
+	PN_RX_XSK_DROPPED, /* dropped by the kernel: AF_XDP ring full, no fill buffer */
 	PN_XDP_DENIED,	   /* dropped at the driver: source not permitted */
 	PN_XDP_RL_SOURCE,  /* dropped at the driver: per-source rate limit */
 	PN_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
@@ -46,6 +48,9 @@ struct pn_counters {
 	uint64_t malformed[PNC_CODEC_NERR]; /* indexed by -reason */
 };
 
+/* Datagrams (and CNPs) per burst of the fast path. */
+#define PN_BATCH 32
+
 /* The counter's JSON key / text label. */
 extern const char *pn_counter_name(enum pn_counter c);
 
@@ -62,6 +67,14 @@ extern void cnpproxy_pn_counters_clear(void);
  */
 extern void pn_counter_values(struct pn_counters *v);
 
+
+/*
+ * One Ethernet frame from an AF_XDP socket (cnpproxy_xsk.c) through the
+ * pipeline, then the CNPs it queued out: on the fast-path thread, with
+ * cnpproxy_fp_mtx held.
+ */
+extern void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len);
+extern void cnpproxy_pn_flush(void);
 
 /*
  * The flow table.  Only the main thread changes it (learning, ageing,

@@ -45,6 +45,7 @@
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_sender.h"
 #include "cnpproxy_xlate.h"
+#include "cnpproxy_xsk.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, XLATE_FLOW, "cnpproxyd XDP translator flow");
 
@@ -75,7 +76,15 @@ static struct {
 
 const char *cnp_fast_path_name(enum cnp_fast_path p)
 {
-	return p == CNP_FAST_PATH_XDP ? "xdp" : "socket";
+	switch (p) {
+	case CNP_FAST_PATH_XDP:
+		return "xdp";
+	case CNP_FAST_PATH_AF_XDP:
+		return "af-xdp";
+	case CNP_FAST_PATH_SOCKET:
+		break;
+	}
+	return "socket";
 }
 
 static unsigned int xl_flow_hash(const void *p)
@@ -389,11 +398,13 @@ void cnpproxy_xlate_show(struct vty *vty, struct json_object *json)
 		/* Where the user-space path (socket, or what xdp passes) runs. */
 		json_object_string_add(jf, "thread", cnpproxy_fp_name());
 		json_object_boolean_add(jf, "threadRunning", cnpproxy_fp_running());
+		cnpproxy_xsk_show(vty, jf);
 		json_object_object_add(json, "fastPath", jf);
 		return;
 	}
 	vty_out(vty, "Fast path thread: %s, %s\n", cnpproxy_fp_name(),
 		cnpproxy_fp_running() ? "running" : "not running");
+	cnpproxy_xsk_show(vty, NULL);
 	if (!xdp)
 		return;
 	vty_out(vty, "Fast path: xdp, %s\n", on ? "active" : why ? why : "not loaded");

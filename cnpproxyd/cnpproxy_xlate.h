@@ -15,6 +15,7 @@ struct json_object;
 enum cnp_fast_path {
 	CNP_FAST_PATH_SOCKET = 0, /* the daemon's sockets */
 	CNP_FAST_PATH_XDP,	  /* the filter interfaces' XDP program */
+	CNP_FAST_PATH_AF_XDP,	  /* AF_XDP sockets the XDP program steers to */
 };
 
 /* Publish all of it now (configuration applied, program (re)loaded). */

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "codec/ipudp.h"
 #include "codec/roce.h"
 #include "codec_test_util.h"
 
@@ -892,6 +893,87 @@ static void test_strerror(void **state)
 	}
 }
 
+/* A UDP datagram in an Ethernet frame, as AF_XDP hands it over. */
+static size_t udp_frame(uint8_t *f, size_t size, uint8_t version, bool vlan, size_t *l3)
+{
+	static const uint8_t payload[] = { 0x20, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06 };
+	struct pnc_ip_udp ip = {
+		.version = version,
+		.ttl = 64,
+		.sport = 40000,
+		.dport = 61791,
+		.udp_csum = true,
+	};
+	size_t hlen, total, off = vlan ? 18 : 14;
+
+	memset(f, 0, size);
+	f[12] = vlan ? 0x81 : (version == 4 ? 0x08 : 0x86);
+	f[13] = vlan ? 0x00 : (version == 4 ? 0x00 : 0xdd);
+	if (vlan) {
+		f[15] = 7;
+		f[16] = version == 4 ? 0x08 : 0x86;
+		f[17] = version == 4 ? 0x00 : 0xdd;
+	}
+	memset(ip.src, 0x0a, 4);
+	memset(ip.dst, 0x0b, 4);
+	if (version == 6) {
+		ip.src[0] = ip.dst[0] = 0x20;
+		ip.src[15] = 1;
+		ip.dst[15] = 2;
+	}
+	assert_int_equal(pnc_ipudp_write(&ip, sizeof(payload), f + off, size - off, &hlen, &total),
+			 PNC_OK);
+	memcpy(f + off + hlen, payload, sizeof(payload));
+	pnc_ipudp_finish(&ip, f + off, total);
+	*l3 = off;
+	return off + total;
+}
+
+static void test_udp_datagram_parse(void **state)
+{
+	struct pnc_udp_view v;
+	uint8_t f[128];
+	size_t l3, len;
+
+	for (uint8_t version = 4; version <= 6; version += 2) {
+		for (int vlan = 0; vlan < 2; vlan++) {
+			size_t off = 0;
+
+			len = udp_frame(f, sizeof(f), version, vlan, &l3);
+			assert_int_equal(pnc_eth_l3(f, len, &off), version == 4 ? 0x0800 : 0x86dd);
+			assert_int_equal(off, l3);
+			assert_int_equal(pnc_ipudp_parse(f + l3, len - l3, 0, &v), PNC_OK);
+			assert_int_equal(v.ip.version, version);
+			assert_int_equal(v.ip.sport, 40000);
+			assert_int_equal(v.ip.dport, 61791);
+			assert_true(v.ip.udp_csum);
+			assert_int_equal(v.payload_len, 7);
+			assert_int_equal(v.payload[0], 0x20);
+			assert_ptr_equal(v.payload, f + l3 + v.ip_hlen + 8);
+			/* Link padding after the datagram is not part of it. */
+			assert_int_equal(pnc_ipudp_parse(f + l3, len - l3 + 8, 0, &v), PNC_OK);
+			assert_int_equal(v.payload_len, 7);
+			/* Cut short, or a UDP length the IP header disagrees with. */
+			assert_int_equal(pnc_ipudp_parse(f + l3, len - l3 - 1, 0, &v),
+					 PNC_E_IP_TRUNCATED);
+			f[l3 + v.ip_hlen + 5]++;
+			assert_int_equal(pnc_ipudp_parse(f + l3, len - l3, 0, &v), PNC_E_UDP_LEN);
+			f[l3 + v.ip_hlen + 5]--;
+			/* A checksum left to offload: refused unless told not to check. */
+			f[len - 1] ^= 0xff;
+			assert_int_equal(pnc_ipudp_parse(f + l3, len - l3, 0, &v),
+					 PNC_E_UDP_CHECKSUM);
+			assert_int_equal(pnc_ipudp_parse(f + l3, len - l3, PNC_IPUDP_F_NO_CSUM, &v),
+					 PNC_OK);
+		}
+	}
+	/* Too short for an Ethernet header, or for its tag. */
+	assert_int_equal(pnc_eth_l3(f, 13, &l3), 0);
+	len = udp_frame(f, sizeof(f), 4, true, &l3);
+	assert_int_equal(pnc_eth_l3(f, 17, &l3), 0);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -912,6 +994,7 @@ int main(void)
 		cmocka_unit_test(test_parse_unknown_opcode),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_udp_datagram_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,6 +58,7 @@ def targets(b):
     af_xdp = paths.get("cnpproxyd-af-xdp", {})
     no_af = None if af_xdp.get("offered", True) else af_xdp.get("reason")
     lat = paths.get("cnpproxyd-xdp", {}).get("latency_us", {})
+    af_busy = af_xdp.get("latency_busy_us", {})
     flood = b.get("proxy-flood", {}).get("filter_on", {})
     tables = b.get("tables", {})
     lpm = tables.get("ipv4_1M", {})
@@ -77,6 +78,8 @@ def targets(b):
         target("cnpproxyd-xdp round trip p99 at {} pps".format(fp.get("latency_pps")),
                med(lat.get("p99")), 20, "us",
                why="no busy-poll mode: the XDP path runs in the driver's NAPI"),
+        target("cnpproxyd-af-xdp round trip p99, busy-poll, at {} pps".format(
+            fp.get("latency_pps")), med(af_busy.get("p99")), 20, "us", why=no_af or ""),
         target("trusted 1000/s stream loss under an untrusted flood (filter on)",
                (flood.get("trusted_loss_percent") or {}).get("max"), 0, "%"),
         target("XDP learner cost over XDP_PASS, per forwarded packet",

@@ -136,6 +136,7 @@ static __always_inline void count(__u32 idx)
 
 #include "guard.bpf.h"
 #include "xlate.bpf.h"
+#include "xsk.bpf.h"
 
 static __always_inline __u32 get24(const __u8 *p)
 {
@@ -418,18 +419,21 @@ int pnc_learn(struct xdp_md *ctx)
 #define NOT_A_NOTIFICATION (-1)
 
 /*
- * The guard, then the translator for what the guard let through: the
- * verdict for a notification to this router, else NOT_A_NOTIFICATION.
+ * The guard, then the translator for what the guard let through, then
+ * AF_XDP steering for what the translator left: the verdict for a
+ * notification to this router, else NOT_A_NOTIFICATION.
  */
 static __always_inline int notification_stages(struct xdp_md *ctx, __u32 off, __u16 proto)
 {
 	struct guard_hit hit;
+	int rv;
 
 	switch (guard(ctx, off, proto, &hit)) {
 	case GUARD_DROP:
 		return XDP_DROP;
 	case GUARD_PASS:
-		return xlate(ctx, hit.udp_off, hit.port, hit.whole);
+		rv = xlate(ctx, hit.udp_off, hit.port, hit.whole);
+		return rv == XDP_PASS ? xsk_steer(ctx, off, proto, &hit) : rv;
 	case GUARD_NOT_MINE:
 		break;
 	}

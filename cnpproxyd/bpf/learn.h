@@ -115,6 +115,9 @@ enum pnc_learn_counter {
 	PNC_LEARN_C_XLATE_PASS_FLOW,	/* to the socket path: flow not published */
 	PNC_LEARN_C_XLATE_PASS_ROUTE,	/* ... no route, neighbour or XDP transmit */
 	PNC_LEARN_C_XLATE_PASS_OTHER,	/* ... anything else it does not translate */
+	/* AF_XDP steering (xsk.bpf.h), `proxy fast-path af-xdp`. */
+	PNC_LEARN_C_XSK_STEERED, /* redirected into cnpproxyd's socket */
+	PNC_LEARN_C_XSK_PASSED,	 /* to the kernel: no socket, fragment, options */
 	PNC_LEARN_C_MAX,
 };
 

@@ -145,3 +145,53 @@ int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip, si
 	}
 	return PNC_E_IP_VERSION;
 }
+
+int pnc_ipudp_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct pnc_udp_view *v)
+{
+	const uint8_t *udp;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	ret = pnc_ipudp_parse_ip(pkt, len, &v->ip, &v->ip_hlen, &v->pkt_len);
+	if (ret)
+		return ret;
+	if (len < v->pkt_len)
+		return PNC_E_IP_TRUNCATED;
+	if (v->pkt_len < v->ip_hlen + PNC_UDP_HLEN)
+		return PNC_E_UDP_TRUNCATED;
+	udp = pkt + v->ip_hlen;
+	v->udp_len = get_be16(udp + 4);
+	if (v->udp_len != v->pkt_len - v->ip_hlen)
+		return PNC_E_UDP_LEN;
+	v->ip.sport = get_be16(udp);
+	v->ip.dport = get_be16(udp + 2);
+	v->udp_csum = get_be16(udp + 6);
+	if (v->udp_csum && !(flags & PNC_IPUDP_F_NO_CSUM)) {
+		if (pnc_ipudp_csum(pkt, v->ip.version, v->ip_hlen, v->udp_len) != 0)
+			return PNC_E_UDP_CHECKSUM;
+		v->ip.udp_csum = true;
+	}
+	v->payload = udp + PNC_UDP_HLEN;
+	v->payload_len = v->udp_len - PNC_UDP_HLEN;
+	return PNC_OK;
+}
+
+#define ETH_HLEN_NUM  14
+#define VLAN_HLEN_NUM 4
+
+uint16_t pnc_eth_l3(const uint8_t *frame, size_t len, size_t *l3_off)
+{
+	uint16_t type;
+
+	if (len < ETH_HLEN_NUM)
+		return 0;
+	type = get_be16(frame + 12);
+	*l3_off = ETH_HLEN_NUM;
+	if (type == 0x8100 || type == 0x88a8) {
+		if (len < ETH_HLEN_NUM + VLAN_HLEN_NUM)
+			return 0;
+		type = get_be16(frame + 16);
+		*l3_off += VLAN_HLEN_NUM;
+	}
+	return type;
+}

@@ -43,4 +43,38 @@ extern uint16_t pnc_ipudp_csum(const uint8_t *pkt, uint8_t version, size_t hlen,
 extern int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip,
 			      size_t *hdr_len, size_t *pkt_len);
 
+/* A UDP datagram, parsed by pnc_ipudp_parse(). */
+struct pnc_udp_view {
+	struct pnc_ip_udp ip; /* addresses, ports; udp_csum: a checksum was there */
+	size_t ip_hlen;
+	size_t pkt_len; /* from the IP header; octets past it (link padding) ignored */
+	uint16_t udp_len;
+	uint16_t udp_csum;
+	const uint8_t *payload;
+	size_t payload_len;
+};
+
+/*
+ * A whole UDP datagram, any port: pnc_ipudp_parse_ip()'s checks, then
+ * the packet present to the length its header gives, the UDP length
+ * matching it and, unless flags has PNC_IPUDP_F_NO_CSUM, a non-zero
+ * checksum verified.  A zero checksum is accepted in both families;
+ * the caller applies RFC 8200's rule where it receives for itself.
+ */
+/*
+ * A frame taken before any stack saw it (XDP, AF_XDP) may carry a UDP
+ * checksum its sender left to offload: only the pseudo header's part.
+ */
+#define PNC_IPUDP_F_NO_CSUM 0x1
+
+extern int pnc_ipudp_parse(const uint8_t *pkt, size_t len, unsigned int flags,
+			   struct pnc_udp_view *v);
+
+/*
+ * Where the IP header of an Ethernet frame starts, past one 802.1Q or
+ * 802.1ad tag: the EtherType (0x0800, 0x86DD or another) and *l3_off,
+ * or 0 when the frame is too short to say.
+ */
+extern uint16_t pnc_eth_l3(const uint8_t *frame, size_t len, size_t *l3_off);
+
 #endif /* _CNPPROXY_CODEC_IPUDP_H */

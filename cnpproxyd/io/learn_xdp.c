@@ -295,6 +295,8 @@ const char *pnc_learn_counter_name(enum pnc_learn_counter c)
 		[PNC_LEARN_C_XLATE_PASS_FLOW] = "xlate_passed_no_flow",
 		[PNC_LEARN_C_XLATE_PASS_ROUTE] = "xlate_passed_no_route",
 		[PNC_LEARN_C_XLATE_PASS_OTHER] = "xlate_passed_other",
+		[PNC_LEARN_C_XSK_STEERED] = "xsk_steered",
+		[PNC_LEARN_C_XSK_PASSED] = "xsk_passed",
 	};
 
 	return (unsigned int)c < PNC_LEARN_C_MAX ? names[c] : "?";
@@ -459,4 +461,13 @@ int pnc_learn_xdp_xlate_reset(struct pnc_learn_xdp *lx)
 	if (bpf_map_update_elem(bpf_map__fd(lx->skel->maps.xlate_global), &zero, &g, BPF_ANY) < 0)
 		err = -errno;
 	return err;
+}
+
+/* ---- AF_XDP steering ------------------------------------------------------ */
+
+int pnc_learn_xdp_xsk_maps(const struct pnc_learn_xdp *lx, int *sockets_fd, int *ifs_fd)
+{
+	*sockets_fd = bpf_map__fd(lx->skel->maps.xsk_sockets);
+	*ifs_fd = bpf_map__fd(lx->skel->maps.xsk_ifs);
+	return *sockets_fd < 0 || *ifs_fd < 0 ? -EBADF : 0;
 }

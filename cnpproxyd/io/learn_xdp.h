@@ -19,6 +19,7 @@
 #include "bpf/learn.h"
 #include "bpf/guard.h"
 #include "bpf/xlate.h"
+#include "bpf/xsk.h"
 
 struct pnc_learn_xdp;
 
@@ -115,5 +116,13 @@ extern int pnc_learn_xdp_xlate_flow_del(struct pnc_learn_xdp *lx, const struct p
 extern int pnc_learn_xdp_xlate_tx(struct pnc_learn_xdp *lx, const int *ifindexes, size_t n);
 /* Forget the per-QP intervals and refill the global bucket: the limits changed. */
 extern int pnc_learn_xdp_xlate_reset(struct pnc_learn_xdp *lx);
+
+/*
+ * AF_XDP steering (`proxy fast-path af-xdp`): the socket map (slot ->
+ * socket) and the interface map (ifindex -> struct pnc_xsk_if), for the
+ * owner of the sockets to fill.  The descriptors stay the program's.
+ * 0 or -errno.
+ */
+extern int pnc_learn_xdp_xsk_maps(const struct pnc_learn_xdp *lx, int *sockets_fd, int *ifs_fd);
 
 #endif /* _CNPPROXY_IO_LEARN_XDP_H */

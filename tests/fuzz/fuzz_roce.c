@@ -7,11 +7,14 @@
  *  - decode -> encode is idempotent: encoding the decoded packet again
  *    after a second decode gives the same octets;
  *  - RC data and ACK packets re-encode to the input itself when nothing
- *    the codec drops (pad octets, IPv4 reserved flag) was set.
+ *    the codec drops (pad octets, IPv4 reserved flag) was set;
+ *  - the input as an Ethernet frame (AF_XDP's view): the UDP datagram
+ *    found in it lies inside it, its payload where its header ends.
  */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec/ipudp.h"
 #include "codec/roce.h"
 #include "fuzz_util.h"
 
@@ -146,6 +149,27 @@ static void fuzz_ext(const uint8_t *data, size_t size)
 	}
 }
 
+static void fuzz_frame(const uint8_t *data, size_t size)
+{
+	struct pnc_udp_view v;
+	size_t l3 = 0;
+	int ret;
+
+	if (!pnc_eth_l3(data, size, &l3))
+		return;
+	FUZZ_CHECK(l3 == 14 || l3 == 18);
+	for (unsigned int flags = 0; flags <= PNC_IPUDP_F_NO_CSUM; flags++) {
+		ret = pnc_ipudp_parse(data + l3, size - l3, flags, &v);
+		check_reason(ret);
+		if (ret)
+			continue;
+		FUZZ_CHECK(l3 + v.pkt_len <= size);
+		FUZZ_CHECK(v.payload == data + l3 + v.ip_hlen + 8);
+		FUZZ_CHECK(v.ip_hlen + v.udp_len == v.pkt_len);
+		FUZZ_CHECK(v.payload_len + 8 == v.udp_len);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_view(data, size, 0);
@@ -157,5 +181,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_cnp(data, size);
 	fuzz_rc_data(data, size);
 	fuzz_ack(data, size);
+	fuzz_frame(data, size);
 	return 0;
 }

@@ -243,14 +243,14 @@ static int decode_msg(enum decode_as as, const uint8_t *pkt, const struct pnc_ip
 
 int decode_packet(const uint8_t *pkt, size_t len, const struct decode_opts *o, struct emit *e)
 {
-	struct ipudp_view v;
+	struct pnc_udp_view v;
 	int ret;
 
 	if (o->as != AS_AUTO)
 		return decode_msg(o->as, NULL, NULL, pkt, len, o, e);
 	if (is_icmp6(pkt, len))
 		return decode_lh_icmp6(pkt, len, o, e);
-	ret = ipudp_parse(pkt, len, &v);
+	ret = pnc_ipudp_parse(pkt, len, 0, &v);
 	if (ret)
 		return ret;
 	if (v.ip.dport == PNC_ROCE_UDP_PORT)

@@ -58,33 +58,3 @@ void ipudp_fix_csums(const struct pkt_spec *s, uint8_t *pkt, size_t len)
 	put_be16(pkt + hlen + 6, c);
 }
 
-/* The same checks as the codec's RoCEv2 parser, for any UDP port. */
-int ipudp_parse(const uint8_t *pkt, size_t len, struct ipudp_view *v)
-{
-	const uint8_t *udp;
-	int ret;
-
-	memset(v, 0, sizeof(*v));
-	ret = pnc_ipudp_parse_ip(pkt, len, &v->ip, &v->ip_hlen, &v->pkt_len);
-	if (ret)
-		return ret;
-	if (len < v->pkt_len)
-		return PNC_E_IP_TRUNCATED;
-	if (v->pkt_len < v->ip_hlen + PNC_UDP_HLEN)
-		return PNC_E_UDP_TRUNCATED;
-	udp = pkt + v->ip_hlen;
-	v->udp_len = get_be16(udp + 4);
-	if (v->udp_len != v->pkt_len - v->ip_hlen)
-		return PNC_E_UDP_LEN;
-	v->ip.sport = get_be16(udp);
-	v->ip.dport = get_be16(udp + 2);
-	v->udp_csum = get_be16(udp + 6);
-	if (v->udp_csum) {
-		if (pnc_ipudp_csum(pkt, v->ip.version, v->ip_hlen, v->udp_len) != 0)
-			return PNC_E_UDP_CHECKSUM;
-		v->ip.udp_csum = true;
-	}
-	v->payload = udp + PNC_UDP_HLEN;
-	v->payload_len = v->udp_len - PNC_UDP_HLEN;
-	return PNC_OK;
-}

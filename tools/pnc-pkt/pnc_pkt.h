@@ -17,6 +17,7 @@
 #include "codec/cm.h"
 #include "codec/errors.h"
 #include "codec/icrc.h"
+#include "codec/ipudp.h"
 #include "codec/lhcnp.h"
 #include "codec/notif.h"
 #include "codec/ratead.h"
@@ -139,19 +140,8 @@ extern uint64_t rng_next(uint64_t *state);
 extern int build_packet(struct pkt_spec *s, uint8_t *buf, size_t buflen);
 
 /* ---- plain IPv4/IPv6 + UDP (ipudp.c) ---- */
-struct ipudp_view {
-	struct pnc_ip_udp ip;
-	size_t ip_hlen;
-	size_t pkt_len; /* from the IP header */
-	uint16_t udp_len;
-	uint16_t udp_csum;
-	const uint8_t *payload;
-	size_t payload_len;
-};
-
 extern int ipudp_encode(const struct pnc_ip_udp *ip, const uint8_t *payload, size_t plen,
 			uint8_t *buf, size_t buflen);
-extern int ipudp_parse(const uint8_t *pkt, size_t len, struct ipudp_view *v);
 /* Recompute (IPv4) header and UDP checksums as the spec says. */
 extern void ipudp_fix_csums(const struct pkt_spec *s, uint8_t *pkt, size_t len);
 

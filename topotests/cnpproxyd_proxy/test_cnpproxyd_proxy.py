@@ -766,6 +766,28 @@ def cut_notification(sender, receiver, rqpn="0x22", cl=5, keep=64):
     return pkt("notif", "cl={}".format(cl), "invoking=" + inv[:keep * 2], "bare=1")
 
 
+def burst_to_sender(tag, first, second):
+    """With a 2 s minimum interval, ten IPv4 notifications about the
+    sender's flow (one CNP), then one IPv6: the counters after each are
+    first and second besides those; the capture of the two CNPs at the
+    sender is returned."""
+    pe1, sender = gear("pe1"), gear("sender")
+    proxy_cfg("proxy cnp min-interval 2000000")
+    pcap = logfile(tag + ".pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
+                        "udp dst port 4791 and (src host 10.0.1.254 or src host 2001:db8:1::fe)"])
+    time.sleep(1)
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"),
+              count=10)
+    expect_counters(dict({"received": 10, "cnpSent": 1, "suppressedMinInterval": 9}, **first))
+    send_from("p", "2001:db8:12::1", NOTIF_PORT,
+              cut_notification("2001:db8:1::1", "2001:db8:23::3"))
+    expect_counters(dict({"received": 11, "cnpSent": 2}, **second))
+    cap.wait(timeout=10)
+    return pcap
+
+
 def test_fast_path_xdp_without_transmit_falls_back():
     """fast-path xdp with no interface that can transmit XDP frames: the
     status says why, and notifications still become CNPs by the socket
@@ -792,7 +814,7 @@ def test_fast_path_xdp_translates_at_driver():
     interval kept, the same counters; a notification the program does
     not translate (its invoking packet complete, so its ICRC is to be
     checked) still takes the socket path."""
-    pe1, sender = gear("pe1"), gear("sender")
+    pe1 = gear("pe1")
     # Neighbours resolved: a CNP without one would go by the socket path.
     for dst in ("10.0.1.1", "2001:db8:1::1"):
         rc, out = run_rc(pe1, "ping -c 1 -W 2 {}".format(dst))
@@ -804,21 +826,8 @@ def test_fast_path_xdp_translates_at_driver():
     assert fp["active"] and "pe1-eth0" in fp["transmitInterfaces"], fp
     assert "reason" not in fp, fp
 
-    proxy_cfg("proxy cnp min-interval 2000000")
-    pcap = logfile("cnp-xdp.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
-                        "udp dst port 4791 and (src host 10.0.1.254 or src host 2001:db8:1::fe)"])
-    time.sleep(1)
-    pe1.vtysh_cmd("clear cnpproxy counters")
-    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"),
-              count=10)
-    expect_counters({"received": 10, "cnpSent": 1, "cnpSentAtDriver": 1,
-                     "suppressedMinInterval": 9, "passedToSocketPath": 0})
-    send_from("p", "2001:db8:12::1", NOTIF_PORT,
-              cut_notification("2001:db8:1::1", "2001:db8:23::3"))
-    expect_counters({"received": 11, "cnpSent": 2, "cnpSentAtDriver": 2,
-                     "passedToSocketPath": 0})
-    cap.wait(timeout=10)
+    pcap = burst_to_sender("cnp-xdp", {"cnpSentAtDriver": 1, "passedToSocketPath": 0},
+                           {"cnpSentAtDriver": 2, "passedToSocketPath": 0})
 
     # Octet for octet what the codec builds from the same fields.
     cnps = decode_capture("sender", pcap, "--hex")
@@ -892,6 +901,134 @@ def test_fast_path_back_to_socket():
     assert fast_path()["mode"] == "xdp"
     proxy_cfg("no proxy fast-path xdp")
     assert fast_path()["mode"] == "socket"
+    set_filter(False)
+
+
+def af_xdp():
+    return fast_path().get("afXdp", {})
+
+
+def af_xdp_active():
+    _, got = topotest.run_and_expect(lambda: af_xdp().get("active"), True, count=20, wait=0.5)
+    assert got, fast_path()
+
+
+SCAPY_SEND = ("import sys; from scapy.all import IP, IPv6, UDP, Raw, send; "
+              "l3 = IPv6(dst=sys.argv[1]) if ':' in sys.argv[1] else IP(dst=sys.argv[1]); "
+              "kw = dict((k, int(v)) for k, v in (a.split('=') for a in sys.argv[4].split(','))); "
+              "udp = UDP(sport=40000, dport=int(sys.argv[2]), **kw); "
+              "send(l3 / udp / Raw(bytes.fromhex(sys.argv[3])), verbose=False)")
+
+
+def send_udp(router, dst, port, payload_hex, **udp):
+    """One datagram with UDP header fields given, as no socket would send it."""
+    fields = ",".join("{}={}".format(k, v) for k, v in udp.items())
+    rc, out = run_rc(gear(router), "/usr/bin/python3 -c \"{}\" {} {} {} {}".format(
+        SCAPY_SEND, dst, port, payload_hex, fields))
+    assert rc == 0, out
+
+
+def test_fast_path_af_xdp_receives():
+    """fast-path af-xdp: the guard steers notifications into AF_XDP
+    sockets, one per receive queue of each filter interface; the
+    fast-path thread reads them and the CNPs are those of the socket
+    path; frames the kernel would have refused (a UDP length beyond the
+    datagram, IPv6 without checksum) are counted as malformed with the
+    reason."""
+    pe1 = gear("pe1")
+    set_filter(True)
+    proxy_cfg("proxy fast-path af-xdp")
+    af_xdp_active()
+    fp = fast_path()
+    assert fp["mode"] == "af-xdp" and fp["afXdp"]["busyPoll"] is False, fp
+    socks = {s["interface"]: s for s in fp["afXdp"]["sockets"]}
+    assert set(socks) == {"pe1-eth0", "pe1-eth1"}, fp
+    for s in socks.values():
+        assert s["queues"] >= 1 and s["mode"] in ("copy", "zero-copy"), fp
+        assert s["umemBytes"] == s["queues"] * 2048 * 2048, fp
+    role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert role["operational"] and "reason" not in role, role
+    assert " proxy fast-path af-xdp\n" in pe1.vtysh_cmd("show running-config cnpproxyd")
+    text = pe1.vtysh_cmd("show cnpproxy status")
+    assert "Fast path: af-xdp, active" in text and "pe1-eth1: " in text, text
+
+    pcap = burst_to_sender("cnp-af-xdp", {"receivedAfXdp": 10, "droppedAfXdpRing": 0},
+                           {"receivedAfXdp": 11})
+    cnps = decode_capture("sender", pcap)
+    assert len(cnps) == 2, cnps
+    for cnp, dst in zip(cnps, ("10.0.1.1", "2001:db8:1::1")):
+        assert cnp["kind"] == "cnp" and cnp["icrc_ok"], cnp
+        assert cnp["ip"]["dst"] == dst and cnp["bth"]["dqpn"] == 0x11, cnp
+    xdp = counters()["learning"]["xdp"]
+    assert xdp["xsk_steered"] == 11 and xdp["xsk_passed"] == 0, xdp
+    # Read on the fast-path thread, as the UDP sockets are.
+    sections = event_cpu_sections(pe1)
+    assert "xk_read" in sections.get("cnpproxyd fast path", ()), sections
+    state = json.loads(pe1.vtysh_cmd(
+        "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd"))
+    proxy = state["frr-cnpproxyd:cnpproxyd"]["state"]["proxy"]
+    assert int(proxy["received-af-xdp"]) == 11, proxy
+    assert int(proxy["dropped-af-xdp-ring"]) == 0, proxy
+
+    # What the kernel would have dropped is counted, with the reason: a
+    # UDP length beyond the datagram, an IPv6 datagram without checksum.
+    proxy_cfg("no proxy cnp min-interval")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    note = cut_notification("10.0.1.1", "10.0.23.3")
+    send_udp("p", "10.0.12.1", NOTIF_PORT, note, len=8 + len(note) // 2 + 4)
+    send_udp("p", "2001:db8:12::1", NOTIF_PORT,
+             cut_notification("2001:db8:1::1", "2001:db8:23::3"), chksum=0)
+    expect_counters({"received": 2, "receivedAfXdp": 2, "droppedMalformed": 2, "cnpSent": 0})
+    assert counters()["malformedByReason"] == {"udp-bad-length": 1, "udp-bad-checksum": 1}, \
+        counters()
+
+
+def test_fast_path_af_xdp_busy_poll():
+    """busy-poll: the sockets are reopened for busy polling and the
+    thread spins on them; CNPs as before; `no` returns to interrupts."""
+    pe1 = gear("pe1")
+    proxy_cfg("proxy fast-path busy-poll")
+    af_xdp_active()
+    assert af_xdp()["busyPoll"] is True, fast_path()
+    assert " proxy fast-path busy-poll\n" in pe1.vtysh_cmd("show running-config cnpproxyd")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    for _ in range(3):
+        send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+        time.sleep(0.1)
+    expect_counters({"received": 3, "receivedAfXdp": 3, "cnpSent": 3})
+    assert "xk_busy" in event_cpu_sections(pe1).get("cnpproxyd fast path", ())
+    proxy_cfg("no proxy fast-path busy-poll")
+    af_xdp_active()
+    assert af_xdp()["busyPoll"] is False, fast_path()
+    assert "busy-poll" not in pe1.vtysh_cmd("show running-config cnpproxyd")
+
+
+def test_fast_path_af_xdp_falls_back():
+    """Without a filter interface there is no socket to steer to: status
+    says why and the UDP sockets receive; with it back, AF_XDP again;
+    `no proxy fast-path` closes the sockets."""
+    pe1 = gear("pe1")
+    proxy_cfg("no proxy filter-interface pe1-eth0", "no proxy filter-interface pe1-eth1")
+    fp = fast_path()
+    assert not fp["afXdp"]["active"] and fp["afXdp"]["sockets"] == [], fp
+    assert fp["afXdp"]["reason"] == "fast-path af-xdp: no filter-interface to receive on", fp
+    role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert not role["operational"] and "no filter-interface" in role["reason"], role
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+    expect_counters({"received": 1, "receivedAfXdp": 0, "cnpSent": 1})
+
+    set_filter(True)
+    af_xdp_active()
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+    expect_counters({"received": 2, "receivedAfXdp": 1, "cnpSent": 2})
+
+    proxy_cfg("no proxy fast-path af-xdp")
+    fp = fast_path()
+    assert fp["mode"] == "socket" and "afXdp" not in fp, fp
+    send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+    expect_counters({"received": 3, "receivedAfXdp": 1, "cnpSent": 3})
+    assert counters()["learning"]["xdp"]["xsk_steered"] == 1
     set_filter(False)
 
 

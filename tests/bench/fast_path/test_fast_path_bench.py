@@ -16,7 +16,9 @@
 #         mmsg      pnc-reflect, recvmmsg + sendmmsg
 #         xsk       pnc-reflect, AF_XDP copy mode
 #         xdp       pnc-reflect, built in XDP and sent with XDP_TX
-#         cnpproxyd-socket, cnpproxyd-xdp   `proxy fast-path socket|xdp`
+#         cnpproxyd-socket, cnpproxyd-xdp, cnpproxyd-af-xdp
+#                   `proxy fast-path socket|xdp|af-xdp` (af-xdp's busy
+#                   latency with `proxy fast-path busy-poll`)
 #
 # Per path and run:
 #  - cost: RATE notifications a second for COST_S; the CPU time of the
@@ -293,6 +295,16 @@ def fast_path_active():
     return gear("pe1").vtysh_cmd("show cnpproxy status json", isjson=True)["fastPath"]["active"]
 
 
+def af_xdp_active():
+    fp = gear("pe1").vtysh_cmd("show cnpproxy status json", isjson=True)["fastPath"]
+    return fp.get("afXdp", {}).get("active")
+
+
+def wait_active(check):
+    _, active = topotest.run_and_expect(check, True, count=20, wait=0.5)
+    assert active, gear("pe1").vtysh_cmd("show cnpproxy status json")
+
+
 def cnpproxyd_counters():
     return gear("pe1").vtysh_cmd("show cnpproxy counters json", isjson=True)
 
@@ -304,6 +316,7 @@ REFERENCES = [Path("sendto", "sendto"), Path("mmsg", "mmsg"), Path("xsk", "xsk")
 BASE = Path("base", "sink")
 CNP_SOCKET = Path("cnpproxyd-socket", cnpproxyd="socket")
 CNP_XDP = Path("cnpproxyd-xdp", cnpproxyd="xdp")
+CNP_AF_XDP = Path("cnpproxyd-af-xdp", cnpproxyd="af-xdp")
 # Forwarding RoCEv2 data: dropped on arrival, an XDP_PASS program, the learner.
 FORWARD = [Path("forward-base", "sink", port=ROCE_PORT),
            Path("forward-pass", "pass", port=ROCE_PORT)]
@@ -355,13 +368,22 @@ def run_all(samples, counters, pe1):
         measure(CNP_SOCKET, samples)
         counters["cnpproxyd-socket"] = cnpproxyd_counters()
         proxy_cfg("proxy filter-interface bdut", "proxy fast-path xdp")
-        _, active = topotest.run_and_expect(fast_path_active, True, count=20, wait=0.5)
-        assert active, pe1.vtysh_cmd("show cnpproxy status json")
+        wait_active(fast_path_active)
         pe1.vtysh_cmd("clear cnpproxy counters")
         measure(CNP_XDP, samples)
         counters["cnpproxyd-xdp"] = cnpproxyd_counters()
-        proxy_cfg("no proxy fast-path xdp", "no proxy filter-interface bdut",
-                  "no proxy learn-interface bdut")
+        proxy_cfg("proxy fast-path af-xdp")
+        wait_active(af_xdp_active)
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        measure(CNP_AF_XDP, samples)
+        counters["cnpproxyd-af-xdp"] = cnpproxyd_counters()
+        proxy_cfg("proxy fast-path busy-poll")
+        wait_active(af_xdp_active)
+        busy, _ = latency_run(CNP_AF_XDP, False)
+        samples[CNP_AF_XDP.name][-1]["latency_busy_us"] = busy
+        print("bench fast_path {} busy-poll: {}".format(CNP_AF_XDP.name, json.dumps(busy)))
+        proxy_cfg("no proxy fast-path busy-poll", "no proxy fast-path af-xdp",
+                  "no proxy filter-interface bdut", "no proxy learn-interface bdut")
 
 
 def test_fast_path():
@@ -388,7 +410,8 @@ def test_fast_path():
                   "w") as out:
             json.dump(report, out, indent=1)
     # Every path answered what it was sent, paced.
-    for name in [p.name for p in REFERENCES] + [CNP_SOCKET.name, CNP_XDP.name]:
+    for name in [p.name for p in REFERENCES] + [CNP_SOCKET.name, CNP_XDP.name,
+                                                CNP_AF_XDP.name]:
         assert all(s["replies"] > 0.9 * s["sent"] for s in samples[name]), (name,
                                                                           samples[name])
 
@@ -427,8 +450,6 @@ def summarize(samples):
             for l, p, b in zip(flearn, fpass, fb)
             if l["prog_ns"] is not None and p["prog_ns"] is not None]),
     }
-    report["paths"]["cnpproxyd-af-xdp"] = {"offered": False,
-                                           "reason": "the AF_XDP fast path is not built yet"}
     return report
 
 

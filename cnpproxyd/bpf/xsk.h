@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the AF_XDP steering stage (xsk.bpf.h, after the guard in the
+ * proxy's XDP program) shares with its loader (io/learn_xdp.c) and
+ * cnpproxyd's sockets (cnpproxy_xsk.c).  Only __u8..__u64 types;
+ * include vmlinux.h or <linux/types.h> first.
+ */
+#ifndef _CNPPROXY_BPF_XSK_H
+#define _CNPPROXY_BPF_XSK_H
+
+/* Receive queues served per interface; frames of higher ones pass. */
+#define PNC_XSK_QUEUES_MAX 64
+/* Interfaces with sockets (the filter interfaces, at most 16). */
+#define PNC_XSK_IFS_MAX 16
+/* Slots of the socket map: an interface's base + its receive queue. */
+#define PNC_XSK_SLOTS (PNC_XSK_IFS_MAX * PNC_XSK_QUEUES_MAX)
+
+/* Value of the interface map, keyed by ifindex. */
+struct pnc_xsk_if {
+	__u32 base;   /* first slot, a multiple of PNC_XSK_QUEUES_MAX */
+	__u32 queues; /* receive queues with a socket from base on */
+};
+
+#endif /* _CNPPROXY_BPF_XSK_H */

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: AF_XDP receive on the fast-path thread (see
+ * cnpproxy_xsk.h).
+ *
+ * Ownership: the main thread writes what is wanted (interfaces, the
+ * program's two steering maps as duplicated descriptors, busy polling)
+ * under cnpproxy_fp_mtx and asks the thread to act.  The thread opens
+ * and closes the sockets, under the mutex, and is the only one to touch
+ * their rings; it checks the rings without the mutex and takes it only
+ * to run frames through the pipeline.  Show commands read the sockets'
+ * state and statistics under the mutex.
+ */
+#include <zebra.h>
+
+#include <fcntl.h>
+
+#include <bpf/bpf.h>
+#include <linux/types.h>
+
+#include "lib/frrevent.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/privs.h"
+#include "lib/vty.h"
+
+#include "bpf/xsk.h"
+#include "io/learn_xdp.h"
+#include "io/xsk.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_fp.h"
+#include "cnpproxy_if.h"
+#include "cnpproxy_proxy.h"
+#include "cnpproxy_xlate.h"
+#include "cnpproxy_xsk.h"
+
+/* Per socket: 2048 frames of 2 KiB (4 MiB of UMEM), rings to match. */
+#define XK_FRAMES	    2048
+#define XK_BUSY_POLL_US	    20
+#define XK_BUSY_POLL_BUDGET 64
+#define XK_RETRY_S	    5
+
+struct xk_queue {
+	struct pnc_xsk *sock;
+	struct event *t_read;
+};
+
+/* An interface with sockets; its slots start at its position * QUEUES_MAX. */
+struct xk_if {
+	bool used;
+	char name[CNP_IFNAME_MAX];
+	int ifindex;
+	unsigned int n_queues;
+	bool zero_copy;
+	struct xk_queue q[PNC_XSK_QUEUES_MAX];
+};
+
+struct xk_want {
+	char name[CNP_IFNAME_MAX];
+	int ifindex;
+};
+
+static struct {
+	/* The main thread's, written under the mutex. */
+	struct pnc_learn_xdp *lx;
+	int sockets_fd, ifs_fd; /* duplicates of the program's steering maps */
+	uint64_t maps_gen;
+	struct xk_want want[PNC_XSK_IFS_MAX];
+	unsigned int n_want;
+	bool busy_poll;
+	bool on;
+	/* The thread's; written under the mutex. */
+	struct xk_if ifs[PNC_XSK_IFS_MAX];
+	uint64_t maps_used; /* generation of the maps the sockets are in */
+	bool busy_used;
+	char error[160]; /* the last failure, "" when all open */
+	uint64_t dropped_closed, dropped_cleared;
+	struct event *t_sync, *t_retry, *t_busy;
+} xk = {
+	.sockets_fd = -1,
+	.ifs_fd = -1,
+};
+
+/* ---- the fast-path thread ------------------------------------------------ */
+
+static void xk_read(struct event *t);
+static void xk_busy(struct event *t);
+
+static uint64_t xk_if_dropped(const struct xk_if *xi)
+{
+	struct pnc_xsk_stats st;
+	uint64_t sum = 0;
+
+	for (unsigned int k = 0; k < xi->n_queues; k++)
+		if (xi->q[k].sock && !pnc_xsk_stats(xi->q[k].sock, &st))
+			sum += st.dropped;
+	return sum;
+}
+
+static void xk_if_close(struct xk_if *xi)
+{
+	uint32_t ifindex = (uint32_t)xi->ifindex;
+
+	/* Steering stops first: frames pass to the kernel meanwhile. */
+	frr_with_privs (&cnpproxy_privs) {
+		if (xk.ifs_fd >= 0)
+			bpf_map_delete_elem(xk.ifs_fd, &ifindex);
+	}
+	xk.dropped_closed += xk_if_dropped(xi);
+	for (unsigned int k = 0; k < xi->n_queues; k++) {
+		event_cancel(&xi->q[k].t_read);
+		pnc_xsk_close(xi->q[k].sock);
+		xi->q[k].sock = NULL;
+	}
+	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP sockets of %s closed", xi->name);
+	memset(xi, 0, sizeof(*xi));
+}
+
+static void xk_arm(struct xk_if *xi)
+{
+	if (xk.busy_used)
+		return;
+	for (unsigned int k = 0; k < xi->n_queues; k++)
+		event_add_read(cnpproxy_fp_loop(), xk_read, &xi->q[k], pnc_xsk_fd(xi->q[k].sock),
+			       &xi->q[k].t_read);
+}
+
+/* Sockets on every receive queue of the interface, or none. */
+static bool xk_if_open(struct xk_if *xi, const struct xk_want *w)
+{
+	const struct pnc_xsk_cfg cfg = {
+		.frames = XK_FRAMES,
+		.busy_poll_us = xk.busy_used ? XK_BUSY_POLL_US : 0,
+		.busy_poll_budget = XK_BUSY_POLL_BUDGET,
+	};
+	uint32_t base = (uint32_t)(xi - xk.ifs) * PNC_XSK_QUEUES_MAX;
+	struct pnc_xsk_if val = {};
+	const char *what = "steering map";
+	int nq, err = 0, fd;
+	uint32_t k, failed = 0;
+
+	memset(xi, 0, sizeof(*xi));
+	strlcpy(xi->name, w->name, sizeof(xi->name));
+	xi->ifindex = w->ifindex;
+	nq = pnc_xsk_rx_queues(w->name);
+	xi->n_queues = MIN((unsigned int)MAX(nq, 1), PNC_XSK_QUEUES_MAX);
+	xi->zero_copy = true;
+	for (k = 0; k < xi->n_queues && !err; k++) {
+		/* The UMEM is pinned: CAP_IPC_LOCK, or the memlock limit. */
+		frr_with_privs (&cnpproxy_privs) {
+			err = pnc_xsk_open(&xi->q[k].sock, w->name, k, &cfg, &what);
+			if (!err) {
+				uint32_t slot = base + k;
+
+				fd = pnc_xsk_fd(xi->q[k].sock);
+				if (bpf_map_update_elem(xk.sockets_fd, &slot, &fd, BPF_ANY) < 0) {
+					err = -errno;
+					what = "steering map";
+				}
+			}
+		}
+		if (err)
+			failed = k;
+		else
+			xi->zero_copy &= pnc_xsk_zero_copy(xi->q[k].sock);
+	}
+	val.base = base;
+	val.queues = xi->n_queues;
+	if (!err) {
+		frr_with_privs (&cnpproxy_privs) {
+			if (bpf_map_update_elem(xk.ifs_fd, &xi->ifindex, &val, BPF_ANY) < 0) {
+				err = -errno;
+				what = "steering map";
+			}
+		}
+	}
+	xi->used = true;
+	if (err) {
+		snprintf(xk.error, sizeof(xk.error), "fast-path af-xdp: %s queue %u: %s: %s",
+			 w->name, failed, what, safe_strerror(-err));
+		zlog_warn("cnpproxyd: no AF_XDP socket on %s, its notifications take the UDP sockets: %s",
+			  w->name, xk.error);
+		xk_if_close(xi);
+		return false;
+	}
+	xk_arm(xi);
+	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP on %s: %u queues, %s", xi->name, xi->n_queues,
+	       xi->zero_copy ? "zero-copy" : "copy mode");
+	return true;
+}
+
+static bool wanted(const struct xk_if *xi)
+{
+	for (unsigned int i = 0; i < xk.n_want; i++)
+		if (xk.want[i].ifindex == xi->ifindex && !strcmp(xk.want[i].name, xi->name))
+			return true;
+	return false;
+}
+
+static struct xk_if *open_of(const struct xk_want *w)
+{
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xk.ifs[i].used && xk.ifs[i].ifindex == w->ifindex &&
+		    !strcmp(xk.ifs[i].name, w->name))
+			return &xk.ifs[i];
+	return NULL;
+}
+
+static struct xk_if *free_if(void)
+{
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (!xk.ifs[i].used)
+			return &xk.ifs[i];
+	return NULL;
+}
+
+static void xk_sync(struct event *t);
+
+/* Make the sockets what the main thread wants; with the mutex held. */
+static void xk_sync_locked(void)
+{
+	bool again = false, any = false;
+
+	event_cancel(&xk.t_retry);
+	/* Other maps (the program was reloaded) or another mode: start over. */
+	if (xk.maps_used != xk.maps_gen || xk.busy_used != xk.busy_poll) {
+		for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+			if (xk.ifs[i].used)
+				xk_if_close(&xk.ifs[i]);
+		xk.maps_used = xk.maps_gen;
+		xk.busy_used = xk.busy_poll;
+	}
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xk.ifs[i].used && !wanted(&xk.ifs[i]))
+			xk_if_close(&xk.ifs[i]);
+	xk.error[0] = '\0';
+	for (unsigned int i = 0; i < xk.n_want; i++) {
+		struct xk_if *xi;
+
+		if (open_of(&xk.want[i]))
+			continue;
+		xi = free_if();
+		if (!xi || !xk_if_open(xi, &xk.want[i]))
+			again = true;
+	}
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		any |= xk.ifs[i].used;
+	/* A queue busy with another socket now may be free later. */
+	if (again)
+		event_add_timer(cnpproxy_fp_loop(), xk_sync, NULL, XK_RETRY_S, &xk.t_retry);
+	if (any && xk.busy_used)
+		event_add_event(cnpproxy_fp_loop(), xk_busy, NULL, 0, &xk.t_busy);
+	else
+		event_cancel(&xk.t_busy);
+}
+
+static void xk_sync(struct event *t)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		xk_sync_locked();
+	}
+}
+
+/* Bursts per turn of the loop: the other sockets and timers get theirs. */
+#define XK_BURSTS 8
+
+/* Run what a socket holds through the pipeline. */
+static void xk_drain(struct pnc_xsk *sock)
+{
+	/* The rings are this thread's: the mutex only for the pipeline. */
+	if (!pnc_xsk_pending(sock))
+		return;
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		for (int b = 0; b < XK_BURSTS; b++) {
+			if (!pnc_xsk_receive(sock, PN_BATCH, cnpproxy_pn_frame, NULL))
+				break;
+			cnpproxy_pn_flush();
+		}
+	}
+}
+
+static void xk_read(struct event *t)
+{
+	struct xk_queue *q = EVENT_ARG(t);
+
+	xk_drain(q->sock);
+	event_add_read(cnpproxy_fp_loop(), xk_read, q, pnc_xsk_fd(q->sock), &q->t_read);
+}
+
+/*
+ * Busy polling: the thread spins, polling the driver through each
+ * socket, and gives its event loop a turn between rounds (timers,
+ * the UDP sockets, requests from the main thread).
+ */
+static void xk_busy(struct event *t)
+{
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		for (unsigned int k = 0; xk.ifs[i].used && k < xk.ifs[i].n_queues; k++)
+			xk_drain(xk.ifs[i].q[k].sock);
+	event_add_event(cnpproxy_fp_loop(), xk_busy, NULL, 0, &xk.t_busy);
+}
+
+/* ---- the main thread --------------------------------------------------- */
+
+static void close_maps(void)
+{
+	if (xk.sockets_fd >= 0)
+		close(xk.sockets_fd);
+	if (xk.ifs_fd >= 0)
+		close(xk.ifs_fd);
+	xk.sockets_fd = xk.ifs_fd = -1;
+}
+
+void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	bool on = lx && pn_flows && pc->fast_path == CNP_FAST_PATH_AF_XDP;
+
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		if (lx != xk.lx) {
+			int sfd = -1, ifd = -1;
+
+			/* The thread uses the maps only under the mutex. */
+			close_maps();
+			if (lx && !pnc_learn_xdp_xsk_maps(lx, &sfd, &ifd)) {
+				xk.sockets_fd = fcntl(sfd, F_DUPFD_CLOEXEC, 0);
+				xk.ifs_fd = fcntl(ifd, F_DUPFD_CLOEXEC, 0);
+			}
+			xk.lx = lx;
+			xk.maps_gen++;
+		}
+		xk.on = on && xk.sockets_fd >= 0 && xk.ifs_fd >= 0;
+		xk.busy_poll = pc->fast_path_busy_poll;
+		xk.n_want = 0;
+		for (unsigned int i = 0; xk.on && i < pc->n_filter_if; i++) {
+			int ifindex = cnpproxy_if_index(pc->filter_if[i]);
+
+			if (!ifindex || xk.n_want == PNC_XSK_IFS_MAX)
+				continue;
+			strlcpy(xk.want[xk.n_want].name, pc->filter_if[i], CNP_IFNAME_MAX);
+			xk.want[xk.n_want++].ifindex = ifindex;
+		}
+		/* Until the thread has been at it: status must not say it runs. */
+		if (xk.on)
+			snprintf(xk.error, sizeof(xk.error),
+				 "fast-path af-xdp: opening the AF_XDP sockets");
+	}
+	event_add_event(cnpproxy_fp_loop(), xk_sync, NULL, 0, &xk.t_sync);
+}
+
+const char *cnpproxy_xsk_not_operational(void)
+{
+	static char why[sizeof(xk.error)];
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+
+	if (pc->fast_path != CNP_FAST_PATH_AF_XDP || !pn_flows)
+		return NULL;
+	if (!pc->n_filter_if)
+		return "fast-path af-xdp: no filter-interface to receive on";
+	if (!xk.lx)
+		return "fast-path af-xdp: the XDP program is not loaded";
+	if (!xk.on)
+		return "fast-path af-xdp: cannot use the XDP program's steering maps";
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		strlcpy(why, xk.error, sizeof(why));
+	}
+	return why[0] ? why : NULL;
+}
+
+/* The kernel's drops since the last clear, closed sockets' included. */
+uint64_t cnpproxy_xsk_dropped(void)
+{
+	uint64_t total = xk.dropped_closed;
+
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xk.ifs[i].used)
+			total += xk_if_dropped(&xk.ifs[i]);
+	return total - MIN(total, xk.dropped_cleared);
+}
+
+void cnpproxy_xsk_counters_clear(void)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		xk.dropped_cleared = 0;
+		xk.dropped_cleared = cnpproxy_xsk_dropped();
+	}
+}
+
+void cnpproxy_xsk_show(struct vty *vty, struct json_object *json)
+{
+	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const char *why = cnpproxy_xsk_not_operational();
+	json_object *jx = NULL, *js = NULL;
+
+	if (pc->fast_path != CNP_FAST_PATH_AF_XDP)
+		return;
+	if (json) {
+		jx = json_object_new_object();
+		js = json_object_new_array();
+		json_object_boolean_add(jx, "active", !why);
+		if (why)
+			json_object_string_add(jx, "reason", why);
+		json_object_boolean_add(jx, "busyPoll", pc->fast_path_busy_poll);
+	} else {
+		vty_out(vty, "Fast path: af-xdp%s, %s\n",
+			pc->fast_path_busy_poll ? " (busy-poll)" : "", why ? why : "active");
+	}
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
+			const struct xk_if *xi = &xk.ifs[i];
+			size_t umem = 0;
+
+			if (!xi->used)
+				continue;
+			for (unsigned int k = 0; k < xi->n_queues; k++)
+				umem += pnc_xsk_umem_bytes(xi->q[k].sock);
+			if (js) {
+				json_object *j = json_object_new_object();
+
+				json_object_string_add(j, "interface", xi->name);
+				json_object_int_add(j, "queues", xi->n_queues);
+				json_object_string_add(j, "mode",
+						       xi->zero_copy ? "zero-copy" : "copy");
+				json_object_int_add(j, "umemBytes", (int64_t)umem);
+				json_object_array_add(js, j);
+			} else {
+				vty_out(vty, "  %s: %u receive queue%s, %s, %zu KiB of UMEM\n",
+					xi->name, xi->n_queues, xi->n_queues == 1 ? "" : "s",
+					xi->zero_copy ? "zero-copy" : "copy mode", umem >> 10);
+			}
+		}
+	}
+	if (jx) {
+		json_object_object_add(jx, "sockets", js);
+		json_object_object_add(json, "afXdp", jx);
+	}
+	if (!json && pc->fast_path_busy_poll)
+		vty_out(vty, "  busy polling: the fast-path thread spins on the sockets\n");
+}
+
+void cnpproxy_xsk_fini(void)
+{
+	/*
+	 * After the thread stopped: nothing reads the sockets any more, and
+	 * its loop's events go with the loop.
+	 */
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		for (unsigned int k = 0; xk.ifs[i].used && k < xk.ifs[i].n_queues; k++) {
+			pnc_xsk_close(xk.ifs[i].q[k].sock);
+			xk.ifs[i].q[k].sock = NULL;
+		}
+	memset(xk.ifs, 0, sizeof(xk.ifs));
+	close_maps();
+	xk.lx = NULL;
+}
