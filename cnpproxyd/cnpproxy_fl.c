@@ -76,22 +76,22 @@ static void fl_attach(struct event *t)
 {
 	int ret = -ENODEV;
 
-	pthread_mutex_lock(&cnpproxy_fp_mtx);
-	fl.ifindex = cnpproxy_if_index(fl.applied.fl_if);
-	if (fl.ifindex) {
-		frr_with_privs (&cnpproxy_privs) {
-			ret = pnc_flenc_attach(fl.fe, fl.ifindex);
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		fl.ifindex = cnpproxy_if_index(fl.applied.fl_if);
+		if (fl.ifindex) {
+			frr_with_privs (&cnpproxy_privs) {
+				ret = pnc_flenc_attach(fl.fe, fl.ifindex);
+			}
+		}
+		if (ret) {
+			fl.not_operational = fl.ifindex ? "cannot attach the encapsulation program"
+							: "no such interface";
+			event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
+		} else {
+			fl.attached = true;
+			fl.not_operational = NULL;
 		}
 	}
-	if (ret) {
-		fl.not_operational = fl.ifindex ? "cannot attach the encapsulation program"
-						: "no such interface";
-		event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
-	} else {
-		fl.attached = true;
-		fl.not_operational = NULL;
-	}
-	pthread_mutex_unlock(&cnpproxy_fp_mtx);
 }
 
 /* Flows idle for long give their labels back. */

@@ -218,33 +218,35 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	struct proxy_table want;
 
 	/* The fast-path thread reads the proxy role's part. */
-	pthread_mutex_lock(&cnpproxy_fp_mtx);
-	cnp_config_init(cfg);
-	cfg->present = true;
-	cfg->notification_port = yang_dnode_get_uint16(cnpproxy, "notification-port");
-	cfg->flow_label_port = yang_dnode_get_uint16(cnpproxy, "flow-label-port");
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		cnp_config_init(cfg);
+		cfg->present = true;
+		cfg->notification_port = yang_dnode_get_uint16(cnpproxy, "notification-port");
+		cfg->flow_label_port = yang_dnode_get_uint16(cnpproxy, "flow-label-port");
 
-	proxy = yang_dnode_get(cnpproxy, "proxy");
-	cfg->role[CNP_ROLE_PROXY] = proxy != NULL;
-	if (proxy)
-		proxy_load(&cfg->proxy, proxy);
-	cnpproxy_fl_config_load(cnpproxy);
-	cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy, "congestion-point");
-	cnpproxy_cp_config_load(cnpproxy);
-	yang_dnode_iterate(border_if_add, cfg, cnpproxy, "border-interface");
-	yang_dnode_iterate(te_if_add, cfg, cnpproxy, "tunnel-egress/interface");
-	yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
+		proxy = yang_dnode_get(cnpproxy, "proxy");
+		cfg->role[CNP_ROLE_PROXY] = proxy != NULL;
+		if (proxy)
+			proxy_load(&cfg->proxy, proxy);
+		cnpproxy_fl_config_load(cnpproxy);
+		cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy,
+									 "congestion-point");
+		cnpproxy_cp_config_load(cnpproxy);
+		yang_dnode_iterate(border_if_add, cfg, cnpproxy, "border-interface");
+		yang_dnode_iterate(te_if_add, cfg, cnpproxy, "tunnel-egress/interface");
+		yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
 
-	pt_init(&want);
-	yang_dnode_iterate(static_proxy_add, &want, cnpproxy, "proxy-for");
-	cnpproxy_proxies_static_replace(&want);
-	pt_fini(&want);
+		pt_init(&want);
+		yang_dnode_iterate(static_proxy_add, &want, cnpproxy, "proxy-for");
+		cnpproxy_proxies_static_replace(&want);
+		pt_fini(&want);
 
-	DEBUGD(&cnp_dbg_nb, "northbound: configuration read (proxy %s, congestion point %s)",
-	       cfg->role[CNP_ROLE_PROXY] ? "on" : "off",
-	       cfg->role[CNP_ROLE_CONGESTION_POINT] ? "on" : "off");
-	cnpproxy_pn_apply();
-	pthread_mutex_unlock(&cnpproxy_fp_mtx);
+		DEBUGD(&cnp_dbg_nb,
+		       "northbound: configuration read (proxy %s, congestion point %s)",
+		       cfg->role[CNP_ROLE_PROXY] ? "on" : "off",
+		       cfg->role[CNP_ROLE_CONGESTION_POINT] ? "on" : "off");
+		cnpproxy_pn_apply();
+	}
 	cnpproxy_cp_apply();
 	cnpproxy_border_apply();
 	cnpproxy_decap_apply();

@@ -699,11 +699,7 @@ static bool queue_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 		return false;
 	}
 	memset(&o->dst, 0, sizeof(o->dst));
-	o->dst.sa.sa_family = i == 0 ? AF_INET : AF_INET6;
-	if (i == 0)
-		memcpy(&o->dst.sin.sin_addr, f->sender, 4);
-	else
-		memcpy(&o->dst.sin6.sin6_addr, f->sender, 16);
+	sockunion_set(&o->dst, i == 0 ? AF_INET : AF_INET6, f->sender, i == 0 ? 4 : 16);
 	batch.n[i]++;
 	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", cnp_sender_format_name(fmt), &o->dst,
 		 f->sender_qpn, cl, why);
@@ -963,16 +959,10 @@ void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len)
 		err = PNC_E_UDP_CHECKSUM;
 	if (!err && v.ip.dport != pn.notif_port && v.ip.dport != pn.fcn_port)
 		err = PNC_E_UDP_PORT;
-	if (!err) {
-		from.sa.sa_family = v.ip.version == 4 ? AF_INET : AF_INET6;
-		if (v.ip.version == 4) {
-			memcpy(&from.sin.sin_addr, v.ip.src, 4);
-			from.sin.sin_port = htons(v.ip.sport);
-		} else {
-			memcpy(&from.sin6.sin6_addr, v.ip.src, 16);
-			from.sin6.sin6_port = htons(v.ip.sport);
-		}
-	}
+	/* The source as the checks and the debug messages know it. */
+	if (!err)
+		sockunion_set(&from, v.ip.version == 4 ? AF_INET : AF_INET6, v.ip.src,
+			      v.ip.version == 4 ? 4 : 16);
 	if (pn.role_off)
 		return;
 	if (err) {

@@ -369,22 +369,28 @@ const char *cnpproxy_xsk_not_operational(void)
 	return why[0] ? why : NULL;
 }
 
-/* The kernel's drops since the last clear, closed sockets' included. */
-uint64_t cnpproxy_xsk_dropped(void)
+/* The kernel's drops since the daemon started, closed sockets' included. */
+static uint64_t xk_dropped_total(void)
 {
 	uint64_t total = xk.dropped_closed;
 
 	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
 		if (xk.ifs[i].used)
 			total += xk_if_dropped(&xk.ifs[i]);
+	return total;
+}
+
+uint64_t cnpproxy_xsk_dropped(void)
+{
+	uint64_t total = xk_dropped_total();
+
 	return total - MIN(total, xk.dropped_cleared);
 }
 
 void cnpproxy_xsk_counters_clear(void)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		xk.dropped_cleared = 0;
-		xk.dropped_cleared = cnpproxy_xsk_dropped();
+		xk.dropped_cleared = xk_dropped_total();
 	}
 }
 

@@ -168,8 +168,11 @@ unsigned int pnc_xsk_receive(struct pnc_xsk *x, unsigned int max, pnc_xsk_frame_
 	n = xsk_ring_cons__peek(&x->rx, max, &ri);
 	if (n) {
 		/* The fill ring has room for every frame: this never waits. */
-		if (xsk_ring_prod__reserve(&x->fq, n, &fi) != n)
-			n = 0; /* cannot happen; leave them for the next call */
+		if (xsk_ring_prod__reserve(&x->fq, n, &fi) != n) {
+			/* Cannot happen; leave them for the next call. */
+			xsk_ring_cons__cancel(&x->rx, n);
+			return 0;
+		}
 		for (uint32_t i = 0; i < n; i++) {
 			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&x->rx, ri + i);
 			uint64_t addr = xsk_umem__extract_addr(d->addr);

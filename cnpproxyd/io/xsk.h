@@ -17,7 +17,8 @@
 struct pnc_xsk;
 
 struct pnc_xsk_cfg {
-	uint32_t frames; /* UMEM frames, a power of two; ring sizes are half */
+	/* UMEM frames, a power of two: the receive ring as many, the fill ring twice */
+	uint32_t frames;
 	/*
 	 * Busy polling: the receive calls poll the driver for this many
 	 * microseconds (SO_BUSY_POLL, SO_PREFER_BUSY_POLL); 0: interrupts.
@@ -26,7 +27,10 @@ struct pnc_xsk_cfg {
 	uint32_t busy_poll_budget;
 };
 
-/* Frame buffer size: a notification is small, a jumbo frame is not steered. */
+/*
+ * Frame buffer size, the kernel's headroom included: enough for any
+ * notification a 1500-octet link carries.
+ */
 #define PNC_XSK_FRAME_SIZE 2048
 
 struct pnc_xsk_stats {
