@@ -307,6 +307,9 @@ static void learn_if_changed(const char *ifname, int ifindex)
 	}
 	if (ifindex)
 		cnpproxy_learn_apply(learn.flows);
+	else
+		/* The program is gone from it; so go its AF_XDP sockets. */
+		cnpproxy_xsk_apply(learn.lx);
 }
 
 const char *cnpproxy_learn_not_operational(void)

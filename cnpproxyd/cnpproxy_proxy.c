@@ -943,11 +943,14 @@ static void pn_read(struct event *t)
 void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len)
 {
 	union sockunion from = {};
-	struct pnc_udp_view v;
+	struct pnc_udp_view v = {};
 	uint16_t type;
 	size_t l3 = 0;
 	int err;
 
+	/* The role went off after the thread read the ring: nothing to answer. */
+	if (pn.role_off)
+		return;
 	pn_counters.c[PN_RX_XSK]++;
 	type = pnc_eth_l3(frame, len, &l3);
 	if (type == ETH_P_IP || type == ETH_P_IPV6)
@@ -963,10 +966,10 @@ void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len)
 	if (!err)
 		sockunion_set(&from, v.ip.version == 4 ? AF_INET : AF_INET6, v.ip.src,
 			      v.ip.version == 4 ? 4 : 16);
-	if (pn.role_off)
-		return;
 	if (err) {
-		pn_counters.c[PN_RX]++;
+		/* Where the kernel would have delivered it, if it got that far. */
+		pn_counters.c[err != PNC_E_UDP_PORT && v.ip.dport == pn.fcn_port ? PN_RX_FCN
+										 : PN_RX]++;
 		malformed(err, &from);
 		return;
 	}

@@ -5,11 +5,13 @@
  *
  * Ownership: the main thread writes what is wanted (interfaces, the
  * program's two steering maps as duplicated descriptors, busy polling)
- * under cnpproxy_fp_mtx and asks the thread to act.  The thread opens
- * and closes the sockets, under the mutex, and is the only one to touch
- * their rings; it checks the rings without the mutex and takes it only
- * to run frames through the pipeline.  Show commands read the sockets'
- * state and statistics under the mutex.
+ * under cnpproxy_fp_mtx and asks the thread to act.  The thread takes
+ * its own duplicates of the maps, opens and closes the sockets without
+ * the mutex (binding one takes milliseconds the main thread must not
+ * wait) and publishes an interface's sockets by marking its slot used,
+ * under the mutex.  It alone touches the rings; it takes the mutex to
+ * run frames through the pipeline.  Show commands read the published
+ * slots under the mutex.
  */
 #include <zebra.h>
 
@@ -40,7 +42,7 @@
 #define XK_FRAMES	    2048
 #define XK_BUSY_POLL_US	    20
 #define XK_BUSY_POLL_BUDGET 64
-#define XK_RETRY_S	    5
+#define XK_CHECK_S	    5
 
 struct xk_queue {
 	struct pnc_xsk *sock;
@@ -67,21 +69,34 @@ static struct {
 	struct pnc_learn_xdp *lx;
 	int sockets_fd, ifs_fd; /* duplicates of the program's steering maps */
 	uint64_t maps_gen;
+	uint64_t req; /* requests made: the thread reports on the last */
 	struct xk_want want[PNC_XSK_IFS_MAX];
 	unsigned int n_want;
 	bool busy_poll;
 	bool on;
-	/* The thread's; written under the mutex. */
+	/*
+	 * The thread's.  A slot's `used` and the counters below are
+	 * written under the mutex; the rest of a slot while it is unused.
+	 */
 	struct xk_if ifs[PNC_XSK_IFS_MAX];
-	uint64_t maps_used; /* generation of the maps the sockets are in */
-	bool busy_used;
 	char error[160]; /* the last failure, "" when all open */
 	uint64_t dropped_closed, dropped_cleared;
-	struct event *t_sync, *t_retry, *t_busy;
+	/* The thread's only. */
+	int t_sockets_fd, t_ifs_fd; /* its duplicates of the maps in use */
+	uint64_t maps_used;	    /* their generation */
+	bool busy_used;
+	char warned[160]; /* the failure last logged */
+	struct event *t_sync, *t_check, *t_busy;
 } xk = {
 	.sockets_fd = -1,
 	.ifs_fd = -1,
+	.t_sockets_fd = -1,
+	.t_ifs_fd = -1,
 };
+
+/* What the program can steer is what a socket's buffer holds. */
+_Static_assert(PNC_XSK_FRAME_SIZE - XDP_PACKET_HEADROOM == PNC_XSK_FRAME_MAX,
+	       "the steering stage's frame limit follows the UMEM frame size");
 
 /* ---- the fast-path thread ------------------------------------------------ */
 
@@ -99,21 +114,40 @@ static uint64_t xk_if_dropped(const struct xk_if *xi)
 	return sum;
 }
 
+/* Receive queues of an interface a socket can serve. */
+static unsigned int xk_queues(const char *ifname)
+{
+	int nq = pnc_xsk_rx_queues(ifname);
+
+	return MIN((unsigned int)MAX(nq, 1), PNC_XSK_QUEUES_MAX);
+}
+
+/* Run what a socket holds through the pipeline. */
+static void xk_drain(struct pnc_xsk *sock);
+
+/* Steering into an interface's sockets stops, their frames are answered, they close. */
 static void xk_if_close(struct xk_if *xi)
 {
 	uint32_t ifindex = (uint32_t)xi->ifindex;
 
 	/* Steering stops first: frames pass to the kernel meanwhile. */
 	frr_with_privs (&cnpproxy_privs) {
-		if (xk.ifs_fd >= 0)
-			bpf_map_delete_elem(xk.ifs_fd, &ifindex);
+		if (xk.t_ifs_fd >= 0)
+			bpf_map_delete_elem(xk.t_ifs_fd, &ifindex);
 	}
-	xk.dropped_closed += xk_if_dropped(xi);
+	/* What was steered before is answered, not lost with the rings. */
 	for (unsigned int k = 0; k < xi->n_queues; k++) {
 		event_cancel(&xi->q[k].t_read);
-		pnc_xsk_close(xi->q[k].sock);
-		xi->q[k].sock = NULL;
+		if (xi->q[k].sock)
+			xk_drain(xi->q[k].sock);
 	}
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		if (xi->used)
+			xk.dropped_closed += xk_if_dropped(xi);
+		xi->used = false;
+	}
+	for (unsigned int k = 0; k < xi->n_queues; k++)
+		pnc_xsk_close(xi->q[k].sock);
 	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP sockets of %s closed", xi->name);
 	memset(xi, 0, sizeof(*xi));
 }
@@ -127,8 +161,11 @@ static void xk_arm(struct xk_if *xi)
 			       &xi->q[k].t_read);
 }
 
-/* Sockets on every receive queue of the interface, or none. */
-static bool xk_if_open(struct xk_if *xi, const struct xk_want *w)
+/*
+ * Sockets on every receive queue of the interface, or none, in the
+ * unused slot xi.  On failure, why says so.
+ */
+static bool xk_if_open(struct xk_if *xi, const struct xk_want *w, char *why, size_t whysz)
 {
 	const struct pnc_xsk_cfg cfg = {
 		.frames = XK_FRAMES,
@@ -138,14 +175,13 @@ static bool xk_if_open(struct xk_if *xi, const struct xk_want *w)
 	uint32_t base = (uint32_t)(xi - xk.ifs) * PNC_XSK_QUEUES_MAX;
 	struct pnc_xsk_if val = {};
 	const char *what = "steering map";
-	int nq, err = 0, fd;
+	int err = 0, fd;
 	uint32_t k, failed = 0;
 
 	memset(xi, 0, sizeof(*xi));
 	strlcpy(xi->name, w->name, sizeof(xi->name));
 	xi->ifindex = w->ifindex;
-	nq = pnc_xsk_rx_queues(w->name);
-	xi->n_queues = MIN((unsigned int)MAX(nq, 1), PNC_XSK_QUEUES_MAX);
+	xi->n_queues = xk_queues(w->name);
 	xi->zero_copy = true;
 	for (k = 0; k < xi->n_queues && !err; k++) {
 		/* The UMEM is pinned: CAP_IPC_LOCK, or the memlock limit. */
@@ -155,7 +191,7 @@ static bool xk_if_open(struct xk_if *xi, const struct xk_want *w)
 				uint32_t slot = base + k;
 
 				fd = pnc_xsk_fd(xi->q[k].sock);
-				if (bpf_map_update_elem(xk.sockets_fd, &slot, &fd, BPF_ANY) < 0) {
+				if (bpf_map_update_elem(xk.t_sockets_fd, &slot, &fd, BPF_ANY) < 0) {
 					err = -errno;
 					what = "steering map";
 				}
@@ -170,20 +206,20 @@ static bool xk_if_open(struct xk_if *xi, const struct xk_want *w)
 	val.queues = xi->n_queues;
 	if (!err) {
 		frr_with_privs (&cnpproxy_privs) {
-			if (bpf_map_update_elem(xk.ifs_fd, &xi->ifindex, &val, BPF_ANY) < 0) {
+			if (bpf_map_update_elem(xk.t_ifs_fd, &xi->ifindex, &val, BPF_ANY) < 0) {
 				err = -errno;
 				what = "steering map";
 			}
 		}
 	}
-	xi->used = true;
 	if (err) {
-		snprintf(xk.error, sizeof(xk.error), "fast-path af-xdp: %s queue %u: %s: %s",
-			 w->name, failed, what, safe_strerror(-err));
-		zlog_warn("cnpproxyd: no AF_XDP socket on %s, its notifications take the UDP sockets: %s",
-			  w->name, xk.error);
+		snprintf(why, whysz, "fast-path af-xdp: %.*s queue %u: %s: %s",
+			 (int)sizeof(w->name), w->name, failed, what, safe_strerror(-err));
 		xk_if_close(xi);
 		return false;
+	}
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		xi->used = true;
 	}
 	xk_arm(xi);
 	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP on %s: %u queues, %s", xi->name, xi->n_queues,
@@ -191,10 +227,10 @@ static bool xk_if_open(struct xk_if *xi, const struct xk_want *w)
 	return true;
 }
 
-static bool wanted(const struct xk_if *xi)
+static bool wanted(const struct xk_if *xi, const struct xk_want *want, unsigned int n_want)
 {
-	for (unsigned int i = 0; i < xk.n_want; i++)
-		if (xk.want[i].ifindex == xi->ifindex && !strcmp(xk.want[i].name, xi->name))
+	for (unsigned int i = 0; i < n_want; i++)
+		if (want[i].ifindex == xi->ifindex && !strcmp(want[i].name, xi->name))
 			return true;
 	return false;
 }
@@ -216,57 +252,118 @@ static struct xk_if *free_if(void)
 	return NULL;
 }
 
+static void xk_close_all(void)
+{
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xk.ifs[i].used)
+			xk_if_close(&xk.ifs[i]);
+}
+
+/* Hand the thread's map descriptors over to new ones. */
+static void xk_take_maps(int sockets_fd, int ifs_fd)
+{
+	if (xk.t_sockets_fd >= 0)
+		close(xk.t_sockets_fd);
+	if (xk.t_ifs_fd >= 0)
+		close(xk.t_ifs_fd);
+	xk.t_sockets_fd = sockets_fd;
+	xk.t_ifs_fd = ifs_fd;
+}
+
+static int dup_fd(int fd)
+{
+	return fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+}
+
 static void xk_sync(struct event *t);
 
-/* Make the sockets what the main thread wants; with the mutex held. */
-static void xk_sync_locked(void)
+/*
+ * Make the sockets what the main thread wants.  Also every XK_CHECK_S
+ * while there are interfaces: a queue busy with another socket may be
+ * free now, and the number of receive queues (`ethtool -L`) may have
+ * changed, which no notification reports.
+ */
+static void xk_sync(struct event *t)
 {
-	bool again = false, any = false;
+	struct xk_want want[PNC_XSK_IFS_MAX];
+	unsigned int n_want;
+	char error[sizeof(xk.error)] = "";
+	int sockets_fd = -1, ifs_fd = -1;
+	bool busy, any = false;
+	uint64_t gen, req;
 
-	event_cancel(&xk.t_retry);
-	/* Other maps (the program was reloaded) or another mode: start over. */
-	if (xk.maps_used != xk.maps_gen || xk.busy_used != xk.busy_poll) {
-		for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
-			if (xk.ifs[i].used)
-				xk_if_close(&xk.ifs[i]);
-		xk.maps_used = xk.maps_gen;
-		xk.busy_used = xk.busy_poll;
+	event_cancel(&xk.t_check);
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		n_want = xk.n_want;
+		memcpy(want, xk.want, sizeof(want));
+		busy = xk.busy_poll;
+		gen = xk.maps_gen;
+		req = xk.req;
+		/* The main thread may close its descriptors once the mutex is free. */
+		if (gen != xk.maps_used) {
+			sockets_fd = dup_fd(xk.sockets_fd);
+			ifs_fd = dup_fd(xk.ifs_fd);
+		}
 	}
-	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
-		if (xk.ifs[i].used && !wanted(&xk.ifs[i]))
-			xk_if_close(&xk.ifs[i]);
-	xk.error[0] = '\0';
-	for (unsigned int i = 0; i < xk.n_want; i++) {
+	/* Other maps (the program was reloaded): the old ones' entries go first. */
+	if (gen != xk.maps_used) {
+		xk_close_all();
+		xk_take_maps(sockets_fd, ifs_fd);
+		xk.maps_used = gen;
+	}
+	/* Another mode: start over. */
+	if (busy != xk.busy_used) {
+		xk_close_all();
+		xk.busy_used = busy;
+	}
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
+		struct xk_if *xi = &xk.ifs[i];
+
+		if (!xi->used)
+			continue;
+		if (!wanted(xi, want, n_want)) {
+			xk_if_close(xi);
+		} else if (xk_queues(xi->name) != xi->n_queues) {
+			zlog_info("cnpproxyd: %s has %u receive queues now, AF_XDP sockets reopened",
+				  xi->name, xk_queues(xi->name));
+			xk_if_close(xi);
+		}
+	}
+	for (unsigned int i = 0; i < n_want; i++) {
 		struct xk_if *xi;
 
-		if (open_of(&xk.want[i]))
+		if (open_of(&want[i]))
 			continue;
 		xi = free_if();
-		if (!xi || !xk_if_open(xi, &xk.want[i]))
-			again = true;
+		if (xi && xk.t_sockets_fd >= 0 && xk.t_ifs_fd >= 0)
+			xk_if_open(xi, &want[i], error, sizeof(error));
+		else if (!error[0])
+			snprintf(error, sizeof(error), "fast-path af-xdp: %.*s: no steering map",
+				 (int)sizeof(want[i].name), want[i].name);
 	}
 	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
 		any |= xk.ifs[i].used;
-	/* A queue busy with another socket now may be free later. */
-	if (again)
-		event_add_timer(cnpproxy_fp_loop(), xk_sync, NULL, XK_RETRY_S, &xk.t_retry);
+	/* Once per failure, not at every check. */
+	if (error[0] && strcmp(error, xk.warned))
+		zlog_warn("cnpproxyd: AF_XDP sockets missing, their notifications take the UDP sockets: %s",
+			  error);
+	strlcpy(xk.warned, error, sizeof(xk.warned));
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		/* A newer request supersedes this outcome: its own sync reports. */
+		if (req == xk.req)
+			strlcpy(xk.error, error, sizeof(xk.error));
+	}
+	if (n_want)
+		event_add_timer(cnpproxy_fp_loop(), xk_sync, NULL, XK_CHECK_S, &xk.t_check);
 	if (any && xk.busy_used)
 		event_add_event(cnpproxy_fp_loop(), xk_busy, NULL, 0, &xk.t_busy);
 	else
 		event_cancel(&xk.t_busy);
 }
 
-static void xk_sync(struct event *t)
-{
-	frr_with_mutex (&cnpproxy_fp_mtx) {
-		xk_sync_locked();
-	}
-}
-
 /* Bursts per turn of the loop: the other sockets and timers get theirs. */
 #define XK_BURSTS 8
 
-/* Run what a socket holds through the pipeline. */
 static void xk_drain(struct pnc_xsk *sock)
 {
 	/* The rings are this thread's: the mutex only for the pipeline. */
@@ -322,7 +419,7 @@ void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx)
 		if (lx != xk.lx) {
 			int sfd = -1, ifd = -1;
 
-			/* The thread uses the maps only under the mutex. */
+			/* The thread duplicates the maps under the mutex. */
 			close_maps();
 			if (lx && !pnc_learn_xdp_xsk_maps(lx, &sfd, &ifd)) {
 				xk.sockets_fd = fcntl(sfd, F_DUPFD_CLOEXEC, 0);
@@ -331,6 +428,7 @@ void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx)
 			xk.lx = lx;
 			xk.maps_gen++;
 		}
+		xk.req++;
 		xk.on = on && xk.sockets_fd >= 0 && xk.ifs_fd >= 0;
 		xk.busy_poll = pc->fast_path_busy_poll;
 		xk.n_want = 0;
@@ -458,6 +556,7 @@ void cnpproxy_xsk_fini(void)
 			xk.ifs[i].q[k].sock = NULL;
 		}
 	memset(xk.ifs, 0, sizeof(xk.ifs));
+	xk_take_maps(-1, -1);
 	close_maps();
 	xk.lx = NULL;
 }

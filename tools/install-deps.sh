@@ -19,7 +19,7 @@ clang llvm libbpf-dev libxdp-dev libmnl-dev linux-libc-dev bpftool
 libcmocka-dev
 python3 python3-pytest python3-pexpect python3-yaml python3-lxml python3-toml
 python3-scapy python3-matplotlib exabgp
-iproute2 iputils-ping tcpdump tshark gdb procps psmisc
+iproute2 iputils-ping ethtool tcpdump tshark gdb procps psmisc
 "
 
 missing=""

@@ -11,7 +11,8 @@
  *
  * Only what the user-space frame parser takes is steered: a whole
  * datagram (not a fragment, the kernel reassembles those), IPv4
- * without options, IPv6 with UDP right after the fixed header.
+ * without options, IPv6 with UDP right after the fixed header, in a
+ * frame that fits the socket's buffer.
  */
 #ifndef _CNPPROXY_BPF_XSK_BPF_H
 #define _CNPPROXY_BPF_XSK_BPF_H
@@ -45,8 +46,9 @@ static __always_inline int xsk_steer(struct xdp_md *ctx, __u32 l3_off, __u16 pro
 	if (!xi)
 		return XDP_PASS;
 	plain = l3_off + (proto == bpf_htons(ETH_P_IP) ? 20 : 40);
+	/* A frame the socket's buffer cannot hold would be dropped there. */
 	if (!hit->whole || hit->udp_off != plain || queue >= xi->queues ||
-	    queue >= PNC_XSK_QUEUES_MAX) {
+	    queue >= PNC_XSK_QUEUES_MAX || ctx->data_end - ctx->data > PNC_XSK_FRAME_MAX) {
 		count(PNC_LEARN_C_XSK_PASSED);
 		return XDP_PASS;
 	}

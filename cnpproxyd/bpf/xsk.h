@@ -15,6 +15,13 @@
 /* Slots of the socket map: an interface's base + its receive queue. */
 #define PNC_XSK_SLOTS (PNC_XSK_IFS_MAX * PNC_XSK_QUEUES_MAX)
 
+/*
+ * Largest frame steered: a socket's 2048-octet buffer (PNC_XSK_FRAME_SIZE)
+ * less the headroom the kernel keeps in front of every frame
+ * (XDP_PACKET_HEADROOM).
+ */
+#define PNC_XSK_FRAME_MAX (2048 - 256)
+
 /* Value of the interface map, keyed by ifindex. */
 struct pnc_xsk_if {
 	__u32 base;   /* first slot, a multiple of PNC_XSK_QUEUES_MAX */

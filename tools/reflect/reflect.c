@@ -8,7 +8,7 @@
  * the same path costs when it does nothing.
  *
  *   pnc-reflect MODE --dev IF [--port N] [--qpn-off N] [--seconds S]
- *               [--busy] [--pass]
+ *               [--busy] [--pass] [--queue N]
  *
  *   sendto  recvfrom + sendto, one datagram per system call
  *   mmsg    recvmmsg + sendmmsg, up to 64 per system call
@@ -16,6 +16,9 @@
  *   xdp     in the XDP program, XDP_TX (reflect.bpf.c)
  *   sink    count and drop (--pass: and pass) what arrives at --port
  *   pass    an XDP program that passes everything
+ *   hold    an AF_XDP socket bound to --queue (0) and nothing else, so
+ *           that another process finds the queue taken; "bound" on
+ *           stdout once it is
  *
  * The XDP programs are attached through BPF links: they go with the
  * process, even a killed one.
@@ -65,7 +68,7 @@ static void on_signal(int sig)
 
 struct opts {
 	const char *mode, *dev;
-	unsigned int ifindex, port, qpn_off;
+	unsigned int ifindex, port, qpn_off, queue;
 	bool busy, pass;
 };
 
@@ -260,8 +263,9 @@ static void xsk_open(const struct opts *o, struct pnc_reflect *skel, struct xsk 
 	}
 	err = xsk_umem__create(&x->umem, x->area, size, &x->fq, &x->cq, &ucfg);
 	if (!err)
-		err = xsk_socket__create(&x->sock, o->dev, 0, x->umem, &x->rx, &x->tx, &scfg);
-	if (!err)
+		err = xsk_socket__create(&x->sock, o->dev, o->queue, x->umem, &x->rx, &x->tx,
+					 &scfg);
+	if (!err && skel)
 		err = xsk_socket__update_xskmap(x->sock, bpf_map__fd(skel->maps.xsks));
 	if (err) {
 		fprintf(stderr, "pnc-reflect: AF_XDP socket on %s: %s\n", o->dev, strerror(-err));
@@ -347,12 +351,25 @@ static uint64_t run_xsk(const struct opts *o, struct pnc_reflect *skel)
 	return n;
 }
 
+/* A queue taken, for tests of what another AF_XDP user finds. */
+static void run_hold(const struct opts *o)
+{
+	struct xsk x = {};
+
+	xsk_open(o, NULL, &x);
+	printf("bound\n");
+	fflush(stdout);
+	wait_stop();
+	xsk_socket__delete(x.sock);
+	xsk_umem__delete(x.umem);
+}
+
 /* ---- main ------------------------------------------------------------ */
 
 static void usage(FILE *f)
 {
-	fputs("usage: pnc-reflect sendto|mmsg|xsk|xdp|sink|pass --dev IF [--port N]\n"
-	      "                   [--qpn-off N] [--seconds S] [--busy] [--pass]\n",
+	fputs("usage: pnc-reflect sendto|mmsg|xsk|xdp|sink|pass|hold --dev IF [--port N]\n"
+	      "                   [--qpn-off N] [--seconds S] [--busy] [--pass] [--queue N]\n",
 	      f);
 }
 
@@ -365,6 +382,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 't' },
 		{ "busy", no_argument, NULL, 'b' },
 		{ "pass", no_argument, NULL, 'P' },
+		{ "queue", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -398,6 +416,10 @@ int main(int argc, char **argv)
 		case 'P':
 			o.pass = true;
 			break;
+		case 'Q':
+			ok &= parse_u64(optarg, 4095, &v) == 0;
+			o.queue = (unsigned int)v;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -422,6 +444,8 @@ int main(int argc, char **argv)
 		n = run_sendto(&o);
 	else if (!strcmp(o.mode, "mmsg"))
 		n = run_mmsg(&o);
+	else if (!strcmp(o.mode, "hold"))
+		run_hold(&o);
 	else if (!strcmp(o.mode, "xsk") || !strcmp(o.mode, "xdp") || !strcmp(o.mode, "sink") ||
 		 !strcmp(o.mode, "pass")) {
 		skel = load(&o);

@@ -908,14 +908,21 @@ def af_xdp():
     return fast_path().get("afXdp", {})
 
 
-def af_xdp_active():
-    _, got = topotest.run_and_expect(lambda: af_xdp().get("active"), True, count=20, wait=0.5)
+def af_xdp_active(count=20):
+    _, got = topotest.run_and_expect(lambda: af_xdp().get("active"), True, count=count,
+                                     wait=0.5)
     assert got, fast_path()
+
+
+def af_xdp_sockets():
+    "Interface -> its AF_XDP sockets, from show cnpproxy status."
+    return {s["interface"]: s for s in af_xdp().get("sockets", [])}
 
 
 SCAPY_SEND = ("import sys; from scapy.all import IP, IPv6, UDP, Raw, send; "
               "l3 = IPv6(dst=sys.argv[1]) if ':' in sys.argv[1] else IP(dst=sys.argv[1]); "
-              "kw = dict((k, int(v)) for k, v in (a.split('=') for a in sys.argv[4].split(','))); "
+              "fields = sys.argv[4].split(',') if len(sys.argv) > 4 else []; "
+              "kw = dict((k, int(v)) for k, v in (a.split('=') for a in fields)); "
               "udp = UDP(sport=40000, dport=int(sys.argv[2]), **kw); "
               "send(l3 / udp / Raw(bytes.fromhex(sys.argv[3])), verbose=False)")
 
@@ -1001,6 +1008,118 @@ def test_fast_path_af_xdp_busy_poll():
     af_xdp_active()
     assert af_xdp()["busyPoll"] is False, fast_path()
     assert "busy-poll" not in pe1.vtysh_cmd("show running-config cnpproxyd")
+
+
+def set_p_link_mtu(mtu):
+    """The MTU of the pe1-p link: both ends and the switch's ports."""
+    gear("p").cmd_raises("ip link set dev p-eth0 mtu {}".format(mtu))
+    gear("pe1").cmd_raises("ip link set dev pe1-eth1 mtu {}".format(mtu))
+    get_topogen().gears["s2"].cmd_raises(
+        "for p in /sys/class/net/*/brport; do d=${p%/brport}; "
+        "ip link set dev ${d##*/} mtu " + str(mtu) + " || exit 1; done")
+
+
+def test_fast_path_af_xdp_steers_what_fits():
+    """A notification longer than an AF_XDP buffer holds (1792 octets of
+    frame) is not steered, where the socket would drop it: it takes the
+    UDP socket.  A malformed datagram to the flow-label port is counted
+    there, as the socket path counts it."""
+    pe1 = gear("pe1")
+    set_filter(True)
+    proxy_cfg("proxy fast-path af-xdp", "no proxy cnp min-interval")
+    af_xdp_active()
+    set_p_link_mtu(2000)
+    try:
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        note = cut_notification("10.0.1.1", "10.0.23.3")
+        # 14 + 20 + 8 + payload: one octet over the buffer, then one under.
+        for frame in (1793, 1792):
+            pad = frame - 14 - 20 - 8 - len(note) // 2
+            send_udp("p", "10.0.12.1", NOTIF_PORT, note + "00" * pad)
+        expect_counters({"received": 2, "receivedAfXdp": 1, "droppedAfXdpRing": 0})
+        xdp = counters()["learning"]["xdp"]
+        assert xdp["xsk_steered"] == 1 and xdp["xsk_passed"] == 1, xdp
+    finally:
+        set_p_link_mtu(1500)
+
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_udp("p", "2001:db8:12::1", FCN_PORT, "00" * 16, chksum=0)
+    expect_counters({"received": 0, "receivedFlowLabel": 1, "receivedAfXdp": 1,
+                     "droppedMalformed": 1})
+    assert counters()["malformedByReason"] == {"udp-bad-checksum": 1}, counters()
+
+
+def test_fast_path_af_xdp_queue_faults():
+    """What an operator does to an interface under the sockets.  A queue
+    another process's AF_XDP socket holds: none on that interface (its
+    notifications take the UDP sockets), status names the queue and the
+    error, and the sockets are bound once it is free.  The number of
+    receive queues changed (ethtool -L): followed.  The interface
+    deleted: its sockets go, status says so; re-created: back."""
+    pe1 = gear("pe1")
+
+    def make():
+        pe1.cmd_raises("ip link add xq0 numtxqueues 4 numrxqueues 4 type veth peer name xq1 "
+                       "numtxqueues 4 numrxqueues 4")
+        pe1.cmd_raises("ip link set dev xq0 up")
+        pe1.cmd_raises("ip link set dev xq1 up")
+
+    def xq0_queues():
+        return af_xdp_sockets().get("xq0", {}).get("queues")
+
+    make()
+    # Two of four queues: more come later, fewer cannot while sockets
+    # are bound to them (the kernel refuses it).
+    pe1.cmd_raises("ethtool -L xq1 rx 2 tx 2")
+    pe1.cmd_raises("ethtool -L xq0 rx 2 tx 2")
+    holder = pe1.popen([built("tools/reflect/pnc-reflect"), "hold", "--dev", "xq0",
+                        "--queue", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    try:
+        assert holder.stdout.readline() == "bound\n", holder.stderr.read()
+        proxy_cfg("proxy filter-interface xq0")
+        busy = "fast-path af-xdp: xq0 queue 1: socket bind: Device or resource busy"
+        _, got = topotest.run_and_expect(lambda: af_xdp().get("reason"), busy, count=20,
+                                         wait=0.5)
+        assert got == busy, fast_path()
+        socks = af_xdp_sockets()
+        assert set(socks) == {"pe1-eth0", "pe1-eth1"}, socks
+        role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+        assert not role["operational"] and role["reason"] == busy, role
+        # The other interfaces keep theirs.
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
+        expect_counters({"received": 1, "receivedAfXdp": 1, "cnpSent": 1})
+    finally:
+        holder.terminate()
+        holder.communicate(timeout=10)
+    # Checked again every 5 s.
+    af_xdp_active(count=30)
+    assert xq0_queues() == 2, fast_path()
+
+    # Queues added: sockets on them too.
+    pe1.cmd_raises("ethtool -L xq0 rx 4 tx 4")
+    pe1.cmd_raises("ethtool -L xq1 rx 4 tx 4")
+    _, got = topotest.run_and_expect(xq0_queues, 4, count=30, wait=0.5)
+    assert got == 4, fast_path()
+    assert af_xdp()["active"], fast_path()
+    with open(os.path.join(get_topogen().logdir, "pe1", "cnpproxyd.log")) as log:
+        assert "xq0 has 4 receive queues now" in log.read()
+
+    pe1.cmd_raises("ip link del xq0")
+    _, got = topotest.run_and_expect(lambda: "xq0" in af_xdp_sockets(), False, count=20,
+                                     wait=0.5)
+    assert not got, fast_path()
+    role = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    assert not role["operational"] and role["reason"] == "filtering on xq0: no such interface", \
+        role
+    make()
+    _, got = topotest.run_and_expect(xq0_queues, 4, count=20, wait=0.5)
+    assert got == 4, fast_path()
+    af_xdp_active()
+    proxy_cfg("no proxy filter-interface xq0")
+    assert "xq0" not in af_xdp_sockets()
+    pe1.cmd_raises("ip link del xq0")
 
 
 def test_fast_path_af_xdp_falls_back():
