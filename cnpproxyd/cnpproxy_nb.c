@@ -608,6 +608,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/sent-af-xdp",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/cnp-send-error",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,

@@ -53,6 +53,7 @@
 #include "cnpproxy_sender.h"
 #include "cnpproxy_xlate.h"
 #include "cnpproxy_xsk.h"
+#include "cnpproxy_xsk_tx.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_SOURCE, "cnpproxyd notification source");
 DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
@@ -110,6 +111,7 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_LH_ICMP6_SENT] = "longHaulIcmpv6Sent",
 	[PN_LH_ROCE_SENT] = "longHaulRocev2Sent",
 	[PN_RA_SENT] = "rateAdviceSent",
+	[PN_TX_XSK] = "sentAfXdp",
 	[PN_SEND_ERROR] = "cnpSendError",
 };
 
@@ -746,32 +748,47 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	return queue_message(f, fmt, &r, metric, cl, r.severe ? "severe" : "light");
 }
 
+/* With fast-path af-xdp, as frames on AF_XDP sockets; the rest by the raw sockets. */
 static void flush_cnps(void)
 {
 	for (int i = 0; i < 2; i++) {
 		struct mmsghdr msgs[PN_BATCH] = {};
 		struct iovec iov[PN_BATCH];
-		unsigned int n = batch.n[i];
+		struct pn_out *raw[PN_BATCH];
+		unsigned int n = 0;
 		int sent;
 
+		for (unsigned int k = 0; k < batch.n[i]; k++) {
+			struct pn_out *o = &batch.out[i][k];
+
+			if (cnpproxy_xsk_tx(i == 0 ? 4 : 6,
+					    i == 0 ? (const uint8_t *)&o->dst.sin.sin_addr
+						   : (const uint8_t *)&o->dst.sin6.sin6_addr,
+					    o->pkt, o->len)) {
+				pn_counters.c[o->sent]++;
+				pn_counters.c[PN_TX_XSK]++;
+				continue;
+			}
+			raw[n] = o;
+			iov[n].iov_base = o->pkt;
+			iov[n].iov_len = o->len;
+			msgs[n].msg_hdr.msg_iov = &iov[n];
+			msgs[n].msg_hdr.msg_iovlen = 1;
+			msgs[n].msg_hdr.msg_name = &o->dst;
+			msgs[n].msg_hdr.msg_namelen = sockunion_sizeof(&o->dst);
+			n++;
+		}
+		batch.n[i] = 0;
 		if (!n)
 			continue;
-		for (unsigned int k = 0; k < n; k++) {
-			iov[k].iov_base = batch.out[i][k].pkt;
-			iov[k].iov_len = batch.out[i][k].len;
-			msgs[k].msg_hdr.msg_iov = &iov[k];
-			msgs[k].msg_hdr.msg_iovlen = 1;
-			msgs[k].msg_hdr.msg_name = &batch.out[i][k].dst;
-			msgs[k].msg_hdr.msg_namelen = sockunion_sizeof(&batch.out[i][k].dst);
-		}
 		sent = pn.raw_fd[i] >= 0 ? sendmmsg(pn.raw_fd[i], msgs, n, 0) : -1;
 		if (sent < 0)
 			sent = 0;
 		for (int k = 0; k < sent; k++)
-			pn_counters.c[batch.out[i][k].sent]++;
+			pn_counters.c[raw[k]->sent]++;
 		pn_counters.c[PN_SEND_ERROR] += n - (unsigned int)sent;
-		batch.n[i] = 0;
 	}
+	cnpproxy_xsk_tx_flush();
 }
 
 static void malformed(int err, const union sockunion *from)

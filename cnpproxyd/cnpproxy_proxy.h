@@ -39,6 +39,7 @@ enum pn_counter {
 	PN_LH_ICMP6_SENT,  /* Long-haul CNPs sent, ICMPv6 form */
 	PN_LH_ROCE_SENT,   /* Long-haul CNPs sent, RoCEv2 form */
 	PN_RA_SENT,	   /* rate advice messages sent */
+	PN_TX_XSK,	   /* ... of the messages sent, by AF_XDP (fast-path af-xdp) */
 	PN_SEND_ERROR,	   /* messages the kernel refused */
 	PN_COUNTER_MAX,
 };

@@ -37,6 +37,7 @@
 #include "cnpproxy_proxy.h"
 #include "cnpproxy_xlate.h"
 #include "cnpproxy_xsk.h"
+#include "cnpproxy_xsk_tx.h"
 
 /* Per socket: 2048 frames of 2 KiB (4 MiB of UMEM), rings to match. */
 #define XK_FRAMES	    2048
@@ -167,7 +168,7 @@ static void xk_arm(struct xk_if *xi)
  */
 static bool xk_if_open(struct xk_if *xi, const struct xk_want *w, char *why, size_t whysz)
 {
-	const struct pnc_xsk_cfg cfg = {
+	struct pnc_xsk_cfg cfg = {
 		.frames = XK_FRAMES,
 		.busy_poll_us = xk.busy_used ? XK_BUSY_POLL_US : 0,
 		.busy_poll_budget = XK_BUSY_POLL_BUDGET,
@@ -183,7 +184,10 @@ static bool xk_if_open(struct xk_if *xi, const struct xk_want *w, char *why, siz
 	xi->ifindex = w->ifindex;
 	xi->n_queues = xk_queues(w->name);
 	xi->zero_copy = true;
+	/* Queue 0 transmits too: a transmit-only socket there would hold it. */
+	cnpproxy_xsk_tx_release(w->ifindex);
 	for (k = 0; k < xi->n_queues && !err; k++) {
+		cfg.tx_frames = k == 0 ? CNPPROXY_XSK_TX_FRAMES : 0;
 		/* The UMEM is pinned: CAP_IPC_LOCK, or the memlock limit. */
 		frr_with_privs (&cnpproxy_privs) {
 			err = pnc_xsk_open(&xi->q[k].sock, w->name, k, &cfg, &what);
@@ -353,12 +357,21 @@ static void xk_sync(struct event *t)
 		if (req == xk.req)
 			strlcpy(xk.error, error, sizeof(xk.error));
 	}
+	cnpproxy_xsk_tx_sync(n_want && xk.t_sockets_fd >= 0);
 	if (n_want)
 		event_add_timer(cnpproxy_fp_loop(), xk_sync, NULL, XK_CHECK_S, &xk.t_check);
 	if (any && xk.busy_used)
 		event_add_event(cnpproxy_fp_loop(), xk_busy, NULL, 0, &xk.t_busy);
 	else
 		event_cancel(&xk.t_busy);
+}
+
+struct pnc_xsk *cnpproxy_xsk_rx_socket(int ifindex)
+{
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xk.ifs[i].used && xk.ifs[i].ifindex == ifindex)
+			return xk.ifs[i].q[0].sock;
+	return NULL;
 }
 
 /* Bursts per turn of the loop: the other sockets and timers get theirs. */
@@ -536,6 +549,7 @@ void cnpproxy_xsk_show(struct vty *vty, struct json_object *json)
 			}
 		}
 	}
+	cnpproxy_xsk_tx_show(vty, jx);
 	if (jx) {
 		json_object_object_add(jx, "sockets", js);
 		json_object_object_add(json, "afXdp", jx);
@@ -556,6 +570,7 @@ void cnpproxy_xsk_fini(void)
 			xk.ifs[i].q[k].sock = NULL;
 		}
 	memset(xk.ifs, 0, sizeof(xk.ifs));
+	cnpproxy_xsk_tx_fini();
 	xk_take_maps(-1, -1);
 	close_maps();
 	xk.lx = NULL;

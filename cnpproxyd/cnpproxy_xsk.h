@@ -4,8 +4,8 @@
  *
  * The XDP program of the filter interfaces steers the notifications the
  * guard let through into AF_XDP sockets, one per receive queue, which
- * the fast-path thread reads and runs through the pipeline; CNPs leave
- * by the raw sockets.  The main thread says which interfaces (and which
+ * the fast-path thread reads and runs through the pipeline; the CNPs
+ * leave by AF_XDP too (cnpproxy_xsk_tx.h).  The main thread says which interfaces (and which
  * program's maps); the thread owns the sockets.  Where a socket cannot
  * be opened, its notifications reach the UDP sockets as before and
  * status says why.

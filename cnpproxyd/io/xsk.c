@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A receiving AF_XDP socket (see xsk.h), on libxdp's ring helpers.
+ * An AF_XDP socket (see xsk.h), on libxdp's ring helpers.
  *
- * Buffers: `frames` UMEM frames, all of them handed to the kernel
- * through a fill ring twice as large, so that giving back what was
- * received never waits for room.  The receive ring holds `frames`
- * descriptors: the kernel can never have more.
+ * Buffers: `frames` UMEM frames for receiving, all of them handed to
+ * the kernel through a fill ring twice as large, so that giving back
+ * what was received never waits for room.  The receive ring holds
+ * `frames` descriptors: the kernel can never have more.  Behind them,
+ * `tx_frames` frames for transmitting, on a stack of free ones; the
+ * completion ring returns them.
  */
 #include <errno.h>
 #include <linux/ethtool.h>
@@ -33,12 +35,17 @@
 struct pnc_xsk {
 	struct xsk_umem *umem;
 	struct xsk_socket *sock;
-	struct xsk_ring_prod fq;
+	struct xsk_ring_prod fq, tx;
 	struct xsk_ring_cons cq, rx;
 	void *area;
 	size_t size;
 	bool busy_poll;
 	bool zero_copy;
+	/* Transmit frames not in the kernel's hands, and those queued. */
+	uint64_t *tx_free;
+	uint32_t n_free, tx_queued;
+	uint32_t tx_frames;
+	uint64_t tx_kick_errors;
 };
 
 static int busy_poll_on(int fd, const struct pnc_xsk_cfg *cfg)
@@ -57,12 +64,14 @@ int pnc_xsk_open(struct pnc_xsk **out, const char *ifname, uint32_t queue,
 		 const struct pnc_xsk_cfg *cfg, const char **what)
 {
 	struct xsk_umem_config ucfg = {
-		.fill_size = cfg->frames * 2,
-		.comp_size = XSK_RING_CONS__DEFAULT_NUM_DESCS,
+		/* A transmit-only socket's fill ring stays empty; it must exist. */
+		.fill_size = cfg->frames ? cfg->frames * 2 : XSK_RING_PROD__DEFAULT_NUM_DESCS,
+		.comp_size = cfg->tx_frames ? cfg->tx_frames : XSK_RING_CONS__DEFAULT_NUM_DESCS,
 		.frame_size = PNC_XSK_FRAME_SIZE,
 	};
 	struct xsk_socket_config scfg = {
-		.rx_size = cfg->frames,
+		.rx_size = cfg->frames ? cfg->frames : XSK_RING_CONS__DEFAULT_NUM_DESCS,
+		.tx_size = cfg->tx_frames ? cfg->tx_frames : XSK_RING_PROD__DEFAULT_NUM_DESCS,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.bind_flags = XDP_USE_NEED_WAKEUP,
 	};
@@ -73,7 +82,8 @@ int pnc_xsk_open(struct pnc_xsk **out, const char *ifname, uint32_t queue,
 	int err;
 
 	*out = NULL;
-	if (!cfg->frames || (cfg->frames & (cfg->frames - 1))) {
+	if ((cfg->frames & (cfg->frames - 1)) || (cfg->tx_frames & (cfg->tx_frames - 1)) ||
+	    !(cfg->frames | cfg->tx_frames)) {
 		*what = "ring size";
 		return -EINVAL;
 	}
@@ -82,11 +92,23 @@ int pnc_xsk_open(struct pnc_xsk **out, const char *ifname, uint32_t queue,
 		*what = "memory";
 		return -ENOMEM;
 	}
-	x->size = (size_t)cfg->frames * PNC_XSK_FRAME_SIZE;
+	x->size = (size_t)(cfg->frames + cfg->tx_frames) * PNC_XSK_FRAME_SIZE;
+	x->tx_frames = cfg->tx_frames;
+	if (cfg->tx_frames) {
+		x->tx_free = calloc(cfg->tx_frames, sizeof(*x->tx_free));
+		if (!x->tx_free) {
+			free(x);
+			*what = "memory";
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < cfg->tx_frames; i++)
+			x->tx_free[x->n_free++] = (uint64_t)(cfg->frames + i) * PNC_XSK_FRAME_SIZE;
+	}
 	x->area = mmap(NULL, x->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (x->area == MAP_FAILED) {
 		err = -errno;
 		*what = "UMEM memory";
+		free(x->tx_free);
 		free(x);
 		return err;
 	}
@@ -95,8 +117,8 @@ int pnc_xsk_open(struct pnc_xsk **out, const char *ifname, uint32_t queue,
 		*what = "UMEM registration";
 		goto fail;
 	}
-	/* Receive only: the CNPs leave by the raw sockets. */
-	err = xsk_socket__create(&x->sock, ifname, queue, x->umem, &x->rx, NULL, &scfg);
+	err = xsk_socket__create(&x->sock, ifname, queue, x->umem, cfg->frames ? &x->rx : NULL,
+				 cfg->tx_frames ? &x->tx : NULL, &scfg);
 	if (err) {
 		*what = "socket bind";
 		goto fail;
@@ -111,6 +133,8 @@ int pnc_xsk_open(struct pnc_xsk **out, const char *ifname, uint32_t queue,
 	}
 	if (!getsockopt(xsk_socket__fd(x->sock), SOL_XDP, XDP_OPTIONS, &opts, &optlen))
 		x->zero_copy = opts.flags & XDP_OPTIONS_ZEROCOPY;
+	if (!cfg->frames)
+		goto done;
 	if (xsk_ring_prod__reserve(&x->fq, cfg->frames, &idx) != cfg->frames) {
 		err = -ENOSPC;
 		*what = "fill ring";
@@ -119,6 +143,7 @@ int pnc_xsk_open(struct pnc_xsk **out, const char *ifname, uint32_t queue,
 	for (uint32_t i = 0; i < cfg->frames; i++)
 		*xsk_ring_prod__fill_addr(&x->fq, idx + i) = (uint64_t)i * PNC_XSK_FRAME_SIZE;
 	xsk_ring_prod__submit(&x->fq, cfg->frames);
+done:
 	*out = x;
 	return 0;
 fail:
@@ -135,6 +160,7 @@ void pnc_xsk_close(struct pnc_xsk *x)
 	if (x->umem)
 		xsk_umem__delete(x->umem);
 	munmap(x->area, x->size);
+	free(x->tx_free);
 	free(x);
 }
 
@@ -151,6 +177,72 @@ bool pnc_xsk_zero_copy(const struct pnc_xsk *x)
 size_t pnc_xsk_umem_bytes(const struct pnc_xsk *x)
 {
 	return x->size;
+}
+
+/* Frames the kernel has sent are free again. */
+static void tx_reclaim(struct pnc_xsk *x)
+{
+	uint32_t n, ci;
+
+	n = xsk_ring_cons__peek(&x->cq, x->tx_frames, &ci);
+	for (uint32_t i = 0; i < n; i++)
+		x->tx_free[x->n_free++] = *xsk_ring_cons__comp_addr(&x->cq, ci + i);
+	if (n)
+		xsk_ring_cons__release(&x->cq, n);
+}
+
+bool pnc_xsk_tx_queue(struct pnc_xsk *x, const void *l2, size_t l2_len, const void *l3,
+		      size_t l3_len)
+{
+	uint32_t idx;
+	uint64_t addr;
+	uint8_t *frame;
+	struct xdp_desc *d;
+
+	if (!x->tx_frames || l2_len + l3_len > PNC_XSK_FRAME_SIZE)
+		return false;
+	if (!x->n_free)
+		tx_reclaim(x);
+	if (!x->n_free || xsk_ring_prod__reserve(&x->tx, 1, &idx) != 1)
+		return false;
+	addr = x->tx_free[--x->n_free];
+	frame = xsk_umem__get_data(x->area, addr);
+	memcpy(frame, l2, l2_len);
+	memcpy(frame + l2_len, l3, l3_len);
+	d = xsk_ring_prod__tx_desc(&x->tx, idx);
+	d->addr = addr;
+	d->len = (uint32_t)(l2_len + l3_len);
+	x->tx_queued++;
+	return true;
+}
+
+/*
+ * In copy mode only a system call transmits, whatever the need-wakeup
+ * flag says, and one call takes a bounded number of frames (-EAGAIN
+ * while more are left): kick until the ring is empty, a few times.
+ */
+#define TX_KICKS 8
+
+unsigned int pnc_xsk_tx_flush(struct pnc_xsk *x)
+{
+	unsigned int n = x->tx_queued;
+
+	if (!n)
+		return 0;
+	xsk_ring_prod__submit(&x->tx, n);
+	x->tx_queued = 0;
+	if (x->zero_copy && !xsk_ring_prod__needs_wakeup(&x->tx))
+		return n;
+	for (int k = 0; k < TX_KICKS; k++) {
+		if (sendto(pnc_xsk_fd(x), NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
+			break;
+		if (errno != EAGAIN && errno != EBUSY && errno != ENOBUFS) {
+			x->tx_kick_errors++;
+			break;
+		}
+	}
+	tx_reclaim(x);
+	return n;
 }
 
 unsigned int pnc_xsk_pending(struct pnc_xsk *x)

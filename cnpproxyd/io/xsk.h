@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * An AF_XDP socket that receives: one receive queue of one interface,
- * its own UMEM, the fill ring kept full.  No FRR dependency.  Frames
- * reach it only through an XDP program's redirect into an XSKMAP the
- * caller fills with pnc_xsk_fd().
+ * An AF_XDP socket: one queue of one interface, its own UMEM.  It
+ * receives (the fill ring kept full), transmits, or both.  No FRR
+ * dependency.  Frames reach it only through an XDP program's redirect
+ * into an XSKMAP the caller fills with pnc_xsk_fd().
  *
  * Not thread safe: one thread owns a struct pnc_xsk.
  */
@@ -17,8 +17,13 @@
 struct pnc_xsk;
 
 struct pnc_xsk_cfg {
-	/* UMEM frames, a power of two: the receive ring as many, the fill ring twice */
+	/*
+	 * UMEM frames to receive into, a power of two: the receive ring as
+	 * many, the fill ring twice.  0: the socket only transmits.
+	 */
 	uint32_t frames;
+	/* UMEM frames to transmit from, a power of two or 0: it only receives. */
+	uint32_t tx_frames;
 	/*
 	 * Busy polling: the receive calls poll the driver for this many
 	 * microseconds (SO_BUSY_POLL, SO_PREFER_BUSY_POLL); 0: interrupts.
@@ -70,6 +75,15 @@ extern unsigned int pnc_xsk_pending(struct pnc_xsk *x);
  */
 extern unsigned int pnc_xsk_receive(struct pnc_xsk *x, unsigned int max, pnc_xsk_frame_cb cb,
 				    void *arg);
+
+/*
+ * Copy a frame (l2 then l3) into a free transmit buffer and queue it;
+ * false when no buffer or ring slot is free, or it does not fit.
+ */
+extern bool pnc_xsk_tx_queue(struct pnc_xsk *x, const void *l2, size_t l2_len, const void *l3,
+			     size_t l3_len);
+/* Hand the frames queued to the kernel; how many. */
+extern unsigned int pnc_xsk_tx_flush(struct pnc_xsk *x);
 
 extern int pnc_xsk_stats(const struct pnc_xsk *x, struct pnc_xsk_stats *st);
 

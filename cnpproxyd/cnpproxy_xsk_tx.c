@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: AF_XDP transmit (see cnpproxy_xsk_tx.h).
+ *
+ * Ownership: the next-hop cache and the transmit-only sockets' `used`
+ * are read and written under cnpproxy_fp_mtx.  The fast-path thread
+ * alone resolves (netlink, without the mutex), opens and closes the
+ * sockets; a socket is published by marking its slot used under the
+ * mutex, and closed after unmarking it.
+ */
+#include <zebra.h>
+
+#include <net/if.h>
+
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/monotime.h"
+#include "lib/privs.h"
+#include "lib/vty.h"
+
+#include "bpf/xsk.h"
+#include "io/nexthop.h"
+#include "io/xsk.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_debug.h"
+#include "cnpproxy_fp.h"
+#include "cnpproxy_xsk_tx.h"
+
+/* Next hops cached: open addressing, a few probes, then the raw socket. */
+#define NH_SLOTS  1024
+#define NH_PROBES 8
+/* A next hop is used for this long, then refreshed while still used. */
+#define NH_TTL_US (1000u * 1000u)
+/* Resolutions per turn of the thread's loop. */
+#define NH_BATCH 64
+
+enum nh_state {
+	NH_FREE = 0,
+	NH_PENDING, /* asked for; frames take the raw socket meanwhile */
+	NH_OK,
+	NH_FAILED, /* the kernel has none (yet): asked again after NH_TTL_US */
+};
+
+struct nh_entry {
+	uint8_t state;
+	uint8_t version;
+	bool refresh; /* expired: in use, and asked for again */
+	uint8_t addr[16];
+	struct pnc_nexthop nh;
+	uint64_t expires;
+};
+
+/* A socket on an interface without receive sockets. */
+struct tx_if {
+	bool used;
+	int ifindex;
+	char name[IFNAMSIZ];
+	struct pnc_xsk *sock;
+};
+
+static struct {
+	/* Under the mutex. */
+	struct nh_entry nh[NH_SLOTS];
+	struct tx_if tx[PNC_XSK_IFS_MAX];
+	struct pnc_xsk *dirty[2 * PNC_XSK_IFS_MAX]; /* sockets with frames queued */
+	unsigned int n_dirty;
+	bool on;
+	uint64_t resolved, unresolved;
+	/* The thread's. */
+	int nl_fd;
+	struct event *t_resolve;
+} xt = {
+	.nl_fd = -1,
+};
+
+static uint32_t nh_hash(uint8_t version, const uint8_t *addr)
+{
+	uint32_t h = 2166136261u ^ version;
+
+	for (int i = 0; i < (version == 4 ? 4 : 16); i++)
+		h = (h ^ addr[i]) * 16777619u;
+	return h;
+}
+
+static bool nh_is(const struct nh_entry *e, uint8_t version, const uint8_t *addr)
+{
+	return e->state != NH_FREE && e->version == version &&
+	       !memcmp(e->addr, addr, version == 4 ? 4 : 16);
+}
+
+/* The entry of addr, or a slot to take for it (an expired one if need be), or NULL. */
+static struct nh_entry *nh_slot(uint8_t version, const uint8_t *addr, uint64_t now)
+{
+	uint32_t h = nh_hash(version, addr);
+	struct nh_entry *take = NULL;
+
+	for (int i = 0; i < NH_PROBES; i++) {
+		struct nh_entry *e = &xt.nh[(h + i) & (NH_SLOTS - 1)];
+
+		if (nh_is(e, version, addr))
+			return e;
+		if (!take && (e->state == NH_FREE ||
+			      (e->state != NH_PENDING && e->expires + NH_TTL_US < now)))
+			take = e;
+	}
+	return take;
+}
+
+static void xt_resolve(struct event *t);
+
+static void ask(void)
+{
+	event_add_event(cnpproxy_fp_loop(), xt_resolve, NULL, 0, &xt.t_resolve);
+}
+
+/* The socket to send on out of ifindex, or NULL. */
+static struct pnc_xsk *tx_socket(int ifindex)
+{
+	struct pnc_xsk *s = cnpproxy_xsk_rx_socket(ifindex);
+
+	if (s)
+		return s;
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xt.tx[i].used && xt.tx[i].ifindex == ifindex)
+			return xt.tx[i].sock;
+	return NULL;
+}
+
+bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, size_t len)
+{
+	uint64_t now = monotime(NULL);
+	struct nh_entry *e;
+	struct pnc_xsk *s;
+	uint8_t eth[14];
+
+	if (!xt.on)
+		return false;
+	e = nh_slot(version, dst, now);
+	if (!e)
+		return false;
+	if (!nh_is(e, version, dst)) {
+		memset(e, 0, sizeof(*e));
+		e->version = version;
+		memcpy(e->addr, dst, version == 4 ? 4 : 16);
+		e->state = NH_PENDING;
+		ask();
+		return false;
+	}
+	if (e->state != NH_OK) {
+		/* Failed a while ago: the kernel may know it by now. */
+		if (e->state == NH_FAILED && e->expires < now) {
+			e->state = NH_PENDING;
+			ask();
+		}
+		return false;
+	}
+	if (e->expires < now && !e->refresh) {
+		e->refresh = true;
+		ask();
+	}
+	s = tx_socket(e->nh.ifindex);
+	if (!s) {
+		/* Its socket is opened with the next resolution. */
+		e->refresh = true;
+		ask();
+		return false;
+	}
+	memcpy(eth, e->nh.mac, 6);
+	memcpy(eth + 6, e->nh.src_mac, 6);
+	eth[12] = version == 4 ? 0x08 : 0x86;
+	eth[13] = version == 4 ? 0x00 : 0xdd;
+	if (!pnc_xsk_tx_queue(s, eth, sizeof(eth), pkt, len))
+		return false;
+	for (unsigned int i = 0; i < xt.n_dirty; i++)
+		if (xt.dirty[i] == s)
+			return true;
+	if (xt.n_dirty < array_size(xt.dirty))
+		xt.dirty[xt.n_dirty++] = s;
+	else
+		pnc_xsk_tx_flush(s);
+	return true;
+}
+
+void cnpproxy_xsk_tx_flush(void)
+{
+	for (unsigned int i = 0; i < xt.n_dirty; i++)
+		pnc_xsk_tx_flush(xt.dirty[i]);
+	xt.n_dirty = 0;
+}
+
+/* ---- the fast-path thread ------------------------------------------------ */
+
+static void tx_close(struct tx_if *ti)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		ti->used = false;
+	}
+	pnc_xsk_close(ti->sock);
+	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP transmit socket of %s closed", ti->name);
+	memset(ti, 0, sizeof(*ti));
+}
+
+/* A transmit-only socket on ifindex, unless it has one. */
+static void tx_open(int ifindex)
+{
+	const struct pnc_xsk_cfg cfg = { .tx_frames = CNPPROXY_XSK_TX_FRAMES };
+	const char *what = "";
+	struct tx_if *ti = NULL;
+	bool have;
+	int err;
+
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		have = tx_socket(ifindex) != NULL;
+	}
+	if (have)
+		return;
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX && !ti; i++)
+		if (!xt.tx[i].used)
+			ti = &xt.tx[i];
+	if (!ti || !if_indextoname((unsigned int)ifindex, ti->name))
+		return;
+	frr_with_privs (&cnpproxy_privs) {
+		err = pnc_xsk_open(&ti->sock, ti->name, 0, &cfg, &what);
+	}
+	if (err) {
+		/* Another AF_XDP user of queue 0: the raw socket then. */
+		DEBUGD(&cnp_dbg_proxy, "proxy: no AF_XDP transmit socket on %s: %s: %s", ti->name,
+		       what, safe_strerror(-err));
+		memset(ti, 0, sizeof(*ti));
+		return;
+	}
+	ti->ifindex = ifindex;
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		ti->used = true;
+	}
+	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP transmit socket on %s", ti->name);
+}
+
+struct nh_job {
+	uint8_t version;
+	uint8_t addr[16];
+	int err;
+	struct pnc_nexthop nh;
+};
+
+static void xt_resolve(struct event *t)
+{
+	struct nh_job jobs[NH_BATCH];
+	unsigned int n = 0;
+	uint64_t now;
+	bool more = false;
+
+	if (xt.nl_fd < 0)
+		xt.nl_fd = pnc_nexthop_socket();
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		for (unsigned int i = 0; i < NH_SLOTS; i++) {
+			struct nh_entry *e = &xt.nh[i];
+
+			if (e->state != NH_PENDING && !e->refresh)
+				continue;
+			if (n == NH_BATCH) {
+				more = true;
+				break;
+			}
+			jobs[n].version = e->version;
+			memcpy(jobs[n].addr, e->addr, sizeof(e->addr));
+			n++;
+		}
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		jobs[i].err = xt.nl_fd < 0 ? xt.nl_fd
+					   : pnc_nexthop_resolve(xt.nl_fd,
+								 jobs[i].version == 4 ? AF_INET
+										      : AF_INET6,
+								 jobs[i].addr, &jobs[i].nh);
+		if (!jobs[i].err)
+			tx_open(jobs[i].nh.ifindex);
+	}
+	now = monotime(NULL);
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		for (unsigned int i = 0; i < n; i++) {
+			struct nh_entry *e = nh_slot(jobs[i].version, jobs[i].addr, now);
+
+			if (!e || !nh_is(e, jobs[i].version, jobs[i].addr))
+				continue;
+			e->refresh = false;
+			e->expires = now + NH_TTL_US;
+			if (jobs[i].err) {
+				e->state = NH_FAILED;
+				xt.unresolved++;
+			} else {
+				e->state = NH_OK;
+				e->nh = jobs[i].nh;
+				xt.resolved++;
+			}
+		}
+	}
+	if (more)
+		event_add_event(cnpproxy_fp_loop(), xt_resolve, NULL, 0, &xt.t_resolve);
+}
+
+static void tx_clear(void)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		memset(xt.nh, 0, sizeof(xt.nh));
+		xt.n_dirty = 0;
+	}
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xt.tx[i].used)
+			tx_close(&xt.tx[i]);
+}
+
+void cnpproxy_xsk_tx_release(int ifindex)
+{
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xt.tx[i].used && xt.tx[i].ifindex == ifindex)
+			tx_close(&xt.tx[i]);
+}
+
+void cnpproxy_xsk_tx_sync(bool on)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		xt.on = on;
+	}
+	if (!on) {
+		event_cancel(&xt.t_resolve);
+		tx_clear();
+		return;
+	}
+	/* An interface deleted (or re-created: another index) unbinds its socket. */
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xt.tx[i].used &&
+		    if_nametoindex(xt.tx[i].name) != (unsigned int)xt.tx[i].ifindex)
+			tx_close(&xt.tx[i]);
+}
+
+void cnpproxy_xsk_tx_show(struct vty *vty, struct json_object *jx)
+{
+	json_object *jt = NULL;
+	unsigned int ok = 0;
+
+	if (jx)
+		jt = json_object_new_array();
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		for (unsigned int i = 0; i < NH_SLOTS; i++)
+			ok += xt.nh[i].state == NH_OK;
+		for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
+			if (!xt.tx[i].used)
+				continue;
+			if (jt)
+				json_object_array_add(jt, json_object_new_string(xt.tx[i].name));
+			else
+				vty_out(vty, "  %s: transmit only\n", xt.tx[i].name);
+		}
+		if (jt) {
+			json_object_object_add(jx, "transmitOnly", jt);
+			json_object_int_add(jx, "nextHops", ok);
+			json_object_int_add(jx, "nextHopResolutions", (int64_t)xt.resolved);
+			json_object_int_add(jx, "nextHopFailures", (int64_t)xt.unresolved);
+		} else {
+			vty_out(vty,
+				"  next hops: %u cached, %" PRIu64 " resolved, %" PRIu64
+				" not known to the kernel\n",
+				ok, xt.resolved, xt.unresolved);
+		}
+	}
+}
+
+void cnpproxy_xsk_tx_fini(void)
+{
+	/* After the thread stopped: its events go with its loop. */
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+		if (xt.tx[i].used) {
+			pnc_xsk_close(xt.tx[i].sock);
+			memset(&xt.tx[i], 0, sizeof(xt.tx[i]));
+		}
+	if (xt.nl_fd >= 0)
+		close(xt.nl_fd);
+	xt.nl_fd = -1;
+	xt.on = false;
+}
