@@ -150,7 +150,9 @@ static void xk_if_close(struct xk_if *xi)
 	for (unsigned int k = 0; k < xi->n_queues; k++)
 		pnc_xsk_close(xi->q[k].sock);
 	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP sockets of %s closed", xi->name);
-	memset(xi, 0, sizeof(*xi));
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		memset(xi, 0, sizeof(*xi));
+	}
 }
 
 static void xk_arm(struct xk_if *xi)
@@ -179,7 +181,9 @@ static bool xk_if_open(struct xk_if *xi, const struct xk_want *w, char *why, siz
 	int err = 0, fd;
 	uint32_t k, failed = 0;
 
-	memset(xi, 0, sizeof(*xi));
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		memset(xi, 0, sizeof(*xi));
+	}
 	strlcpy(xi->name, w->name, sizeof(xi->name));
 	xi->ifindex = w->ifindex;
 	xi->n_queues = xk_queues(w->name);

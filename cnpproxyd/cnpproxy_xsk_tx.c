@@ -32,6 +32,8 @@
 #define NH_PROBES 8
 /* A next hop is used for this long, then refreshed while still used. */
 #define NH_TTL_US (1000u * 1000u)
+/* An interface that refused a transmit socket is asked again after this. */
+#define NO_SOCKET_BACKOFF_US (5000u * 1000u)
 /* Resolutions per turn of the thread's loop. */
 #define NH_BATCH 64
 
@@ -67,6 +69,9 @@ static struct {
 	unsigned int n_dirty;
 	bool on;
 	uint64_t resolved, unresolved;
+	/* The last interface a socket could not be opened on, not asked again until then. */
+	int no_socket_if;
+	uint64_t no_socket_until;
 	/* The thread's. */
 	int nl_fd;
 	struct event *t_resolve;
@@ -161,9 +166,11 @@ bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, si
 	}
 	s = tx_socket(e->nh.ifindex);
 	if (!s) {
-		/* Its socket is opened with the next resolution. */
-		e->refresh = true;
-		ask();
+		/* Its socket is opened with the next resolution, unless that just failed. */
+		if (e->nh.ifindex != xt.no_socket_if || xt.no_socket_until < now) {
+			e->refresh = true;
+			ask();
+		}
 		return false;
 	}
 	memcpy(eth, e->nh.mac, 6);
@@ -198,7 +205,9 @@ static void tx_close(struct tx_if *ti)
 	}
 	pnc_xsk_close(ti->sock);
 	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP transmit socket of %s closed", ti->name);
-	memset(ti, 0, sizeof(*ti));
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		memset(ti, 0, sizeof(*ti));
+	}
 }
 
 /* A transmit-only socket on ifindex, unless it has one. */
@@ -218,16 +227,24 @@ static void tx_open(int ifindex)
 	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX && !ti; i++)
 		if (!xt.tx[i].used)
 			ti = &xt.tx[i];
-	if (!ti || !if_indextoname((unsigned int)ifindex, ti->name))
-		return;
-	frr_with_privs (&cnpproxy_privs) {
-		err = pnc_xsk_open(&ti->sock, ti->name, 0, &cfg, &what);
+	if (!ti || !if_indextoname((unsigned int)ifindex, ti->name)) {
+		err = -ENOSPC;
+	} else {
+		frr_with_privs (&cnpproxy_privs) {
+			err = pnc_xsk_open(&ti->sock, ti->name, 0, &cfg, &what);
+		}
 	}
 	if (err) {
-		/* Another AF_XDP user of queue 0: the raw socket then. */
-		DEBUGD(&cnp_dbg_proxy, "proxy: no AF_XDP transmit socket on %s: %s: %s", ti->name,
-		       what, safe_strerror(-err));
-		memset(ti, 0, sizeof(*ti));
+		/* Another AF_XDP user of queue 0, say: the raw socket, asked again later. */
+		if (ti)
+			DEBUGD(&cnp_dbg_proxy, "proxy: no AF_XDP transmit socket on %s: %s: %s",
+			       ti->name, what, safe_strerror(-err));
+		frr_with_mutex (&cnpproxy_fp_mtx) {
+			if (ti)
+				memset(ti, 0, sizeof(*ti));
+			xt.no_socket_if = ifindex;
+			xt.no_socket_until = monotime(NULL) + NO_SOCKET_BACKOFF_US;
+		}
 		return;
 	}
 	ti->ifindex = ifindex;
@@ -274,6 +291,11 @@ static void xt_resolve(struct event *t)
 								 jobs[i].version == 4 ? AF_INET
 										      : AF_INET6,
 								 jobs[i].addr, &jobs[i].nh);
+		/* A reply out of step would answer the next request: start over. */
+		if (jobs[i].err == -EBADMSG || jobs[i].err == -EAGAIN) {
+			close(xt.nl_fd);
+			xt.nl_fd = pnc_nexthop_socket();
+		}
 		if (!jobs[i].err)
 			tx_open(jobs[i].nh.ifindex);
 	}

@@ -191,7 +191,8 @@ int pnc_nexthop_socket(void)
 int pnc_nexthop_resolve(int fd, int family, const uint8_t *dst, struct pnc_nexthop *out)
 {
 	static uint32_t seq;
-	uint8_t rq[128], buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+	uint8_t rq[128] __attribute__((aligned(NLMSG_ALIGNTO)));
+	uint8_t buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct pnc_nh_route rt;
 	struct ifreq ifr = {};
 	size_t qlen;

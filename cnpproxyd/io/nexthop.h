@@ -53,7 +53,8 @@ extern int pnc_nexthop_socket(void);
 
 /*
  * Resolve dst (family AF_INET or AF_INET6) through the NETLINK_ROUTE
- * socket fd, which the caller owns; 0 or -errno.  No resolution is
+ * socket fd, which the caller owns; 0 or -errno.  After -EBADMSG or
+ * -EAGAIN the socket may hold a late reply: open another.  No resolution is
  * started: a neighbour the kernel does not know yet is -ENXIO, and a
  * packet through the stack makes it learn it.
  */

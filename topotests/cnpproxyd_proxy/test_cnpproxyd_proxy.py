@@ -1002,9 +1002,15 @@ def test_fast_path_af_xdp_transmits():
     set_filter(True)
     # From scratch: leaving af-xdp forgets the next hops.
     proxy_cfg("no proxy fast-path", "no proxy fast-path busy-poll", "no proxy cnp min-interval")
+    # The thread closes the sockets on its own time: give it that before
+    # af-xdp is back (one request would otherwise cover both commits).
+    time.sleep(1)
     proxy_cfg("proxy fast-path af-xdp")
     af_xdp_active()
     assert af_xdp()["nextHops"] == 0, af_xdp()
+    # The sender in pe1's neighbour table: its next hop is known at once.
+    rc, out = run_rc(pe1, "ping -c 1 -W 2 10.0.1.1")
+    assert rc == 0, out
     pe1.vtysh_cmd("clear cnpproxy counters")
     pcap = logfile("cnp-af-xdp-tx.pcap")
     cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "4",
@@ -1167,7 +1173,9 @@ def test_fast_path_af_xdp_queue_faults():
     assert got == 4, fast_path()
     af_xdp_active()
     proxy_cfg("no proxy filter-interface xq0")
-    assert "xq0" not in af_xdp_sockets()
+    _, got = topotest.run_and_expect(lambda: "xq0" in af_xdp_sockets(), False, count=20,
+                                     wait=0.5)
+    assert not got, fast_path()
     pe1.cmd_raises("ip link del xq0")
 
 
