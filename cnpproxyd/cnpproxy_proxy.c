@@ -761,10 +761,8 @@ static void flush_cnps(void)
 		for (unsigned int k = 0; k < batch.n[i]; k++) {
 			struct pn_out *o = &batch.out[i][k];
 
-			if (cnpproxy_xsk_tx(i == 0 ? 4 : 6,
-					    i == 0 ? (const uint8_t *)&o->dst.sin.sin_addr
-						   : (const uint8_t *)&o->dst.sin6.sin6_addr,
-					    o->pkt, o->len)) {
+			if (cnpproxy_xsk_tx(i == 0 ? 4 : 6, sockunion_get_addr(&o->dst), o->pkt,
+					    o->len)) {
 				pn_counters.c[o->sent]++;
 				pn_counters.c[PN_TX_XSK]++;
 				continue;

@@ -326,14 +326,18 @@ static void xk_sync(struct event *t)
 	}
 	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
 		struct xk_if *xi = &xk.ifs[i];
+		unsigned int nq;
 
 		if (!xi->used)
 			continue;
 		if (!wanted(xi, want, n_want)) {
 			xk_if_close(xi);
-		} else if (xk_queues(xi->name) != xi->n_queues) {
+			continue;
+		}
+		nq = xk_queues(xi->name);
+		if (nq != xi->n_queues) {
 			zlog_info("cnpproxyd: %s has %u receive queues now, AF_XDP sockets reopened",
-				  xi->name, xk_queues(xi->name));
+				  xi->name, nq);
 			xk_if_close(xi);
 		}
 	}

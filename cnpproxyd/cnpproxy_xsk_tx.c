@@ -12,6 +12,7 @@
 
 #include <net/if.h>
 
+#include "lib/jhash.h"
 #include "lib/json.h"
 #include "lib/log.h"
 #include "lib/monotime.h"
@@ -19,6 +20,7 @@
 #include "lib/vty.h"
 
 #include "bpf/xsk.h"
+#include "codec/ipudp.h"
 #include "io/nexthop.h"
 #include "io/xsk.h"
 
@@ -79,19 +81,20 @@ static struct {
 	.nl_fd = -1,
 };
 
+static size_t addr_len(uint8_t version)
+{
+	return version == 4 ? 4 : 16;
+}
+
 static uint32_t nh_hash(uint8_t version, const uint8_t *addr)
 {
-	uint32_t h = 2166136261u ^ version;
-
-	for (int i = 0; i < (version == 4 ? 4 : 16); i++)
-		h = (h ^ addr[i]) * 16777619u;
-	return h;
+	return jhash(addr, addr_len(version), version);
 }
 
 static bool nh_is(const struct nh_entry *e, uint8_t version, const uint8_t *addr)
 {
 	return e->state != NH_FREE && e->version == version &&
-	       !memcmp(e->addr, addr, version == 4 ? 4 : 16);
+	       !memcmp(e->addr, addr, addr_len(version));
 }
 
 /* The entry of addr, or a slot to take for it (an expired one if need be), or NULL. */
@@ -137,7 +140,7 @@ bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, si
 	uint64_t now = monotime(NULL);
 	struct nh_entry *e;
 	struct pnc_xsk *s;
-	uint8_t eth[14];
+	uint8_t eth[PNC_ETH_HLEN];
 
 	if (!xt.on)
 		return false;
@@ -147,7 +150,7 @@ bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, si
 	if (!nh_is(e, version, dst)) {
 		memset(e, 0, sizeof(*e));
 		e->version = version;
-		memcpy(e->addr, dst, version == 4 ? 4 : 16);
+		memcpy(e->addr, dst, addr_len(version));
 		e->state = NH_PENDING;
 		ask();
 		return false;
@@ -173,10 +176,7 @@ bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, si
 		}
 		return false;
 	}
-	memcpy(eth, e->nh.mac, 6);
-	memcpy(eth + 6, e->nh.src_mac, 6);
-	eth[12] = version == 4 ? 0x08 : 0x86;
-	eth[13] = version == 4 ? 0x00 : 0xdd;
+	pnc_eth_write(eth, e->nh.mac, e->nh.src_mac, version);
 	if (!pnc_xsk_tx_queue(s, eth, sizeof(eth), pkt, len))
 		return false;
 	for (unsigned int i = 0; i < xt.n_dirty; i++)

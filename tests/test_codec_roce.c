@@ -974,6 +974,23 @@ static void test_udp_datagram_parse(void **state)
 	(void)state;
 }
 
+static void test_eth_write(void **state)
+{
+	const uint8_t dst[6] = { 2, 0, 0, 0, 0, 0x22 }, src[6] = { 2, 0, 0, 0, 0, 0x11 };
+	const uint8_t want4[PNC_ETH_HLEN] = { 2, 0, 0, 0, 0, 0x22, 2, 0, 0, 0, 0, 0x11, 0x08, 0x00 };
+	uint8_t f[PNC_ETH_HLEN + 1] = {};
+	size_t l3 = 0;
+
+	pnc_eth_write(f, dst, src, 4);
+	assert_memory_equal(f, want4, sizeof(want4));
+	pnc_eth_write(f, dst, src, 6);
+	assert_int_equal(f[12], 0x86);
+	assert_int_equal(f[13], 0xdd);
+	assert_int_equal(pnc_eth_l3(f, sizeof(f), &l3), 0x86dd);
+	assert_int_equal(l3, PNC_ETH_HLEN);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -995,6 +1012,7 @@ int main(void)
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_udp_datagram_parse),
+		cmocka_unit_test(test_eth_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,6 +117,16 @@ static void test_requests(void **state)
 	(void)state;
 }
 
+/* A reply to request 1 with these fields, parsed. */
+static int parse_route(unsigned char type, uint32_t oif, const uint8_t *gw, size_t gw_len,
+		       struct pnc_nh_route *rt)
+{
+	struct dgram d = {};
+
+	route(&d, 1, type, oif, gw, gw_len);
+	return pnc_nh_route_parse(d.b, d.len, 1, rt);
+}
+
 static void test_route_replies(void **state)
 {
 	const uint8_t gw4[4] = { 10, 0, 1, 254 }, gw6[16] = { 0xfe, 0x80, [15] = 9 };
@@ -131,33 +141,21 @@ static void test_route_replies(void **state)
 	/* Another request's reply is not this one's. */
 	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 5, &rt), -EBADMSG);
 
-	memset(&d, 0, sizeof(d));
-	route(&d, 1, RTN_UNICAST, 2, gw6, 16);
-	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), 0);
+	assert_int_equal(parse_route(RTN_UNICAST, 2, gw6, 16, &rt), 0);
 	assert_int_equal(rt.gw_len, 16);
 	assert_memory_equal(rt.gw, gw6, 16);
 
 	/* On link: the destination is the neighbour. */
-	memset(&d, 0, sizeof(d));
-	route(&d, 1, RTN_UNICAST, 2, NULL, 0);
-	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), 0);
+	assert_int_equal(parse_route(RTN_UNICAST, 2, NULL, 0, &rt), 0);
 	assert_int_equal(rt.gw_len, 0);
 
 	/* This router's own address, a blackhole, no interface. */
-	memset(&d, 0, sizeof(d));
-	route(&d, 1, RTN_LOCAL, 1, NULL, 0);
-	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), -EHOSTUNREACH);
-	memset(&d, 0, sizeof(d));
-	route(&d, 1, RTN_BLACKHOLE, 0, NULL, 0);
-	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), -EHOSTUNREACH);
-	memset(&d, 0, sizeof(d));
-	route(&d, 1, RTN_UNICAST, 0, gw4, 4);
-	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), -EHOSTUNREACH);
+	assert_int_equal(parse_route(RTN_LOCAL, 1, NULL, 0, &rt), -EHOSTUNREACH);
+	assert_int_equal(parse_route(RTN_BLACKHOLE, 0, NULL, 0, &rt), -EHOSTUNREACH);
+	assert_int_equal(parse_route(RTN_UNICAST, 0, gw4, 4, &rt), -EHOSTUNREACH);
 
 	/* A gateway of the wrong length is not believed. */
-	memset(&d, 0, sizeof(d));
-	route(&d, 1, RTN_UNICAST, 2, gw6, 5);
-	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), -EBADMSG);
+	assert_int_equal(parse_route(RTN_UNICAST, 2, gw6, 5, &rt), -EBADMSG);
 
 	/* The kernel's answer: no route. */
 	memset(&d, 0, sizeof(d));

@@ -176,22 +176,29 @@ int pnc_ipudp_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct p
 	return PNC_OK;
 }
 
-#define ETH_HLEN_NUM  14
 #define VLAN_HLEN_NUM 4
 
 uint16_t pnc_eth_l3(const uint8_t *frame, size_t len, size_t *l3_off)
 {
 	uint16_t type;
 
-	if (len < ETH_HLEN_NUM)
+	if (len < PNC_ETH_HLEN)
 		return 0;
 	type = get_be16(frame + 12);
-	*l3_off = ETH_HLEN_NUM;
+	*l3_off = PNC_ETH_HLEN;
 	if (type == 0x8100 || type == 0x88a8) {
-		if (len < ETH_HLEN_NUM + VLAN_HLEN_NUM)
+		if (len < PNC_ETH_HLEN + VLAN_HLEN_NUM)
 			return 0;
 		type = get_be16(frame + 16);
 		*l3_off += VLAN_HLEN_NUM;
 	}
 	return type;
+}
+
+void pnc_eth_write(uint8_t out[PNC_ETH_HLEN], const uint8_t dst[6], const uint8_t src[6],
+		   uint8_t ip_version)
+{
+	memcpy(out, dst, 6);
+	memcpy(out + 6, src, 6);
+	put_be16(out + 12, ip_version == 6 ? 0x86dd : 0x0800);
 }

@@ -77,4 +77,10 @@ extern int pnc_ipudp_parse(const uint8_t *pkt, size_t len, unsigned int flags,
  */
 extern uint16_t pnc_eth_l3(const uint8_t *frame, size_t len, size_t *l3_off);
 
+#define PNC_ETH_HLEN 14
+
+/* The Ethernet header of a frame carrying an IP packet of ip_version. */
+extern void pnc_eth_write(uint8_t out[PNC_ETH_HLEN], const uint8_t dst[6], const uint8_t src[6],
+			  uint8_t ip_version);
+
 #endif /* _CNPPROXY_CODEC_IPUDP_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pnc_pkt.h"
+#include "codec/ipudp.h"
 #include "codec/wire.h"
 
 #define PCAP_MAGIC_US 0xa1b2c3d4u
@@ -132,12 +133,11 @@ int link_ip_offset(uint32_t linktype, const uint8_t *frame, size_t len, size_t *
 /* Locally administered, made-up MACs: 02:00:00:00:00:02 <- :01. */
 size_t eth_wrap(const uint8_t *pkt, size_t len, uint8_t *out, size_t outlen)
 {
-	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
+	static const uint8_t dst[6] = { 2, 0, 0, 0, 0, 2 }, src[6] = { 2, 0, 0, 0, 0, 1 };
 
-	if (outlen < len + 14 || len < 1)
+	if (outlen < len + PNC_ETH_HLEN || len < 1)
 		return 0;
-	memcpy(out, macs, 12);
-	put_be16(out + 12, (pkt[0] >> 4) == 6 ? 0x86dd : 0x0800);
-	memcpy(out + 14, pkt, len);
-	return len + 14;
+	pnc_eth_write(out, dst, src, pkt[0] >> 4);
+	memcpy(out + PNC_ETH_HLEN, pkt, len);
+	return len + PNC_ETH_HLEN;
 }
