@@ -34,7 +34,13 @@
 #define PAYLOAD_MAX 1400
 #define ROCE_PORT   4791
 #define QPN_MASK    0xffffff
-#define REPLY_DRAIN 0.2 /* seconds to wait for the last replies */
+/*
+ * After the last datagram, replies are awaited until all have come, none
+ * has come for REPLY_IDLE seconds, or REPLY_DRAIN seconds have passed: a
+ * loaded reflector may answer the tail of a burst late, not never.
+ */
+#define REPLY_IDLE  0.3
+#define REPLY_DRAIN 3.0
 
 /* Flows in turn (--vary-qpn) and the replies to them (--replies). */
 struct flows {
@@ -353,8 +359,16 @@ int main(int argc, char **argv)
 	printf("{\"sent\": %llu, \"seconds\": %.3f, \"pps\": %.0f, \"errors\": %llu", sent,
 	       elapsed, elapsed > 0 ? (double)sent / elapsed : 0.0, errors);
 	if (fl.replies) {
-		for (double t0 = now_s(); now_s() - t0 < REPLY_DRAIN;)
+		double t0 = now_s(), last = t0;
+
+		while (fl.n_lat < sent && fl.n_lat < fl.max_lat && now_s() - t0 < REPLY_DRAIN &&
+		       now_s() - last < REPLY_IDLE) {
+			uint64_t had = fl.n_lat;
+
 			take_replies(&fl, 10);
+			if (fl.n_lat != had)
+				last = now_s();
+		}
 		qsort(fl.lat_us, fl.n_lat, sizeof(*fl.lat_us), cmp_double);
 		printf(", \"replies\": %llu, \"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, "
 		       "\"p99\": %.1f, \"max\": %.1f}",

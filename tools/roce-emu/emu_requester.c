@@ -22,6 +22,8 @@
 
 extern volatile sig_atomic_t emu_stop;
 
+#define ACK_DRAIN_US 500000u
+
 struct requester {
 	struct emu_cfg *cfg;
 	uint32_t remote_qpn;
@@ -362,6 +364,29 @@ static void drain_icmp6(struct requester *rq, uint8_t *buf, size_t buflen)
 		handle_lh_icmp6(rq, buf, (size_t)n, src);
 }
 
+/*
+ * The responder answers the last ACK requests after the last packet left:
+ * wait for them (briefly, they may be lost) so that the summary counts every
+ * answer however late a loaded machine delivers it.
+ */
+static void drain_acks(struct requester *rq, uint8_t *buf, size_t buflen)
+{
+	uint64_t want = rq->tx_pkts / rq->cfg->ack_every;
+	uint64_t deadline = emu_now_us() + ACK_DRAIN_US;
+	ssize_t n;
+
+	while (!emu_stop && rq->acks + rq->naks < want) {
+		uint64_t now = emu_now_us();
+		struct pollfd pfd = { .fd = rq->cfg->net.recv_fd, .events = POLLIN };
+
+		if (now >= deadline)
+			break;
+		poll(&pfd, 1, (int)((deadline - now + 999) / 1000));
+		while ((n = emu_net_recv(&rq->cfg->net, buf, buflen)) > 0)
+			handle_packet(rq, buf, (size_t)n);
+	}
+}
+
 int emu_run_requester(struct emu_cfg *cfg)
 {
 	struct requester *rq = calloc(1, sizeof(*rq));
@@ -435,7 +460,10 @@ int emu_run_requester(struct emu_cfg *cfg)
 		}
 		ppoll(pfd, cfg->net.icmp6_fd >= 0 ? 2 : 1, &ts, NULL);
 	}
-	log_stats(rq, "summary", (double)rq->tx_bytes * 8 / ((emu_now_us() - start) / 1e6) / 1e6);
+	end = emu_now_us();
+	if (!ret)
+		drain_acks(rq, buf, sizeof(buf));
+	log_stats(rq, "summary", (double)rq->tx_bytes * 8 / ((end - start) / 1e6) / 1e6);
 	free(rq);
 	return ret;
 }
