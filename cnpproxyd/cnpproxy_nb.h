@@ -7,6 +7,9 @@
 
 #include "lib/northbound.h"
 
+struct cnp_proxy_config;
+struct cnp_cp_config;
+
 extern const struct frr_yang_module_info frr_cnpproxyd_info;
 
 #define CNPPROXY_XPATH "/frr-cnpproxyd:cnpproxyd/cnpproxy"
@@ -34,7 +37,8 @@ int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 
 /* Flow-label tunnel of the proxy role (cnpproxy_nb_fl.c). */
 int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args);
-void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy);
+/* The tunnel's settings from the committed cnpproxy node (NULL: none) into pc. */
+void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy);
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 
@@ -49,8 +53,8 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
 /* Congestion point role (cnpproxy_nb_cp.c). */
 int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_source_modify(struct nb_cb_modify_args *args);
-/* The role's settings from the committed cnpproxy node (NULL: none). */
-void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy);
+/* The role's settings from the committed cnpproxy node (NULL: none) into cc. */
+void cnpproxy_cp_config_load(struct cnp_cp_config *cc, const struct lyd_node *cnpproxy);
 
 /* CLI display callbacks (cnpproxy_cli.c). */
 void cli_show_cnpproxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);

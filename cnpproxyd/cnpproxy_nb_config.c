@@ -212,41 +212,48 @@ static int static_proxy_add(const struct lyd_node *dnode, void *arg)
 /* After any change under router cnpproxy: read it all, then apply. */
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 {
+	/* Tens of kilobytes: not on the stack.  The main thread alone commits. */
+	static struct cnp_config next;
 	const struct lyd_node *cnpproxy = args->dnode;
-	struct cnp_config *cfg = &cnp_g.cfg;
+	struct cnp_config *cfg = &next;
 	const struct lyd_node *proxy;
 	struct proxy_table want;
 
-	/* The fast-path thread reads the proxy role's part. */
+	/*
+	 * Read into a copy without the lock: the fast-path thread, which
+	 * reads the proxy role's part, waits only for the copy to be
+	 * swapped in.
+	 */
+	cnp_config_init(cfg);
+	cfg->present = true;
+	cfg->notification_port = yang_dnode_get_uint16(cnpproxy, "notification-port");
+	cfg->flow_label_port = yang_dnode_get_uint16(cnpproxy, "flow-label-port");
+
+	proxy = yang_dnode_get(cnpproxy, "proxy");
+	cfg->role[CNP_ROLE_PROXY] = proxy != NULL;
+	if (proxy)
+		proxy_load(&cfg->proxy, proxy);
+	cnpproxy_fl_config_load(&cfg->proxy, cnpproxy);
+	cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy, "congestion-point");
+	cnpproxy_cp_config_load(&cfg->cp, cnpproxy);
+	yang_dnode_iterate(border_if_add, cfg, cnpproxy, "border-interface");
+	yang_dnode_iterate(te_if_add, cfg, cnpproxy, "tunnel-egress/interface");
+	yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
+	DEBUGD(&cnp_dbg_nb, "northbound: configuration read (proxy %s, congestion point %s)",
+	       cfg->role[CNP_ROLE_PROXY] ? "on" : "off",
+	       cfg->role[CNP_ROLE_CONGESTION_POINT] ? "on" : "off");
+
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		cnp_config_init(cfg);
-		cfg->present = true;
-		cfg->notification_port = yang_dnode_get_uint16(cnpproxy, "notification-port");
-		cfg->flow_label_port = yang_dnode_get_uint16(cnpproxy, "flow-label-port");
-
-		proxy = yang_dnode_get(cnpproxy, "proxy");
-		cfg->role[CNP_ROLE_PROXY] = proxy != NULL;
-		if (proxy)
-			proxy_load(&cfg->proxy, proxy);
-		cnpproxy_fl_config_load(cnpproxy);
-		cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy,
-									 "congestion-point");
-		cnpproxy_cp_config_load(cnpproxy);
-		yang_dnode_iterate(border_if_add, cfg, cnpproxy, "border-interface");
-		yang_dnode_iterate(te_if_add, cfg, cnpproxy, "tunnel-egress/interface");
-		yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
-
-		pt_init(&want);
-		yang_dnode_iterate(static_proxy_add, &want, cnpproxy, "proxy-for");
-		cnpproxy_proxies_static_replace(&want);
-		pt_fini(&want);
-
-		DEBUGD(&cnp_dbg_nb,
-		       "northbound: configuration read (proxy %s, congestion point %s)",
-		       cfg->role[CNP_ROLE_PROXY] ? "on" : "off",
-		       cfg->role[CNP_ROLE_CONGESTION_POINT] ? "on" : "off");
+		cnp_g.cfg = next;
 		cnpproxy_pn_apply();
 	}
+
+	/* The main thread's table: the fast path sees it through the lookup's swap. */
+	pt_init(&want);
+	yang_dnode_iterate(static_proxy_add, &want, cnpproxy, "proxy-for");
+	cnpproxy_proxies_static_replace(&want);
+	pt_fini(&want);
+
 	cnpproxy_cp_apply();
 	cnpproxy_border_apply();
 	cnpproxy_decap_apply();

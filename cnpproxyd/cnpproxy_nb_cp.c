@@ -75,9 +75,8 @@ static int if_add(const struct lyd_node *dn, void *arg)
 	return YANG_ITER_CONTINUE;
 }
 
-void cnpproxy_cp_config_load(const struct lyd_node *cnpproxy)
+void cnpproxy_cp_config_load(struct cnp_cp_config *cc, const struct lyd_node *cnpproxy)
 {
-	struct cnp_cp_config *cc = &cnp_g.cfg.cp;
 	const struct lyd_node *cp;
 	struct ipaddr a;
 

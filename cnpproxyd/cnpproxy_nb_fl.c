@@ -35,9 +35,8 @@ static int tunnel_add(const struct lyd_node *dn, void *arg)
 	return YANG_ITER_CONTINUE;
 }
 
-void cnpproxy_fl_config_load(const struct lyd_node *cnpproxy)
+void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy)
 {
-	struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
 	const struct lyd_node *fl;
 	struct ipaddr a;
 

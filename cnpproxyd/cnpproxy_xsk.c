@@ -146,6 +146,7 @@ static void xk_if_close(struct xk_if *xi)
 		if (xi->used)
 			xk.dropped_closed += xk_if_dropped(xi);
 		xi->used = false;
+		cnpproxy_xsk_tx_forget(xi->q[0].sock);
 	}
 	for (unsigned int k = 0; k < xi->n_queues; k++)
 		pnc_xsk_close(xi->q[k].sock);
@@ -510,6 +511,7 @@ void cnpproxy_xsk_counters_clear(void)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		xk.dropped_cleared = xk_dropped_total();
+		cnpproxy_xsk_tx_counters_clear();
 	}
 }
 

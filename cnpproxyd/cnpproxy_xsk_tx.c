@@ -15,7 +15,6 @@
 #include "lib/jhash.h"
 #include "lib/json.h"
 #include "lib/log.h"
-#include "lib/monotime.h"
 #include "lib/privs.h"
 #include "lib/vty.h"
 
@@ -36,6 +35,11 @@
 #define NH_TTL_US (1000u * 1000u)
 /* An interface that refused a transmit socket is asked again after this. */
 #define NO_SOCKET_BACKOFF_US (5000u * 1000u)
+/* A transmit-only socket unused this long is closed (checked every few seconds). */
+#define TX_IDLE_US (60u * 1000u * 1000u)
+/* Frames the kernel left on a ring are kicked again after 1 ms, doubling to 1 s. */
+#define REKICK_MIN_MS 1
+#define REKICK_MAX_MS 1000
 /* Resolutions per turn of the thread's loop. */
 #define NH_BATCH 64
 
@@ -61,6 +65,13 @@ struct tx_if {
 	int ifindex;
 	char name[IFNAMSIZ];
 	struct pnc_xsk *sock;
+	uint64_t last_used; /* under the mutex */
+};
+
+/* An interface that refused a transmit socket, until when it is not asked again. */
+struct tx_refused {
+	int ifindex;
+	uint64_t until;
 };
 
 static struct {
@@ -69,11 +80,17 @@ static struct {
 	struct tx_if tx[PNC_XSK_IFS_MAX];
 	struct pnc_xsk *dirty[2 * PNC_XSK_IFS_MAX]; /* sockets with frames queued */
 	unsigned int n_dirty;
+	/* Sockets with frames the kernel has not taken yet, kicked again by t_rekick. */
+	struct pnc_xsk *stalled[2 * PNC_XSK_IFS_MAX];
+	unsigned int n_stalled;
+	unsigned int rekick_ms;
+	struct event *t_rekick;
 	bool on;
 	uint64_t resolved, unresolved;
-	/* The last interface a socket could not be opened on, not asked again until then. */
-	int no_socket_if;
-	uint64_t no_socket_until;
+	/* Kicks the kernel refused; frames still on a ring when its socket closed. */
+	uint64_t kick_errors, lost;
+	int last_kick_error;
+	struct tx_refused refused[PNC_XSK_IFS_MAX];
 	/* The thread's. */
 	int nl_fd;
 	struct event *t_resolve;
@@ -123,21 +140,76 @@ static void ask(void)
 }
 
 /* The socket to send on out of ifindex, or NULL. */
-static struct pnc_xsk *tx_socket(int ifindex)
+static struct pnc_xsk *tx_socket(int ifindex, uint64_t now)
 {
 	struct pnc_xsk *s = cnpproxy_xsk_rx_socket(ifindex);
 
 	if (s)
 		return s;
 	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
-		if (xt.tx[i].used && xt.tx[i].ifindex == ifindex)
+		if (xt.tx[i].used && xt.tx[i].ifindex == ifindex) {
+			if (now)
+				xt.tx[i].last_used = now;
 			return xt.tx[i].sock;
+		}
 	return NULL;
+}
+
+static bool refused(int ifindex, uint64_t now)
+{
+	for (unsigned int i = 0; i < array_size(xt.refused); i++)
+		if (xt.refused[i].ifindex == ifindex && xt.refused[i].until >= now)
+			return true;
+	return false;
+}
+
+/* ifindex is not asked for a socket again for a while: its slot, or the oldest. */
+static void refuse(int ifindex, uint64_t now)
+{
+	struct tx_refused *r = &xt.refused[0];
+
+	for (unsigned int i = 0; i < array_size(xt.refused); i++) {
+		if (xt.refused[i].ifindex == ifindex) {
+			r = &xt.refused[i];
+			break;
+		}
+		if (xt.refused[i].until < r->until)
+			r = &xt.refused[i];
+	}
+	r->ifindex = ifindex;
+	r->until = now + NO_SOCKET_BACKOFF_US;
+}
+
+static void xt_rekick(struct event *t);
+
+static void stall(struct pnc_xsk *s)
+{
+	for (unsigned int i = 0; i < xt.n_stalled; i++)
+		if (xt.stalled[i] == s)
+			return;
+	if (xt.n_stalled < array_size(xt.stalled))
+		xt.stalled[xt.n_stalled++] = s;
+	if (!xt.rekick_ms)
+		xt.rekick_ms = REKICK_MIN_MS;
+	event_add_timer_msec(cnpproxy_fp_loop(), xt_rekick, NULL, xt.rekick_ms, &xt.t_rekick);
+}
+
+/* Hand a socket's frames over; what the kernel leaves is kicked again later. */
+static void kick(struct pnc_xsk *s, bool flush)
+{
+	int err = flush ? pnc_xsk_tx_flush(s) : pnc_xsk_tx_kick(s);
+
+	if (err) {
+		xt.kick_errors++;
+		xt.last_kick_error = -err;
+	}
+	if (pnc_xsk_tx_waiting(s))
+		stall(s);
 }
 
 bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, size_t len)
 {
-	uint64_t now = monotime(NULL);
+	uint64_t now = cnpproxy_now_us();
 	struct nh_entry *e;
 	struct pnc_xsk *s;
 	uint8_t eth[PNC_ETH_HLEN];
@@ -167,10 +239,10 @@ bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, si
 		e->refresh = true;
 		ask();
 	}
-	s = tx_socket(e->nh.ifindex);
+	s = tx_socket(e->nh.ifindex, now);
 	if (!s) {
 		/* Its socket is opened with the next resolution, unless that just failed. */
-		if (e->nh.ifindex != xt.no_socket_if || xt.no_socket_until < now) {
+		if (!refused(e->nh.ifindex, now)) {
 			e->refresh = true;
 			ask();
 		}
@@ -185,15 +257,54 @@ bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, si
 	if (xt.n_dirty < array_size(xt.dirty))
 		xt.dirty[xt.n_dirty++] = s;
 	else
-		pnc_xsk_tx_flush(s);
+		kick(s, true);
 	return true;
 }
 
 void cnpproxy_xsk_tx_flush(void)
 {
 	for (unsigned int i = 0; i < xt.n_dirty; i++)
-		pnc_xsk_tx_flush(xt.dirty[i]);
+		kick(xt.dirty[i], true);
 	xt.n_dirty = 0;
+}
+
+/*
+ * A device that was busy or down kept frames on the ring: kick again,
+ * less often while it refuses, until they are gone or the socket closes.
+ */
+static void xt_rekick(struct event *t)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		unsigned int n = xt.n_stalled;
+		struct pnc_xsk *s[array_size(xt.stalled)];
+
+		memcpy(s, xt.stalled, n * sizeof(*s));
+		xt.n_stalled = 0;
+		xt.rekick_ms = MIN(xt.rekick_ms * 2, REKICK_MAX_MS);
+		for (unsigned int i = 0; i < n; i++)
+			kick(s[i], false);
+		if (!xt.n_stalled)
+			xt.rekick_ms = 0;
+	}
+}
+
+void cnpproxy_xsk_tx_forget(struct pnc_xsk *s)
+{
+	unsigned int k = 0;
+
+	if (!s)
+		return;
+	/* Whatever the ring still holds is lost with the socket. */
+	xt.lost += pnc_xsk_tx_waiting(s);
+	for (unsigned int i = 0; i < xt.n_stalled; i++)
+		if (xt.stalled[i] != s)
+			xt.stalled[k++] = xt.stalled[i];
+	xt.n_stalled = k;
+	k = 0;
+	for (unsigned int i = 0; i < xt.n_dirty; i++)
+		if (xt.dirty[i] != s)
+			xt.dirty[k++] = xt.dirty[i];
+	xt.n_dirty = k;
 }
 
 /* ---- the fast-path thread ------------------------------------------------ */
@@ -202,6 +313,7 @@ static void tx_close(struct tx_if *ti)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		ti->used = false;
+		cnpproxy_xsk_tx_forget(ti->sock);
 	}
 	pnc_xsk_close(ti->sock);
 	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP transmit socket of %s closed", ti->name);
@@ -220,7 +332,7 @@ static void tx_open(int ifindex)
 	int err;
 
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		have = tx_socket(ifindex) != NULL;
+		have = tx_socket(ifindex, 0) != NULL;
 	}
 	if (have)
 		return;
@@ -242,13 +354,13 @@ static void tx_open(int ifindex)
 		frr_with_mutex (&cnpproxy_fp_mtx) {
 			if (ti)
 				memset(ti, 0, sizeof(*ti));
-			xt.no_socket_if = ifindex;
-			xt.no_socket_until = monotime(NULL) + NO_SOCKET_BACKOFF_US;
+			refuse(ifindex, cnpproxy_now_us());
 		}
 		return;
 	}
 	ti->ifindex = ifindex;
 	frr_with_mutex (&cnpproxy_fp_mtx) {
+		ti->last_used = cnpproxy_now_us();
 		ti->used = true;
 	}
 	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP transmit socket on %s", ti->name);
@@ -299,7 +411,7 @@ static void xt_resolve(struct event *t)
 		if (!jobs[i].err)
 			tx_open(jobs[i].nh.ifindex);
 	}
-	now = monotime(NULL);
+	now = cnpproxy_now_us();
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		for (unsigned int i = 0; i < n; i++) {
 			struct nh_entry *e = nh_slot(jobs[i].version, jobs[i].addr, now);
@@ -326,7 +438,7 @@ static void tx_clear(void)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		memset(xt.nh, 0, sizeof(xt.nh));
-		xt.n_dirty = 0;
+		memset(xt.refused, 0, sizeof(xt.refused));
 	}
 	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
 		if (xt.tx[i].used)
@@ -348,25 +460,40 @@ void cnpproxy_xsk_tx_sync(bool on)
 	if (!on) {
 		event_cancel(&xt.t_resolve);
 		tx_clear();
+		/* The receive sockets were closed before: nothing is stalled any more. */
+		event_cancel(&xt.t_rekick);
 		return;
 	}
-	/* An interface deleted (or re-created: another index) unbinds its socket. */
-	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
-		if (xt.tx[i].used &&
-		    if_nametoindex(xt.tx[i].name) != (unsigned int)xt.tx[i].ifindex)
+	/*
+	 * An interface deleted (or re-created: another index) unbinds its
+	 * socket; one no message went out of for a while gives its queue back.
+	 */
+	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
+		bool idle;
+
+		if (!xt.tx[i].used)
+			continue;
+		frr_with_mutex (&cnpproxy_fp_mtx) {
+			idle = xt.tx[i].last_used + TX_IDLE_US < cnpproxy_now_us() &&
+			       !pnc_xsk_tx_waiting(xt.tx[i].sock);
+		}
+		if (idle || if_nametoindex(xt.tx[i].name) != (unsigned int)xt.tx[i].ifindex)
 			tx_close(&xt.tx[i]);
+	}
 }
 
 void cnpproxy_xsk_tx_show(struct vty *vty, struct json_object *jx)
 {
 	json_object *jt = NULL;
-	unsigned int ok = 0;
+	unsigned int ok = 0, waiting = 0;
 
 	if (jx)
 		jt = json_object_new_array();
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		for (unsigned int i = 0; i < NH_SLOTS; i++)
 			ok += xt.nh[i].state == NH_OK;
+		for (unsigned int i = 0; i < xt.n_stalled; i++)
+			waiting += pnc_xsk_tx_waiting(xt.stalled[i]);
 		for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
 			if (!xt.tx[i].used)
 				continue;
@@ -380,13 +507,30 @@ void cnpproxy_xsk_tx_show(struct vty *vty, struct json_object *jx)
 			json_object_int_add(jx, "nextHops", ok);
 			json_object_int_add(jx, "nextHopResolutions", (int64_t)xt.resolved);
 			json_object_int_add(jx, "nextHopFailures", (int64_t)xt.unresolved);
+			json_object_int_add(jx, "txWaiting", waiting);
+			json_object_int_add(jx, "txKickErrors", (int64_t)xt.kick_errors);
+			if (xt.kick_errors)
+				json_object_string_add(jx, "txLastKickError",
+						       safe_strerror(xt.last_kick_error));
+			json_object_int_add(jx, "txLost", (int64_t)xt.lost);
 		} else {
 			vty_out(vty,
 				"  next hops: %u cached, %" PRIu64 " resolved, %" PRIu64
 				" not known to the kernel\n",
 				ok, xt.resolved, xt.unresolved);
+			vty_out(vty,
+				"  transmit: %u frames waiting for the kernel, %" PRIu64
+				" kicks refused%s%s%s, %" PRIu64 " frames lost with their socket\n",
+				waiting, xt.kick_errors, xt.kick_errors ? " (last: " : "",
+				xt.kick_errors ? safe_strerror(xt.last_kick_error) : "",
+				xt.kick_errors ? ")" : "", xt.lost);
 		}
 	}
+}
+
+void cnpproxy_xsk_tx_counters_clear(void)
+{
+	xt.resolved = xt.unresolved = xt.kick_errors = xt.lost = 0;
 }
 
 void cnpproxy_xsk_tx_fini(void)
@@ -401,4 +545,7 @@ void cnpproxy_xsk_tx_fini(void)
 		close(xt.nl_fd);
 	xt.nl_fd = -1;
 	xt.on = false;
+	/* The loop frees its events without clearing the references to them. */
+	xt.t_resolve = xt.t_rekick = NULL;
+	xt.n_dirty = xt.n_stalled = xt.rekick_ms = 0;
 }

@@ -44,6 +44,11 @@ extern void cnpproxy_xsk_tx_flush(void);
  * cnpproxy_xsk.c, cnpproxy_fp_mtx held).
  */
 extern struct pnc_xsk *cnpproxy_xsk_rx_socket(int ifindex);
+/*
+ * A socket is about to close: it is no longer kicked, and the frames
+ * its ring still holds count as lost.  cnpproxy_fp_mtx held.
+ */
+extern void cnpproxy_xsk_tx_forget(struct pnc_xsk *s);
 /* Receive sockets are to be bound on ifindex: its transmit-only socket goes. */
 extern void cnpproxy_xsk_tx_release(int ifindex);
 /*
@@ -53,6 +58,8 @@ extern void cnpproxy_xsk_tx_release(int ifindex);
  */
 extern void cnpproxy_xsk_tx_sync(bool on);
 extern void cnpproxy_xsk_tx_show(struct vty *vty, struct json_object *jx);
+/* `clear cnpproxy counters`: next-hop and transmit counts.  cnpproxy_fp_mtx held. */
+extern void cnpproxy_xsk_tx_counters_clear(void);
 extern void cnpproxy_xsk_tx_fini(void);
 
 #endif /* _CNPPROXY_XSK_TX_H */

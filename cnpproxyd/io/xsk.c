@@ -45,7 +45,6 @@ struct pnc_xsk {
 	uint64_t *tx_free;
 	uint32_t n_free, tx_queued;
 	uint32_t tx_frames;
-	uint64_t tx_kick_errors;
 };
 
 static int busy_poll_on(int fd, const struct pnc_xsk_cfg *cfg)
@@ -216,33 +215,51 @@ bool pnc_xsk_tx_queue(struct pnc_xsk *x, const void *l2, size_t l2_len, const vo
 	return true;
 }
 
+unsigned int pnc_xsk_tx_waiting(struct pnc_xsk *x)
+{
+	if (!x->tx_frames)
+		return 0;
+	/* Reserved entries count as used: those queued are not handed over yet. */
+	return x->tx_frames - xsk_prod_nb_free(&x->tx, x->tx_frames) - x->tx_queued;
+}
+
 /*
  * In copy mode only a system call transmits, whatever the need-wakeup
  * flag says, and one call takes a bounded number of frames (-EAGAIN
- * while more are left): kick until the ring is empty, a few times.
+ * while more are left): kick while frames wait, a few times.  In
+ * zero-copy mode the driver takes them on its own once woken.
  */
 #define TX_KICKS 8
 
-unsigned int pnc_xsk_tx_flush(struct pnc_xsk *x)
+int pnc_xsk_tx_kick(struct pnc_xsk *x)
 {
-	unsigned int n = x->tx_queued;
+	int err = 0;
 
-	if (!n)
-		return 0;
-	xsk_ring_prod__submit(&x->tx, n);
-	x->tx_queued = 0;
-	if (x->zero_copy && !xsk_ring_prod__needs_wakeup(&x->tx))
-		return n;
-	for (int k = 0; k < TX_KICKS; k++) {
-		if (sendto(pnc_xsk_fd(x), NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
+	for (int k = 0; k < TX_KICKS && pnc_xsk_tx_waiting(x); k++) {
+		if (x->zero_copy && !xsk_ring_prod__needs_wakeup(&x->tx))
 			break;
-		if (errno != EAGAIN && errno != EBUSY && errno != ENOBUFS) {
-			x->tx_kick_errors++;
-			break;
+		if (sendto(pnc_xsk_fd(x), NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0) {
+			err = 0;
+			if (x->zero_copy)
+				break;
+			continue;
 		}
+		err = -errno;
+		if (errno != EAGAIN && errno != EBUSY && errno != ENOBUFS)
+			break;
 	}
 	tx_reclaim(x);
-	return n;
+	/* A busy device is no error: what it left is kicked again later. */
+	return err == -EAGAIN || err == -EBUSY || err == -ENOBUFS ? 0 : err;
+}
+
+int pnc_xsk_tx_flush(struct pnc_xsk *x)
+{
+	if (!x->tx_queued)
+		return 0;
+	xsk_ring_prod__submit(&x->tx, x->tx_queued);
+	x->tx_queued = 0;
+	return pnc_xsk_tx_kick(x);
 }
 
 unsigned int pnc_xsk_pending(struct pnc_xsk *x)

@@ -82,8 +82,16 @@ extern unsigned int pnc_xsk_receive(struct pnc_xsk *x, unsigned int max, pnc_xsk
  */
 extern bool pnc_xsk_tx_queue(struct pnc_xsk *x, const void *l2, size_t l2_len, const void *l3,
 			     size_t l3_len);
-/* Hand the frames queued to the kernel; how many. */
-extern unsigned int pnc_xsk_tx_flush(struct pnc_xsk *x);
+/*
+ * Hand the frames queued to the kernel and make it transmit them: 0, or
+ * -errno when it refused to (the device down, say).  Frames it has not
+ * taken yet stay on the ring: pnc_xsk_tx_waiting() says how many, and
+ * pnc_xsk_tx_kick() asks again.
+ */
+extern int pnc_xsk_tx_flush(struct pnc_xsk *x);
+extern int pnc_xsk_tx_kick(struct pnc_xsk *x);
+/* Frames handed over that the kernel has not taken off the ring. */
+extern unsigned int pnc_xsk_tx_waiting(struct pnc_xsk *x);
 
 extern int pnc_xsk_stats(const struct pnc_xsk *x, struct pnc_xsk_stats *st);
 

@@ -1032,17 +1032,112 @@ def test_fast_path_af_xdp_transmits():
     for cnp in cnps:
         assert cnp["kind"] == "cnp" and cnp["icrc_ok"], cnp
         assert cnp["ip"]["dst"] == "10.0.1.1" and cnp["bth"]["dqpn"] == 0x11, cnp
-    rc, out = run_rc(sender, "tshark -r {} -T fields -e eth.src -e eth.dst".format(pcap))
-    assert rc == 0, out
     mac = {"pe1": pe1.cmd_raises("cat /sys/class/net/pe1-eth0/address").strip(),
            "sender": sender.cmd_raises("cat /sys/class/net/sender-eth0/address").strip()}
-    # tshark's warning about root comes along: the lines with fields only
-    frames = [line.split("\t") for line in out.splitlines() if "\t" in line]
-    assert frames == [[mac["pe1"], mac["sender"]]] * 4, (out, mac)
+    assert sender_frames(pcap) == [(mac["pe1"], mac["sender"])] * 4, mac
     state = json.loads(pe1.vtysh_cmd(
         "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd"))
     proxy = state["frr-cnpproxyd:cnpproxyd"]["state"]["proxy"]
     assert int(proxy["sent-af-xdp"]) == 3, proxy
+
+
+def sender_frames(pcap):
+    "(eth.src, eth.dst) of each frame of a capture at the sender, by tshark."
+    rc, out = run_rc(gear("sender"), "tshark -r {} -T fields -e eth.src -e eth.dst".format(pcap))
+    assert rc == 0, out
+    # tshark's warning about root comes along: the lines with fields only
+    return [tuple(line.split("\t")) for line in out.splitlines() if "\t" in line]
+
+
+def test_fast_path_af_xdp_next_hop_refreshed():
+    """A cached next hop is used for a second, then looked up again while
+    still in use: once the neighbour's MAC address changed in pe1's table,
+    the CNPs go to the new one."""
+    pe1, sender = gear("pe1"), gear("sender")
+    old = sender.cmd_raises("cat /sys/class/net/sender-eth0/address").strip()
+    new = "02:00:5e:00:01:01"
+    pe1_mac = pe1.cmd_raises("cat /sys/class/net/pe1-eth0/address").strip()
+    note = cut_notification("10.0.1.1", "10.0.23.3")
+    pcap = logfile("cnp-af-xdp-refresh.pcap")
+    sender.cmd_raises("ip link set dev sender-eth0 address " + new)
+    try:
+        pe1.cmd_raises("ip neigh replace 10.0.1.1 lladdr {} dev pe1-eth0 nud reachable".format(new))
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
+                            "udp dst port 4791 and src host 10.0.1.254"])
+        # The next hop cached by the test before is older than a second:
+        # the next CNP still takes it and asks for it again.
+        time.sleep(1.5)
+        send_from("p", "10.0.12.1", NOTIF_PORT, note)
+        time.sleep(0.5)
+        send_from("p", "10.0.12.1", NOTIF_PORT, note)
+        expect_counters({"cnpSent": 2, "sentAfXdp": 2, "cnpSendError": 0})
+        cap.wait(timeout=10)
+        assert sender_frames(pcap)[-1] == (pe1_mac, new), sender_frames(pcap)
+    finally:
+        sender.cmd_raises("ip link set dev sender-eth0 address " + old)
+        pe1.cmd_raises("ip neigh replace 10.0.1.1 lladdr {} dev pe1-eth0 nud reachable".format(old))
+
+
+def test_fast_path_af_xdp_transmit_link_down():
+    """A CNP queued while the interface toward the sender is down stays
+    on the socket's ring: status says it waits and why the kernel refused
+    (counted), it is kicked again, less and less often, and it leaves when
+    the link is back.  One still waiting when its socket closes counts as
+    lost."""
+    pe1, sender = gear("pe1"), gear("sender")
+    note = cut_notification("10.0.1.1", "10.0.23.3")
+
+    def down_and_queue():
+        # A next hop fresh in the cache: the CNP is queued whatever the link.
+        rc, out = run_rc(pe1, "ping -c 1 -W 2 10.0.1.1")
+        assert rc == 0, out
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_from("p", "10.0.12.1", NOTIF_PORT, note)
+        expect_counters({"sentAfXdp": 1})
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        pe1.cmd_raises("ip link set dev pe1-eth0 down")
+        send_from("p", "10.0.12.1", NOTIF_PORT, note)
+        expect_counters({"cnpSent": 1, "sentAfXdp": 1})
+        _, got = topotest.run_and_expect(lambda: af_xdp().get("txWaiting"), 1, count=20,
+                                         wait=0.5)
+        assert got == 1, af_xdp()
+
+    pcap = logfile("cnp-af-xdp-link-down.pcap")
+    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
+                        "udp dst port 4791 and src host 10.0.1.254"])
+    time.sleep(1)
+    try:
+        down_and_queue()
+        errors = af_xdp()["txKickErrors"]
+        assert errors >= 1, af_xdp()
+        assert af_xdp()["txLastKickError"] == "Network is down", af_xdp()
+        assert "1 frames waiting for the kernel" in pe1.vtysh_cmd("show cnpproxy status")
+        # kicked again while down, backing off: more refusals, not hundreds a second
+        time.sleep(2)
+        assert errors < af_xdp()["txKickErrors"] < errors + 20, af_xdp()
+    finally:
+        pe1.cmd_raises("ip link set dev pe1-eth0 up")
+    _, got = topotest.run_and_expect(lambda: af_xdp().get("txWaiting"), 0, count=20, wait=0.5)
+    assert got == 0, af_xdp()
+    cap.wait(timeout=10)
+    cnps = decode_capture("sender", pcap)
+    assert len(cnps) == 2 and all(c["kind"] == "cnp" and c["icrc_ok"] for c in cnps), cnps
+    assert af_xdp()["txLost"] == 0, af_xdp()
+
+    # Still on the ring when af-xdp is turned off: lost, and said so.
+    try:
+        down_and_queue()
+        proxy_cfg("no proxy fast-path")
+        _, got = topotest.run_and_expect(lambda: af_xdp().get("active", False), False,
+                                         count=20, wait=0.5)
+        assert got is False, fast_path()
+    finally:
+        pe1.cmd_raises("ip link set dev pe1-eth0 up")
+    proxy_cfg("proxy fast-path af-xdp")
+    af_xdp_active()
+    assert af_xdp()["txLost"] == 1, af_xdp()
+    assert af_xdp()["txWaiting"] == 0, af_xdp()
 
 
 def test_fast_path_af_xdp_busy_poll():

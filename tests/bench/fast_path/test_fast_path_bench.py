@@ -30,6 +30,9 @@
 #  - latency: LAT_PPS for LAT_S, each reply timed against its
 #    notification (kernel receive timestamps) in interrupt mode, and for
 #    the user-space references in busy mode (--busy, spinning);
+#  - latency at half load: the same at half the path's max (in busy mode
+#    where it has one: the references' --busy, cnpproxyd-af-xdp's
+#    busy-poll), the load the targets name;
 #  - loss: replies missing in the cost run.
 # Also: the XDP learner's cost per forwarded RoCEv2 packet over an XDP
 # program that only passes (gen sends data to an address pe1 routes back
@@ -235,14 +238,19 @@ def max_run(path):
             "max_loss_percent": 100.0 * (sent["sent"] - got) / max(sent["sent"], 1)}
 
 
-def latency_run(path, busy):
+def latency_run(path, busy, pps=LAT_PPS):
     sink = start("gen", "sink", "--dev", "bgen", "--pass")
     path.up(busy)
-    out = flood(path.port, PAYLOAD, "--rate", LAT_PPS, "--seconds", LAT_S, *VARY,
+    out = flood(path.port, PAYLOAD, "--rate", pps, "--seconds", LAT_S, *VARY,
                 "--replies", path.reply_base)
     path.down()
     stop(sink)
     return out["latency_us"], out["replies"] / max(out["sent"], 1)
+
+
+def half_load(replies_pps):
+    "Half a path's saturating rate, in thousands, never under LAT_PPS."
+    return max(LAT_PPS, int(replies_pps / 2 / 1000) * 1000)
 
 
 def stats(values):
@@ -333,6 +341,11 @@ def measure(path, samples):
         one["latency_us"], one["latency_replied"] = latency_run(path, False)
         if path.name in BUSY_MODES:
             one["latency_busy_us"], _ = latency_run(path, True)
+        one["half_pps"] = half_load(one["replies_pps"])
+        # cnpproxyd's busy-poll is configuration: run_all times it.
+        if path is not CNP_AF_XDP:
+            one["latency_half_us"], one["latency_half_replied"] = latency_run(
+                path, path.name in BUSY_MODES, one["half_pps"])
     print("bench fast_path {}: {}".format(path.name, json.dumps(one)))
     s.append(one)
 
@@ -379,9 +392,13 @@ def run_all(samples, counters, pe1):
         counters["cnpproxyd-af-xdp"] = cnpproxyd_counters()
         proxy_cfg("proxy fast-path busy-poll")
         wait_active(af_xdp_active)
-        busy, _ = latency_run(CNP_AF_XDP, False)
-        samples[CNP_AF_XDP.name][-1]["latency_busy_us"] = busy
-        print("bench fast_path {} busy-poll: {}".format(CNP_AF_XDP.name, json.dumps(busy)))
+        last = samples[CNP_AF_XDP.name][-1]
+        last["latency_busy_us"], _ = latency_run(CNP_AF_XDP, False)
+        last["latency_half_us"], last["latency_half_replied"] = latency_run(
+            CNP_AF_XDP, False, last["half_pps"])
+        print("bench fast_path {} busy-poll: {}".format(
+            CNP_AF_XDP.name, json.dumps({k: last[k] for k in ("latency_busy_us",
+                                                              "latency_half_us")})))
         proxy_cfg("no proxy fast-path busy-poll", "no proxy fast-path af-xdp",
                   "no proxy filter-interface bdut", "no proxy learn-interface bdut")
 
@@ -431,7 +448,10 @@ def summarize(samples):
             "max_pps": stats([s["replies_pps"] for s in runs]),
             "xdp_prog_ns": stats([s["prog_ns"] for s in runs]),
         }
-        for key in ("latency_us", "latency_busy_us"):
+        if "half_pps" in runs[0]:
+            p["half_pps"] = stats([s["half_pps"] for s in runs])
+            p["latency_half_replied"] = stats([s.get("latency_half_replied") for s in runs])
+        for key in ("latency_us", "latency_busy_us", "latency_half_us"):
             if key in runs[0]:
                 p[key] = {q: stats([s[key][q] for s in runs]) for q in ("p50", "p90", "p99",
                                                                        "max")}
