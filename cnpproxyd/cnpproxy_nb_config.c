@@ -212,7 +212,7 @@ static int static_proxy_add(const struct lyd_node *dnode, void *arg)
 /* After any change under router cnpproxy: read it all, then apply. */
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 {
-	/* Tens of kilobytes: not on the stack.  The main thread alone commits. */
+	/* Kilobytes: not on the stack.  The main thread alone commits. */
 	static struct cnp_config next;
 	const struct lyd_node *cnpproxy = args->dnode;
 	struct cnp_config *cfg = &next;

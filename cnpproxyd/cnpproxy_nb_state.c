@@ -39,17 +39,40 @@ static const char *leaf_name(const char *xpath)
 	return slash ? slash + 1 : xpath;
 }
 
+/*
+ * The northbound asks leaf by leaf: one snapshot serves the leaves of a
+ * query, so that they agree with each other and the XDP program's
+ * per-CPU counters are read once, not once per leaf.  A clear makes it
+ * stale at once.
+ */
+#define SNAPSHOT_US 100000
+
+static const struct pn_counters *counters_snapshot(void)
+{
+	static struct {
+		struct pn_counters v;
+		uint64_t at, clears;
+		bool valid;
+	} snap;
+	uint64_t now = cnpproxy_now_us();
+
+	if (!snap.valid || now - snap.at > SNAPSHOT_US || snap.clears != pn_counters_cleared()) {
+		pn_counter_values(&snap.v);
+		snap.at = now;
+		snap.clears = pn_counters_cleared();
+		snap.valid = true;
+	}
+	return &snap.v;
+}
+
 /* /frr-cnpproxyd:cnpproxyd/state/proxy/<counter> */
 struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args)
 {
 	const char *name = leaf_name(args->xpath);
-	struct pn_counters v;
 
 	for (int c = 0; c < PN_COUNTER_MAX; c++)
-		if (same_name(pn_counter_name(c), name)) {
-			pn_counter_values(&v);
-			return yang_data_new_uint64(args->xpath, v.c[c]);
-		}
+		if (same_name(pn_counter_name(c), name))
+			return yang_data_new_uint64(args->xpath, counters_snapshot()->c[c]);
 	return NULL;
 }
 

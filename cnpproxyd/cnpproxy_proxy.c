@@ -1120,6 +1120,8 @@ void pn_counter_values(struct pn_counters *v)
 		v->c[c] += xdp_part(c, &xc);
 }
 
+static uint64_t pn_clears; /* the main thread's */
+
 void cnpproxy_pn_counters_clear(void)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
@@ -1127,6 +1129,12 @@ void cnpproxy_pn_counters_clear(void)
 	}
 	cnpproxy_xsk_counters_clear();
 	cnpproxy_learn_counters_clear();
+	pn_clears++;
+}
+
+uint64_t pn_counters_cleared(void)
+{
+	return pn_clears;
 }
 
 void cnpproxy_pn_init(void)

@@ -67,6 +67,8 @@ extern void cnpproxy_pn_counters_clear(void);
  * program's per-CPU counters, read once for all of them).
  */
 extern void pn_counter_values(struct pn_counters *v);
+/* How many times the counters were cleared: a snapshot older than a clear is stale. */
+extern uint64_t pn_counters_cleared(void);
 
 
 /*

@@ -142,6 +142,21 @@ def markdown(b, when, tgts):
                                       fmt(med(ln.get("pass_prog_ns")), "{:.0f}"),
                                       fmt(med(ln.get("learn_prog_ns")), "{:.0f}"),
                                       fmt(med(ln.get("overhead_percent")), "{:.1f}"))]
+    st = (fp or {}).get("xdp_stages") or {}
+    if st:
+        lines += ["", "cnpproxyd's XDP program by stage (ns per frame, medians; "
+                  "BPF_PROG_TEST_RUN on frames that leave it after each stage):", "",
+                  "| stage | ns |", "|---|---|"]
+        for key, label in (
+                ("entry_and_parse", "entry, parse of a frame that is not a notification"),
+                ("guard_source_denied", "... a notification from a denied source (whole run)"),
+                ("guard_parse_flow_miss", "... an accepted one for an unknown flow (whole run)"),
+                ("flow_route_buckets_interval", "flow hit, FIB lookup, global bucket, "
+                 "minimum interval (suppressed less unknown flow)"),
+                ("build_icrc_rewrite_redirect", "CNP build, ICRC, rewrite, redirect "
+                 "(paced run's program time less suppressed)"),
+                ("learner_roce_write", "learner on an RC WRITE (less the non-notification)")):
+            lines.append("| {} | {} |".format(label, fmt(med(st.get(key)), "{:.0f}")))
     conv = [(k, v) for k, v in b.items() if k.endswith("pnc-convergence")]
     if conv:
         lines += ["", "## Convergence of 10 000 prefixes (seconds, medians)", "",

@@ -42,6 +42,8 @@
 #define XLATE_CNP_BODY	    (BTH_LEN + 16 + 4) /* BTH, reserved, ICRC */
 #define XLATE_CNP_V4	    (XLATE_IPV4_HLEN + XLATE_UDP_HLEN + BTH_LEN + 16)
 #define XLATE_CNP_MAX	    (XLATE_IPV6_HLEN + XLATE_UDP_HLEN + BTH_LEN + 16)
+_Static_assert(XLATE_CNP_MAX == 4 * PNC_XLATE_CNP_WORDS && XLATE_CNP_V4 % 4 == 0,
+	       "the ICRC takes the CNP four octets at a time");
 #define XLATE_DEFAULT_SPORT 0xc000
 #define XLATE_TTL	    64
 #define XLATE_AF_INET	    2
@@ -54,11 +56,18 @@ struct pnc_xlate_cfg pnc_xlate_cfg;
 __u32 pnc_xlate_ip_id;
 
 /*
- * Filled by the loader before the program is loaded: the CRC-32 table
- * and the length of the headers after the BTH per opcode (-1 unknown),
- * both from the codec, so that this stage cannot disagree with it.
+ * Filled by the loader before the program is loaded, all from the
+ * codec, so that this stage cannot disagree with it: the CRC-32 tables
+ * for four octets at a time (slicing by 4: [0] is the octet table, [k]
+ * an octet followed by k zero octets), the register after the eight
+ * octets of ones standing for the LRH, the bits of a CNP's octets the
+ * ICRC leaves out (version 4, then 6; four octets a word, the first
+ * in the low bits), and the length of the headers after the BTH per
+ * opcode (-1 unknown).
  */
-const volatile __u32 pnc_xlate_crc[256];
+const volatile __u32 pnc_xlate_crc[PNC_XLATE_CRC_SLICES][256];
+const volatile __u32 pnc_xlate_icrc_seed;
+const volatile __u32 pnc_xlate_icrc_mask[2][PNC_XLATE_CNP_WORDS];
 const volatile __s8 pnc_xlate_ext_len[256];
 
 struct {
@@ -88,6 +97,21 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bpf_devmap_val);
 } xlate_tx SEC(".maps");
+
+/*
+ * Where the CNP is built: off the stack, which the guard's and the
+ * learner's frames share with this subprogram within 512 octets.
+ */
+struct xlate_scratch {
+	__u8 b[XLATE_CNP_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xlate_scratch);
+} xlate_scratch SEC(".maps");
 
 /* What the invoking packet says, copied out before the frame is rewritten. */
 struct xlate_inv {
@@ -308,31 +332,40 @@ static __always_inline __u32 xlate_build(__u8 *b, const struct xlate_inv *inv,
 	return n;
 }
 
-/* ICRC of the n octets at b, the variant fields masked as the codec does. */
-static __always_inline __u32 xlate_icrc(const __u8 *b, __u32 n, __u8 version)
+/*
+ * The words are loaded as the host orders them: the slicing and the
+ * masks take the first octet in the low bits.
+ */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the translator's ICRC assumes a little-endian BPF target"
+#endif
+
+/* Four octets (first in the low bits) into the CRC-32 register. */
+static __always_inline __u32 xlate_crc_word(__u32 reg, __u32 w)
 {
-	__u32 reg = 0xffffffff, hlen = version == 4 ? XLATE_IPV4_HLEN : XLATE_IPV6_HLEN;
+	reg ^= w;
+	return pnc_xlate_crc[3][reg & 0xff] ^ pnc_xlate_crc[2][(reg >> 8) & 0xff] ^
+	       pnc_xlate_crc[1][(reg >> 16) & 0xff] ^ pnc_xlate_crc[0][reg >> 24];
+}
 
-	for (int i = 0; i < 8; i++)
-		reg = pnc_xlate_crc[(reg ^ 0xff) & 0xff] ^ (reg >> 8);
-	for (__u32 i = 0; i < XLATE_CNP_MAX; i++) {
-		__u8 c;
+/*
+ * ICRC of the CNP at b (XLATE_CNP_V4 or XLATE_CNP_MAX octets), the
+ * variant fields set to ones as the codec does: a word at a time, the
+ * masked bits ORed in.
+ */
+static __always_inline __u32 xlate_icrc(const __u8 *b, __u8 version)
+{
+	const int v = version == 4 ? 0 : 1;
+	__u32 reg = pnc_xlate_icrc_seed;
 
-		if (i >= n)
-			break;
-		c = b[i];
-		if (version == 4) {
-			if (i == 1 || i == 8 || i == 10 || i == 11)
-				c = 0xff; /* TOS, TTL, header checksum */
-		} else if (i == 0) {
-			c |= 0x0f; /* traffic class and flow label */
-		} else if (i <= 3 || i == 7) {
-			c = 0xff; /* ... and hop limit */
-		}
-		if (i == hlen + 6 || i == hlen + 7 || i == hlen + XLATE_UDP_HLEN + 4)
-			c = 0xff; /* UDP checksum; BTH FECN, BECN, Resv6 */
-		reg = pnc_xlate_crc[(reg ^ c) & 0xff] ^ (reg >> 8);
-	}
+#pragma unroll
+	for (int i = 0; i < XLATE_CNP_V4 / 4; i++)
+		reg = xlate_crc_word(reg, *(const __u32 *)(b + 4 * i) | pnc_xlate_icrc_mask[v][i]);
+	if (version == 4)
+		return ~reg;
+#pragma unroll
+	for (int i = XLATE_CNP_V4 / 4; i < XLATE_CNP_MAX / 4; i++)
+		reg = xlate_crc_word(reg, *(const __u32 *)(b + 4 * i) | pnc_xlate_icrc_mask[v][i]);
 	return ~reg;
 }
 
@@ -392,7 +425,8 @@ static __noinline int xlate(struct xdp_md *ctx, __u32 udp_off, __u32 port, __u32
 	struct pnc_xlate_flow f;
 	struct bpf_fib_lookup fib;
 	struct xlate_inv inv = {};
-	__u8 b[XLATE_CNP_MAX];
+	const __u32 zero = 0;
+	__u8 *b;
 	__u32 n, icrc, frame;
 	__u16 ip_id;
 	__u8 *udp, *out;
@@ -433,11 +467,14 @@ static __noinline int xlate(struct xdp_md *ctx, __u32 udp_off, __u32 port, __u32
 	if (!xlate_interval_ok(&inv, f.sender_qpn, factor))
 		return xlate_done(PNC_LEARN_C_XLATE_MIN_INTERVAL, XDP_DROP);
 
+	b = bpf_map_lookup_elem(&xlate_scratch, &zero);
+	if (!b)
+		return xlate_done(PNC_LEARN_C_XLATE_TX_ERROR, XDP_DROP);
 	ip_id = __sync_fetch_and_add(&pnc_xlate_ip_id, 1) + 1;
 	if (!ip_id)
 		ip_id = __sync_fetch_and_add(&pnc_xlate_ip_id, 1) + 1;
 	n = xlate_build(b, &inv, &f, ip_id);
-	icrc = xlate_icrc(b, n, inv.key.version);
+	icrc = xlate_icrc(b, inv.key.version);
 	if (inv.key.version == 4)
 		xlate_ipv4_csum(b);
 

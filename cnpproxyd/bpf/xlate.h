@@ -15,6 +15,10 @@
 #define PNC_XLATE_QPS_MAX 65536
 /* Interfaces a CNP may leave by (device map, keyed by ifindex). */
 #define PNC_XLATE_TX_MAX 256
+/* The ICRC four octets at a time: four CRC-32 tables. */
+#define PNC_XLATE_CRC_SLICES 4
+/* Four-octet words of the longest CNP the translator builds (IPv6, ICRC excluded). */
+#define PNC_XLATE_CNP_WORDS ((40 + 8 + 12 + 16) / 4)
 
 /*
  * A flow as an invoking packet names it (sender -> receiver, the BTH

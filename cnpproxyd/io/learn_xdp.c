@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <linux/if_link.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,18 +72,61 @@ static int on_record(void *ctx, void *data, size_t len)
 }
 
 /*
+ * The bits of a CNP's first n octets that its ICRC leaves out, as the
+ * codec computes it: those whose flip leaves the ICRC as it was (a CRC
+ * sees every other single-bit change).  Octet o is at bits 8 * (o % 4)
+ * of word o / 4, as a little-endian load puts it.
+ */
+static void xlate_icrc_mask(uint8_t version, uint32_t *mask, size_t n)
+{
+	uint8_t cnp[4 * PNC_XLATE_CNP_WORDS] = {};
+	size_t hlen = version == 4 ? 20 : 40;
+	uint32_t want = 0, got;
+
+	if (version == 4) {
+		cnp[0] = 0x45;
+		cnp[9] = IPPROTO_UDP;
+	} else {
+		cnp[0] = 0x60;
+		cnp[6] = IPPROTO_UDP;
+	}
+	cnp[hlen + 8] = 0x81; /* BTH: CNP */
+	pnc_icrc_compute(cnp, n, &want);
+	memset(mask, 0, PNC_XLATE_CNP_WORDS * sizeof(*mask));
+	for (size_t bit = 0; bit < 8 * n; bit++) {
+		cnp[bit / 8] ^= 1u << (bit % 8);
+		if (pnc_icrc_compute(cnp, n, &got) == PNC_OK && got == want)
+			mask[bit / 32] |= 1u << (bit % 32);
+		cnp[bit / 8] ^= 1u << (bit % 8);
+	}
+}
+
+/*
  * The translator's read-only tables, from the codec itself: the CRC-32
- * register update of each octet, and the headers after the BTH.
+ * register update of each octet, sliced by 4, the register after the
+ * LRH's ones, the ICRC's masks, and the headers after the BTH.
  */
 static void xlate_tables(struct pnc_learn *skel)
 {
+	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	volatile uint32_t(*t)[256] = skel->rodata->pnc_xlate_crc;
+
 	for (unsigned int i = 0; i < 256; i++) {
 		uint8_t octet = (uint8_t)i;
 
 		/* pnc_crc32(~0, x) = ~update(0, x), and update(0, i) is entry i. */
-		skel->rodata->pnc_xlate_crc[i] = ~pnc_crc32(0xffffffff, &octet, 1);
+		t[0][i] = ~pnc_crc32(0xffffffff, &octet, 1);
 		skel->rodata->pnc_xlate_ext_len[i] = (int8_t)pnc_bth_ext_len(octet);
 	}
+	/* Table k: an octet then k zero octets through the register. */
+	for (unsigned int k = 1; k < PNC_XLATE_CRC_SLICES; k++)
+		for (unsigned int i = 0; i < 256; i++)
+			t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
+	/* The raw register from ~0 through the ones: pnc_crc32 inverts on both sides. */
+	skel->rodata->pnc_xlate_icrc_seed = ~pnc_crc32(0, ones, sizeof(ones));
+	xlate_icrc_mask(4, (uint32_t *)skel->rodata->pnc_xlate_icrc_mask[0], 20 + 8 + 12 + 16);
+	xlate_icrc_mask(6, (uint32_t *)skel->rodata->pnc_xlate_icrc_mask[1],
+			4 * PNC_XLATE_CNP_WORDS);
 }
 
 struct pnc_learn_xdp *pnc_learn_xdp_open(const struct pnc_learn_cfg *cfg, pnc_learn_xdp_cb cb,

@@ -34,7 +34,9 @@
 #    where it has one: the references' --busy, cnpproxyd-af-xdp's
 #    busy-poll), the load the targets name;
 #  - loss: replies missing in the cost run.
-# Also: the XDP learner's cost per forwarded RoCEv2 packet over an XDP
+# Also: the XDP program's stages, each timed by BPF_PROG_TEST_RUN on a
+# frame that leaves the program right after it (see xdp_stages());
+# the XDP learner's cost per forwarded RoCEv2 packet over an XDP
 # program that only passes (gen sends data to an address pe1 routes back
 # to gen), and the generator's own ceiling (base path, unpaced).
 #
@@ -45,7 +47,9 @@
 import json
 import os
 import signal
+import socket
 import statistics
+import struct
 import subprocess
 import sys
 import time
@@ -67,6 +71,9 @@ PNC_FLOOD = built("tools/flood/pnc-flood")
 PNC_REFLECT = built("tools/reflect/pnc-reflect")
 RUNS = int(os.environ.get("PNC_BENCH_ROUNDS", "3"))
 RATE = int(os.environ.get("PNC_BENCH_RATE", "100000"))
+# Where cnpproxyd's AF_XDP path spends its time: perf's samples (cpu-clock)
+# of the daemon during one more paced run, kernel included.
+PROFILE = os.environ.get("PNC_BENCH_PROFILE") == "1"
 BURST = 32
 COST_S = 3
 MAX_S = 2
@@ -248,6 +255,32 @@ def latency_run(path, busy, pps=LAT_PPS):
     return out["latency_us"], out["replies"] / max(out["sent"], 1)
 
 
+def profile_run(path):
+    """perf record of cnpproxyd through a paced run: the functions with
+    at least 1 % of its samples, busiest first, as (percent, symbol)."""
+    out = os.path.join(get_topogen().logdir, "perf-{}.data".format(path.name))
+    pid = subprocess.check_output(["pgrep", "-x", "cnpproxyd"], text=True).split()[0]
+    sink = start("gen", "sink", "--dev", "bgen")
+    path.up()
+    perf = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4999", "-p", pid,
+                             "-o", out, "--", "sleep", str(COST_S)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    flood(path.port, PAYLOAD, *VARY, "--rate", RATE, "--burst", BURST, "--seconds", COST_S)
+    perf.wait(timeout=60)
+    path.down()
+    stop(sink)
+    report = subprocess.check_output(["perf", "report", "-i", out, "--stdio", "--no-children",
+                                      "--sort", "sym", "--percent-limit", "1"], text=True,
+                                     stderr=subprocess.DEVNULL)
+    top = []
+    for line in report.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[0].endswith("%") and not line.startswith("#"):
+            top.append((float(fields[0][:-1]), " ".join(fields[2:])))
+    print("bench fast_path {} profile: {}".format(path.name, json.dumps(top)))
+    return top
+
+
 def half_load(replies_pps):
     "Half a path's saturating rate, in thousands, never under LAT_PPS."
     return max(LAT_PPS, int(replies_pps / 2 / 1000) * 1000)
@@ -315,6 +348,96 @@ def wait_active(check):
 
 def cnpproxyd_counters():
     return gear("pe1").vtysh_cmd("show cnpproxy counters json", isjson=True)
+
+
+# ---- the XDP program's stages ----------------------------------------------
+
+STAGE_RUNS = 200000
+XDP_DROP, XDP_PASS = 1, 2
+DENIED = "10.99.0.1"
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!{}H".format(len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def udp_frame(src, dst, dport, payload):
+    "Ethernet (gen to pe1's bdut) + IPv4 + UDP, checksums right."
+    ip_src, ip_dst = socket.inet_aton(src), socket.inet_aton(dst)
+    udp = struct.pack("!HHHH", 49152, dport, 8 + len(payload), 0) + payload
+    pseudo = ip_src + ip_dst + struct.pack("!BBH", 0, 17, len(udp))
+    udp = udp[:6] + struct.pack("!H", csum(pseudo + udp) or 0xffff) + udp[8:]
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0x4000, 64, 17, 0, ip_src,
+                     ip_dst)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    mac = [bytes.fromhex(gear(r).cmd("cat /sys/class/net/{}/address".format(d)).strip()
+                         .replace(":", "")) for r, d in (("pe1", "bdut"), ("gen", "bgen"))]
+    return mac[0] + mac[1] + b"\x08\x00" + ip + udp
+
+
+def prog_test_run(prog, frame, name):
+    """The program run STAGE_RUNS times on frame as if received on bdut
+    (BPF_PROG_TEST_RUN, in pe1's namespace): (ns per run, verdict)."""
+    logdir = get_topogen().logdir
+    data, ctx = (os.path.join(logdir, "stage-{}.{}".format(name, k)) for k in ("frame", "ctx"))
+    with open(data, "wb") as f:
+        f.write(frame)
+    ifindex = int(gear("pe1").cmd("cat /sys/class/net/bdut/ifindex"))
+    with open(ctx, "wb") as f:
+        # struct xdp_md: data, data_end, data_meta, ingress_ifindex, rx_queue_index, egress
+        f.write(struct.pack("=6I", 0, len(frame), 0, ifindex, 0, 0))
+    out = gear("pe1").cmd_raises("bpftool -j prog run id {} data_in {} ctx_in {} repeat {}".format(
+        prog, data, ctx, STAGE_RUNS))
+    got = json.loads(out)
+    return got["duration"], got["retval"]
+
+
+def xdp_counters():
+    return cnpproxyd_counters()["learning"]["xdp"]
+
+
+def xdp_stages():
+    """cnpproxyd's XDP program (guard, translator and learner on bdut),
+    run by the kernel on frames that each leave it at a known stage; the
+    program's own counters prove which.  The translation itself (build,
+    ICRC, rewrite, redirect) modifies the frame, so repeated runs of one
+    frame cannot time it: it is the paced run's program time less the
+    suppressed stage's."""
+    prog = xdp_prog("pe1", "bdut")
+    note = bytes.fromhex(notification(RECEIVER_QP))
+    cases = [
+        # name, frame, verdict, counter that counts every run
+        ("not-a-notification", udp_frame(GEN, DUT, 9, bytes(64)), XDP_PASS, None),
+        ("source-denied", udp_frame(DENIED, DUT, NOTIF_PORT, note), XDP_DROP, "guard_denied"),
+        ("flow-unknown", udp_frame(GEN, DUT, NOTIF_PORT,
+                                   bytes.fromhex(notification(RECEIVER_QP + FLOWS + 1))),
+         XDP_PASS, "xlate_passed_no_flow"),
+        ("suppressed", udp_frame(GEN, DUT, NOTIF_PORT, note), XDP_DROP, "xlate_min_interval"),
+        ("roce-write", udp_frame(GEN, FORWARDED, ROCE_PORT, bytes.fromhex(ROCE_DATA)), XDP_PASS,
+         "roce"),
+    ]
+    # The flow's QP has had a CNP within the interval: every run is suppressed.
+    proxy_cfg("proxy cnp min-interval 10000000")
+    try:
+        prog_test_run(prog, cases[3][1], "prime")
+        ns = {}
+        for name, frame, verdict, counter in cases:
+            before = xdp_counters()
+            ns[name], got = prog_test_run(prog, frame, name)
+            after = xdp_counters()
+            assert got == verdict, (name, got, verdict)
+            if counter:
+                assert after[counter] - before[counter] == STAGE_RUNS, (name, counter, before,
+                                                                        after)
+    finally:
+        proxy_cfg("proxy cnp min-interval 1")
+    print("bench fast_path xdp stages: {}".format(json.dumps(ns)))
+    return ns
 
 
 # ---- the run ---------------------------------------------------------------
@@ -385,11 +508,14 @@ def run_all(samples, counters, pe1):
         pe1.vtysh_cmd("clear cnpproxy counters")
         measure(CNP_XDP, samples)
         counters["cnpproxyd-xdp"] = cnpproxyd_counters()
+        samples.setdefault("xdp-stages", []).append(xdp_stages())
         proxy_cfg("proxy fast-path af-xdp")
         wait_active(af_xdp_active)
         pe1.vtysh_cmd("clear cnpproxy counters")
         measure(CNP_AF_XDP, samples)
         counters["cnpproxyd-af-xdp"] = cnpproxyd_counters()
+        if PROFILE:
+            samples.setdefault("af-xdp-profile", []).append(profile_run(CNP_AF_XDP))
         proxy_cfg("proxy fast-path busy-poll")
         wait_active(af_xdp_active)
         last = samples[CNP_AF_XDP.name][-1]
@@ -439,7 +565,7 @@ def summarize(samples):
               "cpus": os.cpu_count(), "samples": samples, "paths": {}}
     report["generator_max_pps"] = stats([s["generator_pps"] for s in base])
     for name, runs in samples.items():
-        if name == "base" or name.startswith("forward"):
+        if name in ("base", "xdp-stages", "af-xdp-profile") or name.startswith("forward"):
             continue
         p = {
             "us_per_packet": stats([per_packet_us(s, b) for s, b in zip(runs, base)]),
@@ -470,7 +596,31 @@ def summarize(samples):
             for l, p, b in zip(flearn, fpass, fb)
             if l["prog_ns"] is not None and p["prog_ns"] is not None]),
     }
+    report["xdp_stages"] = stage_costs(samples)
     return report
+
+
+def stage_costs(samples):
+    """ns per frame in each stage of cnpproxyd's XDP program, from the
+    early-exit runs; the translation from the paced run's program time."""
+    runs = samples.get("xdp-stages", [])
+    xdp = samples.get(CNP_XDP.name, [])
+    if not runs:
+        return {}
+    sent = [s["prog_ns"] for s in xdp]
+    stages = {
+        "entry_and_parse": [r["not-a-notification"] for r in runs],
+        "guard_source_denied": [r["source-denied"] for r in runs],
+        "guard_parse_flow_miss": [r["flow-unknown"] for r in runs],
+        "flow_route_buckets_interval": [r["suppressed"] - r["flow-unknown"] for r in runs],
+        "build_icrc_rewrite_redirect": [p - r["suppressed"] for r, p in zip(runs, sent)
+                                        if p is not None],
+        "learner_roce_write": [r["roce-write"] - r["not-a-notification"] for r in runs],
+    }
+    out = {k: stats(v) for k, v in stages.items()}
+    out["runs"] = runs
+    out["translated_prog_ns"] = stats(sent)
+    return out
 
 
 if __name__ == "__main__":
