@@ -68,6 +68,12 @@ struct tx_if {
 	uint64_t last_used; /* under the mutex */
 };
 
+/* Sockets, each at most once: every receive socket of queue 0 and transmit-only one fits. */
+struct xsk_set {
+	struct pnc_xsk *s[2 * PNC_XSK_IFS_MAX];
+	unsigned int n;
+};
+
 /* An interface that refused a transmit socket, until when it is not asked again. */
 struct tx_refused {
 	int ifindex;
@@ -78,11 +84,9 @@ static struct {
 	/* Under the mutex. */
 	struct nh_entry nh[NH_SLOTS];
 	struct tx_if tx[PNC_XSK_IFS_MAX];
-	struct pnc_xsk *dirty[2 * PNC_XSK_IFS_MAX]; /* sockets with frames queued */
-	unsigned int n_dirty;
+	struct xsk_set dirty; /* sockets with frames queued */
 	/* Sockets with frames the kernel has not taken yet, kicked again by t_rekick. */
-	struct pnc_xsk *stalled[2 * PNC_XSK_IFS_MAX];
-	unsigned int n_stalled;
+	struct xsk_set stalled;
 	unsigned int rekick_ms;
 	struct event *t_rekick;
 	bool on;
@@ -180,15 +184,30 @@ static void refuse(int ifindex, uint64_t now)
 	r->until = now + NO_SOCKET_BACKOFF_US;
 }
 
+static void set_add(struct xsk_set *set, struct pnc_xsk *s)
+{
+	for (unsigned int i = 0; i < set->n; i++)
+		if (set->s[i] == s)
+			return;
+	assert(set->n < array_size(set->s));
+	set->s[set->n++] = s;
+}
+
+static void set_remove(struct xsk_set *set, struct pnc_xsk *s)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < set->n; i++)
+		if (set->s[i] != s)
+			set->s[k++] = set->s[i];
+	set->n = k;
+}
+
 static void xt_rekick(struct event *t);
 
 static void stall(struct pnc_xsk *s)
 {
-	for (unsigned int i = 0; i < xt.n_stalled; i++)
-		if (xt.stalled[i] == s)
-			return;
-	if (xt.n_stalled < array_size(xt.stalled))
-		xt.stalled[xt.n_stalled++] = s;
+	set_add(&xt.stalled, s);
 	if (!xt.rekick_ms)
 		xt.rekick_ms = REKICK_MIN_MS;
 	event_add_timer_msec(cnpproxy_fp_loop(), xt_rekick, NULL, xt.rekick_ms, &xt.t_rekick);
@@ -251,21 +270,15 @@ bool cnpproxy_xsk_tx(uint8_t version, const uint8_t *dst, const uint8_t *pkt, si
 	pnc_eth_write(eth, e->nh.mac, e->nh.src_mac, version);
 	if (!pnc_xsk_tx_queue(s, eth, sizeof(eth), pkt, len))
 		return false;
-	for (unsigned int i = 0; i < xt.n_dirty; i++)
-		if (xt.dirty[i] == s)
-			return true;
-	if (xt.n_dirty < array_size(xt.dirty))
-		xt.dirty[xt.n_dirty++] = s;
-	else
-		kick(s, true);
+	set_add(&xt.dirty, s);
 	return true;
 }
 
 void cnpproxy_xsk_tx_flush(void)
 {
-	for (unsigned int i = 0; i < xt.n_dirty; i++)
-		kick(xt.dirty[i], true);
-	xt.n_dirty = 0;
+	for (unsigned int i = 0; i < xt.dirty.n; i++)
+		kick(xt.dirty.s[i], true);
+	xt.dirty.n = 0;
 }
 
 /*
@@ -275,36 +288,25 @@ void cnpproxy_xsk_tx_flush(void)
 static void xt_rekick(struct event *t)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		unsigned int n = xt.n_stalled;
-		struct pnc_xsk *s[array_size(xt.stalled)];
+		struct xsk_set was = xt.stalled;
 
-		memcpy(s, xt.stalled, n * sizeof(*s));
-		xt.n_stalled = 0;
+		xt.stalled.n = 0;
 		xt.rekick_ms = MIN(xt.rekick_ms * 2, REKICK_MAX_MS);
-		for (unsigned int i = 0; i < n; i++)
-			kick(s[i], false);
-		if (!xt.n_stalled)
+		for (unsigned int i = 0; i < was.n; i++)
+			kick(was.s[i], false);
+		if (!xt.stalled.n)
 			xt.rekick_ms = 0;
 	}
 }
 
 void cnpproxy_xsk_tx_forget(struct pnc_xsk *s)
 {
-	unsigned int k = 0;
-
 	if (!s)
 		return;
 	/* Whatever the ring still holds is lost with the socket. */
 	xt.lost += pnc_xsk_tx_waiting(s);
-	for (unsigned int i = 0; i < xt.n_stalled; i++)
-		if (xt.stalled[i] != s)
-			xt.stalled[k++] = xt.stalled[i];
-	xt.n_stalled = k;
-	k = 0;
-	for (unsigned int i = 0; i < xt.n_dirty; i++)
-		if (xt.dirty[i] != s)
-			xt.dirty[k++] = xt.dirty[i];
-	xt.n_dirty = k;
+	set_remove(&xt.stalled, s);
+	set_remove(&xt.dirty, s);
 }
 
 /* ---- the fast-path thread ------------------------------------------------ */
@@ -492,8 +494,8 @@ void cnpproxy_xsk_tx_show(struct vty *vty, struct json_object *jx)
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		for (unsigned int i = 0; i < NH_SLOTS; i++)
 			ok += xt.nh[i].state == NH_OK;
-		for (unsigned int i = 0; i < xt.n_stalled; i++)
-			waiting += pnc_xsk_tx_waiting(xt.stalled[i]);
+		for (unsigned int i = 0; i < xt.stalled.n; i++)
+			waiting += pnc_xsk_tx_waiting(xt.stalled.s[i]);
 		for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
 			if (!xt.tx[i].used)
 				continue;
@@ -547,5 +549,5 @@ void cnpproxy_xsk_tx_fini(void)
 	xt.on = false;
 	/* The loop frees its events without clearing the references to them. */
 	xt.t_resolve = xt.t_rekick = NULL;
-	xt.n_dirty = xt.n_stalled = xt.rekick_ms = 0;
+	xt.dirty.n = xt.stalled.n = xt.rekick_ms = 0;
 }

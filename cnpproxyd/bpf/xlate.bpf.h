@@ -42,7 +42,8 @@
 #define XLATE_CNP_BODY	    (BTH_LEN + 16 + 4) /* BTH, reserved, ICRC */
 #define XLATE_CNP_V4	    (XLATE_IPV4_HLEN + XLATE_UDP_HLEN + BTH_LEN + 16)
 #define XLATE_CNP_MAX	    (XLATE_IPV6_HLEN + XLATE_UDP_HLEN + BTH_LEN + 16)
-_Static_assert(XLATE_CNP_MAX == 4 * PNC_XLATE_CNP_WORDS && XLATE_CNP_V4 % 4 == 0,
+_Static_assert(XLATE_CNP_MAX == 4 * PNC_XLATE_CNP_WORDS &&
+		       XLATE_CNP_V4 == 4 * PNC_XLATE_CNP_V4_WORDS,
 	       "the ICRC takes the CNP four octets at a time");
 #define XLATE_DEFAULT_SPORT 0xc000
 #define XLATE_TTL	    64

@@ -17,8 +17,12 @@
 #define PNC_XLATE_TX_MAX 256
 /* The ICRC four octets at a time: four CRC-32 tables. */
 #define PNC_XLATE_CRC_SLICES 4
-/* Four-octet words of the longest CNP the translator builds (IPv6, ICRC excluded). */
-#define PNC_XLATE_CNP_WORDS ((40 + 8 + 12 + 16) / 4)
+/*
+ * Four-octet words of the CNPs the translator builds (IP, UDP, BTH and
+ * 16 reserved octets; the ICRC excluded): IPv4, and IPv6, the longest.
+ */
+#define PNC_XLATE_CNP_V4_WORDS ((20 + 8 + 12 + 16) / 4)
+#define PNC_XLATE_CNP_WORDS    ((40 + 8 + 12 + 16) / 4)
 
 /*
  * A flow as an invoking packet names it (sender -> receiver, the BTH

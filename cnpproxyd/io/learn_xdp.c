@@ -124,7 +124,8 @@ static void xlate_tables(struct pnc_learn *skel)
 			t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
 	/* The raw register from ~0 through the ones: pnc_crc32 inverts on both sides. */
 	skel->rodata->pnc_xlate_icrc_seed = ~pnc_crc32(0, ones, sizeof(ones));
-	xlate_icrc_mask(4, (uint32_t *)skel->rodata->pnc_xlate_icrc_mask[0], 20 + 8 + 12 + 16);
+	xlate_icrc_mask(4, (uint32_t *)skel->rodata->pnc_xlate_icrc_mask[0],
+			4 * PNC_XLATE_CNP_V4_WORDS);
 	xlate_icrc_mask(6, (uint32_t *)skel->rodata->pnc_xlate_icrc_mask[1],
 			4 * PNC_XLATE_CNP_WORDS);
 }
