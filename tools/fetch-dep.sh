@@ -4,7 +4,7 @@
 # Obtain a verified source tarball of a third-party dependency.
 #
 # Usage: tools/fetch-dep.sh NAME DESTDIR [EXPLICIT]
-#   NAME      frr or libyang (see tools/deps.sha256)
+#   NAME      frr, libyang, frr-debian or libyang-debian (tools/deps.sha256)
 #   DESTDIR   where the verified tarball is placed (the download cache)
 #   EXPLICIT  optional tarball file, or directory holding it
 #
@@ -89,6 +89,43 @@ for f in "$dest/$file" "$dest"/"$name"[-_]"$version".tar*; do
 	[ -f "$f" ] && accept "$f" "cache" || true
 done
 
+# download URL FILE ORIGIN: fetch URL into the scratch directory as FILE
+# and accept it (which exits) if it verifies
+download() {
+	if command -v curl >/dev/null 2>&1 &&
+		curl -fsSL --max-time 120 -o "$tmp/$2" "$1"; then
+		accept "$tmp/$2" "$3" || true
+	fi
+}
+
+# mirror_uri: the Debian mirror apt is configured with (not security)
+mirror_uri() {
+	uri=$(grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '{print $2}' | grep -v -- '-security' | head -1)
+	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $0 !~ /security/ {print $2; exit}' \
+		/etc/apt/sources.list 2>/dev/null)
+	echo "$uri"
+}
+
+# 3'. Debian packaging: straight from the mirror's pool
+case "$name" in
+*-debian)
+	src=${name%-debian}
+	uri=$(mirror_uri)
+	[ -n "$uri" ] || { log "no Debian mirror configured"; exit 1; }
+	# The pool files lib* sources under their first four letters.
+	case "$src" in
+	lib?*) initial=$(echo "$src" | cut -c1-4) ;;
+	*) initial=$(echo "$src" | cut -c1) ;;
+	esac
+	url="${uri%/}/pool/main/$initial/$src/$file"
+	log "fetching $file from the configured mirror's pool"
+	download "$url" "$file" "Debian pool"
+	log "could not obtain a verified $file; pass its directory with PNC_DEPS_DIR"
+	exit 1
+	;;
+esac
+
 # 3. Debian source package
 apt_source() {
 	command -v apt-get >/dev/null 2>&1 || return 1
@@ -96,10 +133,7 @@ apt_source() {
 		grep -q "^Version: $version-"; then
 		[ "$(id -u)" = 0 ] || { log "no deb-src for $version (not root, not adding one)"; return 1; }
 		# Reuse the mirror this machine already uses for Debian.
-		uri=$(grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk '{print $2}' | grep -v -- '-security' | head -1)
-		[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $0 !~ /security/ {print $2; exit}' \
-			/etc/apt/sources.list 2>/dev/null)
+		uri=$(mirror_uri)
 		[ -n "$uri" ] || { log "no Debian mirror configured"; return 1; }
 		log "adding deb-src entry (unstable, testing) from the configured mirror"
 		cat >/etc/apt/sources.list.d/pnc-deb-src.sources <<EOT
@@ -133,9 +167,6 @@ frr) url="https://github.com/FRRouting/frr/archive/refs/tags/frr-$version.tar.gz
 libyang) url="https://github.com/CESNET/libyang/archive/refs/tags/v$version.tar.gz" ;;
 esac
 log "trying upstream $url"
-if command -v curl >/dev/null 2>&1 &&
-	curl -fsSL --max-time 120 -o "$tmp/$name-$version.tar.gz" "$url"; then
-	accept "$tmp/$name-$version.tar.gz" "upstream" || true
-fi
+download "$url" "$name-$version.tar.gz" upstream
 log "could not obtain a verified tarball; pass one with --with-$name-tarball=FILE"
 exit 1
