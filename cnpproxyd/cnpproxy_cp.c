@@ -962,6 +962,9 @@ bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out)
 	out->cfg = &ci->cfg;
 	out->ifindex = ci->ifindex;
 	out->not_operational = ci->not_operational;
+	/* Attached, and stays so: no packet goes out of a link that is down. */
+	if (!out->not_operational && !cnpproxy_if_operative(ci->cfg.name))
+		out->not_operational = "interface down";
 	out->attach = ci->attached ? pnc_mark_tc_mode(cp.mt, ci->ifindex) : NULL;
 	out->qdisc = ci->have_cur ? &ci->cur : NULL;
 	out->rates = &ci->rates;

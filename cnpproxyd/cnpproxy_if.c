@@ -17,7 +17,8 @@
 static cnpproxy_if_watcher watchers[IF_WATCHERS_MAX];
 static unsigned int n_watchers;
 
-int cnpproxy_if_index(const char *ifname)
+/* The interface of that name zebra told us of, if it is real. */
+static struct interface *if_real_by_name(const char *ifname)
 {
 	struct interface *ifp;
 	struct vrf *vrf;
@@ -26,9 +27,23 @@ int cnpproxy_if_index(const char *ifname)
 	RB_FOREACH (vrf, vrf_name_head, &vrfs_by_name) {
 		ifp = if_lookup_by_name(ifname, vrf->vrf_id);
 		if (ifp && ifp->ifindex != IFINDEX_INTERNAL)
-			return ifp->ifindex;
+			return ifp;
 	}
-	return 0;
+	return NULL;
+}
+
+int cnpproxy_if_index(const char *ifname)
+{
+	struct interface *ifp = if_real_by_name(ifname);
+
+	return ifp ? ifp->ifindex : 0;
+}
+
+bool cnpproxy_if_operative(const char *ifname)
+{
+	struct interface *ifp = if_real_by_name(ifname);
+
+	return ifp && if_is_operative(ifp);
 }
 
 void cnpproxy_if_watch(cnpproxy_if_watcher watcher)

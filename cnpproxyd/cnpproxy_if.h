@@ -8,8 +8,12 @@
 #ifndef _CNPPROXY_IF_H
 #define _CNPPROXY_IF_H
 
+#include <stdbool.h>
+
 /* ifindex of the interface as zebra knows it now; 0: no such interface. */
 extern int cnpproxy_if_index(const char *ifname);
+/* Whether it exists and is up and running (zebra's interface events). */
+extern bool cnpproxy_if_operative(const char *ifname);
 
 /*
  * Called when an interface becomes real (ifindex > 0: created, or known

@@ -506,6 +506,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-at-driver-header-chain",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/dropped-no-accept-list",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,

@@ -94,6 +94,7 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_RX_XSK_DROPPED] = "droppedAfXdpRing",
 	[PN_XDP_DENIED] = "droppedAtDriverSourceDenied",
 	[PN_XDP_RL_SOURCE] = "droppedAtDriverRateLimitSource",
+	[PN_XDP_HDR_CHAIN] = "droppedAtDriverHeaderChain",
 	[PN_NO_ACCEPT_LIST] = "droppedNoAcceptList",
 	[PN_SOURCE_DENIED] = "droppedSourceDenied",
 	[PN_RL_SOURCE] = "droppedRateLimitSource",
@@ -1084,6 +1085,7 @@ bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_que
 static const uint64_t xdp_parts[PN_COUNTER_MAX] = {
 	[PN_XDP_DENIED] = XC(GUARD_DENIED),
 	[PN_XDP_RL_SOURCE] = XC(GUARD_RATE_LIMITED),
+	[PN_XDP_HDR_CHAIN] = XC(GUARD_HDR_CHAIN),
 	[PN_RX] = XC(XLATE_RX),
 	[PN_LIGHT] = XC(XLATE_LIGHT),
 	[PN_RL_GLOBAL] = XC(XLATE_RL_GLOBAL),

@@ -22,6 +22,7 @@ enum pn_counter {
 	PN_RX_XSK_DROPPED, /* dropped by the kernel: AF_XDP ring full, no fill buffer */
 	PN_XDP_DENIED,	   /* dropped at the driver: source not permitted */
 	PN_XDP_RL_SOURCE,  /* dropped at the driver: per-source rate limit */
+	PN_XDP_HDR_CHAIN,  /* dropped at the driver: IPv6 header chain too long */
 	PN_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
 	PN_SOURCE_DENIED,  /* dropped: source not permitted */
 	PN_RL_SOURCE,	   /* dropped: per-source rate limit */

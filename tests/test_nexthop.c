@@ -162,6 +162,19 @@ static void test_route_replies(void **state)
 	error(&d, 1, -ENETUNREACH);
 	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), -ENETUNREACH);
 
+	/*
+	 * An error that is no errno, or none: a malformed reply, not a route
+	 * and not an error code of the wrong sign (found by
+	 * tests/fuzz/fuzz_netlink.c, tests/fuzz/regress/netlink/nexthop-positive-error).
+	 */
+	memset(&d, 0, sizeof(d));
+	error(&d, 1, ENETUNREACH);
+	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), -EBADMSG);
+	assert_int_equal(pnc_nh_neigh_parse(d.b, d.len, 1, rt.gw), -EBADMSG);
+	memset(&d, 0, sizeof(d));
+	error(&d, 1, 0);
+	assert_int_equal(pnc_nh_route_parse(d.b, d.len, 1, &rt), -EBADMSG);
+
 	/* Cut short: the header promises more than came. */
 	memset(&d, 0, sizeof(d));
 	route(&d, 1, RTN_UNICAST, 2, gw4, 4);

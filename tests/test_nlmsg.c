@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -151,6 +153,67 @@ static void test_count_filters_errors(void **state)
 	memset(&d, 0, sizeof(d));
 	put_error(&d, -ENODEV, NLMSG_HDRLEN + 2);
 	assert_int_equal(pnc_nlmsg_count_filters(d.b, d.len, &n), -EBADMSG);
+	/*
+	 * A positive error is no errno: malformed, not passed on as a count
+	 * (found by tests/fuzz/fuzz_netlink.c,
+	 * tests/fuzz/regress/netlink/count-filters-positive-error).
+	 */
+	memset(&d, 0, sizeof(d));
+	put_error(&d, ENODEV, NLMSG_LENGTH(sizeof(struct nlmsgerr)));
+	assert_int_equal(pnc_nlmsg_count_filters(d.b, d.len, &n), -EBADMSG);
+}
+
+/* The port a netlink socket was given. */
+static uint32_t port_of(int fd)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	socklen_t len = sizeof(sa);
+
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
+	return sa.nl_pid;
+}
+
+/*
+ * A datagram another process sends to our port (root may) is passed over;
+ * the kernel's answer, queued after it, is what comes back.
+ */
+static void test_recv_only_from_kernel(void **state)
+{
+	int us = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	int other = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	struct nlmsghdr forged = { .nlmsg_len = sizeof(forged), .nlmsg_type = NLMSG_DONE,
+				   .nlmsg_seq = 7 };
+	struct {
+		struct nlmsghdr nh;
+		struct rtgenmsg g;
+	} req = { .nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETLINK,
+			  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = 7 },
+		  .g = { .rtgen_family = AF_UNSPEC } };
+	uint8_t buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+	const struct nlmsghdr *nh;
+	size_t left;
+	ssize_t n;
+
+	(void)state;
+	assert_true(us >= 0 && other >= 0);
+	to.nl_pid = port_of(us);
+	port_of(other);
+	assert_int_equal(sendto(other, &forged, sizeof(forged), 0, (struct sockaddr *)&to,
+				sizeof(to)),
+			 sizeof(forged));
+	to.nl_pid = 0;
+	assert_int_equal(sendto(us, &req, sizeof(req), 0, (struct sockaddr *)&to, sizeof(to)),
+			 sizeof(req));
+	n = pnc_nlmsg_recv_kernel(us, buf, sizeof(buf), 0);
+	assert_true(n > 0);
+	/* a link, or the kernel's refusal of the request: not the forged DONE */
+	nh = pnc_nlmsg_first(buf, (size_t)n, &left);
+	assert_non_null(nh);
+	assert_int_not_equal(nh->nlmsg_type, NLMSG_DONE);
+	close(other);
+	close(us);
 }
 
 int main(void)
@@ -161,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_overrunning_lengths),
 		cmocka_unit_test(test_count_filters),
 		cmocka_unit_test(test_count_filters_errors),
+		cmocka_unit_test(test_recv_only_from_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -827,6 +827,31 @@ static void test_derive_huge_values_saturate(void **state)
 	assert_int_equal(r.qdelay_us, (uint64_t)UINT32_MAX * 8 * 1000000);
 }
 
+/*
+ * Samples more than 2^63 us apart (a source with a broken clock): the
+ * growth keeps the backlog's sign (found by tests/fuzz/fuzz_qmon_nl.c,
+ * tests/fuzz/regress/qmon_nl/derive-dt-above-int64).
+ */
+static void test_derive_dt_above_int64(void **state)
+{
+	struct pnc_qmon_sample a = sample(0, 0, 0, 0, 0);
+	struct pnc_qmon_sample b = sample(UINT64_MAX, 0, 0, 0, UINT32_MAX);
+	struct pnc_qmon_rates r;
+
+	(void)state;
+	assert_int_equal(pnc_qmon_derive(&a, &b, &r), 0);
+	assert_int_equal(r.dt_us, UINT64_MAX);
+	assert_int_equal(r.growth_Bps, 0);
+	b.ts_us = (uint64_t)INT64_MAX + 1;
+	b.backlog_bytes = 0;
+	a.backlog_bytes = UINT32_MAX;
+	assert_int_equal(pnc_qmon_derive(&a, &b, &r), 0);
+	assert_true(r.growth_Bps <= 0);
+	b.ts_us = 1000000;
+	assert_int_equal(pnc_qmon_derive(&a, &b, &r), 0);
+	assert_int_equal(r.growth_Bps, -(int64_t)UINT32_MAX);
+}
+
 static void test_strerror(void **state)
 {
 	(void)state;
@@ -872,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_derive_no_time),
 		cmocka_unit_test(test_derive_mismatch_and_no_rate),
 		cmocka_unit_test(test_derive_huge_values_saturate),
+		cmocka_unit_test(test_derive_dt_above_int64),
 		cmocka_unit_test(test_strerror),
 	};
 

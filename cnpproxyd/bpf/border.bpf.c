@@ -8,7 +8,14 @@
  *
  * IPv4: a fragment other than the first carries no UDP header and
  * passes; the first, which does, is dropped, so the datagram is never
- * reassembled.  IPv6: up to four extension headers are walked.
+ * reassembled.  IPv6: up to eight extension headers (hop-by-hop,
+ * routing, fragment, destination options) are walked, more than a chain
+ * in RFC 8200's order holds.  A longer chain may hide a notification,
+ * and the sources beyond the border are the ones that can be spoofed:
+ * it is dropped too, counted apart (header_chain): a drop by configured
+ * policy, as RFC 7045 allows.  AH and ESP are not looked into (what they
+ * carry is delivered only from a peer that holds the key), nor tunnels
+ * that end beyond the border.
  */
 #include "vmlinux.h"
 
@@ -29,7 +36,7 @@
 #define NH_ROUTING   43
 #define NH_FRAGMENT  44
 #define NH_DSTOPTS   60
-#define IPV6_EXT_MAX 4
+#define IPV6_EXT_MAX 8
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -47,7 +54,15 @@ struct {
 	__type(value, struct pnc_border_if_counters);
 } if_counters SEC(".maps");
 
-/* Offset of the UDP header, or 0 when there is none to read. */
+/* udp_offset(): an IPv6 header chain longer than the walk. */
+#define UDP_DEEP 1
+
+static __always_inline bool ipv6_ext(__u8 nh)
+{
+	return nh == NH_HOP || nh == NH_ROUTING || nh == NH_DSTOPTS || nh == NH_FRAGMENT;
+}
+
+/* Offset of the UDP header, 0 when there is none to read, or UDP_DEEP. */
 static __always_inline __u32 udp_offset(struct __sk_buff *skb)
 {
 	__u16 proto = bpf_ntohs(skb->protocol);
@@ -75,8 +90,7 @@ static __always_inline __u32 udp_offset(struct __sk_buff *skb)
 
 			if (nh == NH_UDP)
 				return off;
-			if (nh != NH_HOP && nh != NH_ROUTING && nh != NH_DSTOPTS &&
-			    nh != NH_FRAGMENT)
+			if (!ipv6_ext(nh))
 				return 0;
 			if (bpf_skb_load_bytes(skb, off, ext, sizeof(ext)))
 				return 0;
@@ -93,7 +107,9 @@ static __always_inline __u32 udp_offset(struct __sk_buff *skb)
 			}
 			nh = ext[0];
 		}
-		return nh == NH_UDP ? off : 0;
+		if (nh == NH_UDP)
+			return off;
+		return ipv6_ext(nh) ? UDP_DEEP : 0;
 	}
 	return 0;
 }
@@ -105,21 +121,25 @@ int pnc_border(struct __sk_buff *skb)
 	struct pnc_border_config *cfg;
 	__u32 key = 0, ifindex, off;
 	__be16 dport;
-	__u16 port;
+	__u16 port = 0;
 
 	cfg = bpf_map_lookup_elem(&border_config, &key);
 	if (!cfg)
 		return TC_ACT_UNSPEC;
 	off = udp_offset(skb);
-	if (!off || bpf_skb_load_bytes(skb, off + 2, &dport, sizeof(dport)))
-		return TC_ACT_UNSPEC;
-	port = bpf_ntohs(dport);
-	if (port != cfg->notification_port && port != cfg->flow_label_port)
-		return TC_ACT_UNSPEC;
+	if (off != UDP_DEEP) {
+		if (!off || bpf_skb_load_bytes(skb, off + 2, &dport, sizeof(dport)))
+			return TC_ACT_UNSPEC;
+		port = bpf_ntohs(dport);
+		if (port != cfg->notification_port && port != cfg->flow_label_port)
+			return TC_ACT_UNSPEC;
+	}
 	ifindex = skb->ifindex;
 	ic = bpf_map_lookup_elem(&if_counters, &ifindex);
 	if (ic) {
-		if (port == cfg->notification_port)
+		if (off == UDP_DEEP)
+			ic->header_chain++;
+		else if (port == cfg->notification_port)
 			ic->notifications++;
 		else
 			ic->flow_label++;

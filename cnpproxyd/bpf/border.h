@@ -20,6 +20,7 @@ struct pnc_border_config {
 struct pnc_border_if_counters {
 	__u64 notifications; /* dropped: UDP to the notification port */
 	__u64 flow_label;    /* dropped: UDP to the flow-label port */
+	__u64 header_chain;  /* dropped: IPv6 header chain too long to walk */
 };
 
 #define PNC_BORDER_IFS_MAX 64

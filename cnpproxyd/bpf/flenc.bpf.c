@@ -114,7 +114,7 @@ struct outer6 {
 struct inner_pkt {
 	__u8 version;
 	__u8 tclass;  /* IPv4 TOS / IPv6 traffic class */
-	__u16 ip_len; /* from the IP header on */
+	__u32 ip_len; /* from the IP header on, as the header says */
 	__u32 l4_off; /* transport header, from the start of the frame */
 	bool l4_ok;   /* not a fragment, transport header follows */
 	__u8 proto;
@@ -332,7 +332,7 @@ static __always_inline int push_outer(struct __sk_buff *skb, const struct inner_
 	struct outer6 o = {};
 
 	o.vtcfl = bpf_htonl(6U << 28 | (__u32)p->tclass << 20 | (label & PNC_FLENC_LABEL_MASK));
-	o.payload_len = bpf_htons(p->ip_len);
+	o.payload_len = bpf_htons((__u16)p->ip_len);
 	o.nexthdr = p->version == 4 ? PNC_FLENC_NH_IPV4 : PNC_FLENC_NH_IPV6;
 	o.hop_limit = pnc_cfg.hop_limit ? pnc_cfg.hop_limit : PNC_FLENC_HOP_LIMIT;
 	__builtin_memcpy(o.src, pnc_cfg.src, 16);
@@ -376,7 +376,8 @@ int pnc_flenc(struct __sk_buff *skb)
 		count(PNC_FLENC_C_NO_SOURCE);
 		return TC_ACT_SHOT;
 	}
-	if (too_big(skb)) {
+	/* The outer payload length is the inner packet's: 16 bits, no jumbogram. */
+	if (too_big(skb) || p.ip_len > 0xffff) {
 		count(PNC_FLENC_C_TOO_BIG);
 		return TC_ACT_SHOT;
 	}

@@ -110,7 +110,7 @@ enum pnc_flenc_counter {
 	PNC_FLENC_C_PASSED,	      /* not IP or not tunnelled: untouched */
 	PNC_FLENC_C_ENCAP_ROCE,	      /* encapsulated with a RoCE flow's label */
 	PNC_FLENC_C_ENCAP_OTHER,      /* encapsulated with the non-RoCE label */
-	PNC_FLENC_C_TOO_BIG,	      /* dropped: over the MTU once encapsulated */
+	PNC_FLENC_C_TOO_BIG,	      /* dropped: over the MTU or 64 KiB once encapsulated */
 	PNC_FLENC_C_PARSE_ERR,	      /* truncated IP header: untouched */
 	PNC_FLENC_C_NO_SOURCE,	      /* dropped: no outer source configured */
 	PNC_FLENC_C_ENCAP_ERR,	      /* dropped: the kernel refused the change */

@@ -13,8 +13,14 @@
  *
  * Non-first IPv4 fragments carry no UDP header and pass; dropping the
  * first is enough for the datagram never to be reassembled.  IPv6
- * extension headers are walked (four at most), so that one cannot be
- * used to slip past.
+ * extension headers (hop-by-hop, routing, fragment, destination options)
+ * are walked, so that they cannot be used to slip past: eight of them,
+ * more than a chain in RFC 8200's order holds.  A packet to this router
+ * whose chain goes on further (or past the first 4 KiB) cannot be shown
+ * not to be a notification and is dropped, counted apart
+ * (PNC_LEARN_C_GUARD_HDR_CHAIN): else a flood could skip the guard that
+ * way.  AH and ESP are not looked into: the kernel delivers what they
+ * carry only from a peer that holds the key.
  */
 #ifndef _CNPPROXY_BPF_GUARD_BPF_H
 #define _CNPPROXY_BPF_GUARD_BPF_H
@@ -26,7 +32,8 @@
 #define GUARD_NH_ROUTING  43
 #define GUARD_NH_FRAGMENT 44
 #define GUARD_NH_DSTOPTS  60
-#define GUARD_IPV6_EXT	  4
+#define GUARD_IPV6_EXT	  8
+#define GUARD_EXT_REACH	  4096 /* octets; bounds the walk for the verifier */
 #define GUARD_NS_PER_S	  1000000000ULL
 
 /* Writable at run time through the skeleton's .data mapping. */
@@ -72,13 +79,20 @@ static __always_inline void guard_addr(struct pnc_guard_addr *a, __u8 version, c
 		__builtin_memcpy(a->addr, p, 16);
 }
 
+static __always_inline bool guard_ext(__u8 nh)
+{
+	return nh == GUARD_NH_HOP || nh == GUARD_NH_ROUTING || nh == GUARD_NH_DSTOPTS ||
+	       nh == GUARD_NH_FRAGMENT;
+}
+
 /*
  * The UDP header of an IP datagram that has one in this frame; *whole
- * is false for the first fragment of a fragmented one.
+ * is false for the first fragment of a fragmented one.  NULL with *deep
+ * set: an IPv6 header chain longer than the walk, which may hide one.
  */
 static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u32 off, __u16 proto,
 						struct pnc_guard_addr *src,
-						struct pnc_guard_addr *dst, bool *whole)
+						struct pnc_guard_addr *dst, bool *whole, bool *deep)
 {
 	if (proto == bpf_htons(ETH_P_IP)) {
 		struct iphdr *iph = data + off;
@@ -111,9 +125,9 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 
 			if (nh == GUARD_NH_UDP)
 				break;
-			if (nh != GUARD_NH_HOP && nh != GUARD_NH_ROUTING &&
-			    nh != GUARD_NH_DSTOPTS && nh != GUARD_NH_FRAGMENT)
+			if (!guard_ext(nh))
 				return NULL;
+			/* Cut short: the kernel drops it. */
 			if ((void *)(ext + 8) > data_end)
 				return NULL;
 			if (nh == GUARD_NH_FRAGMENT) {
@@ -125,13 +139,17 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 			} else {
 				off += (ext[1] + 1) * 8;
 			}
-			/* Bounded for the verifier: four headers never reach it. */
-			if (off > 4096)
+			/* Reaching past 4 KiB (generic XDP has such frames) counts as too long. */
+			if (off > GUARD_EXT_REACH) {
+				*deep = true;
 				return NULL;
+			}
 			nh = ext[0];
 		}
-		if (nh != GUARD_NH_UDP)
+		if (nh != GUARD_NH_UDP) {
+			*deep = guard_ext(nh);
 			return NULL;
+		}
 		return data + off;
 	}
 	return NULL;
@@ -167,7 +185,7 @@ static __always_inline bool guard_take(const struct pnc_guard_addr *src)
 	return true;
 }
 
-/* Where a notification the guard let through is, for the translator. */
+/* Where a notification the guard let through is, for the stages after it. */
 struct guard_hit {
 	__u32 udp_off;
 	__u16 port;
@@ -181,22 +199,19 @@ static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u
 	void *data, *data_end;
 	struct pnc_guard_prefix key = {};
 	struct udphdr *udp;
+	bool deep = false;
 	__u8 *permit;
 	__u16 port;
 
 	if (!pnc_guard_cfg.rate)
 		return GUARD_NOT_MINE;
-	/*
-	 * Loaded in assembly: clang would merge these loads with those of
-	 * the learning stage into one of a variable offset, which the
-	 * verifier refuses.
-	 */
-	asm volatile("%0 = *(u32 *)(%2 + 0)\n\t"
-		     "%1 = *(u32 *)(%2 + 4)"
-		     : "=r"(data), "=r"(data_end)
-		     : "r"(ctx));
+	stage_frame(ctx, &data, &data_end);
 	hit->whole = true;
-	udp = guard_udp(data, data_end, l3_off, proto, &src, &dst, &hit->whole);
+	udp = guard_udp(data, data_end, l3_off, proto, &src, &dst, &hit->whole, &deep);
+	if (deep && bpf_map_lookup_elem(&guard_local, &dst)) {
+		count(PNC_LEARN_C_GUARD_HDR_CHAIN);
+		return GUARD_DROP;
+	}
 	if (!udp || (void *)(udp + 1) > data_end)
 		return GUARD_NOT_MINE;
 	port = bpf_ntohs(udp->dest);

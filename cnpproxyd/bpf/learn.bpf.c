@@ -134,6 +134,23 @@ static __always_inline void count(__u32 idx)
 		*v += 1;
 }
 
+/*
+ * The frame's bounds, for the notification stages.  Loaded in assembly:
+ * clang would merge these loads with those of the learning stage into
+ * one of a variable offset, which the verifier refuses.
+ */
+static __always_inline void stage_frame(struct xdp_md *ctx, void **start, void **end)
+{
+	void *data, *data_end;
+
+	asm volatile("%0 = *(u32 *)(%2 + 0)\n\t"
+		     "%1 = *(u32 *)(%2 + 4)"
+		     : "=r"(data), "=r"(data_end)
+		     : "r"(ctx));
+	*start = data;
+	*end = data_end;
+}
+
 #include "guard.bpf.h"
 #include "xlate.bpf.h"
 #include "xsk.bpf.h"
@@ -432,7 +449,7 @@ static __always_inline int notification_stages(struct xdp_md *ctx, __u32 off, __
 	case GUARD_DROP:
 		return XDP_DROP;
 	case GUARD_PASS:
-		rv = xlate(ctx, hit.udp_off, hit.port, hit.whole);
+		rv = xlate_stage(ctx, off, proto, &hit);
 		return rv == XDP_PASS ? xsk_steer(ctx, off, proto, &hit) : rv;
 	case GUARD_NOT_MINE:
 		break;

@@ -100,6 +100,7 @@ enum pnc_learn_counter {
 	PNC_LEARN_C_GUARD_PASSED,	/* notifications let through */
 	PNC_LEARN_C_GUARD_DENIED,	/* dropped: source not in the accept table */
 	PNC_LEARN_C_GUARD_RATE_LIMITED, /* dropped: source's bucket empty */
+	PNC_LEARN_C_GUARD_HDR_CHAIN,	/* dropped: IPv6 header chain too long to walk */
 	/*
 	 * The translator (xlate.bpf.h).  Every notification it decides is
 	 * in XLATE_RX and one of SENT, LIGHT, RL_GLOBAL, MIN_INTERVAL and

@@ -14,11 +14,13 @@
  *
  * The socket path stays the reference.  Whatever this stage is not sure
  * it would translate the same way goes on to it untouched (XDP_PASS):
- * the flow-label port, fragments, an MPLS start, an invoking packet
- * complete in the notification (the socket path verifies its ICRC),
- * anything a check below refuses (the socket path counts the reason),
- * a flow not in the map, no CNP source address, no route or neighbour,
- * an interface that cannot transmit XDP frames.
+ * the flow-label port, a datagram the kernel would not deliver to the
+ * socket as it is (xlate_outer(): the kernel, or cnpproxy_pn_frame() for
+ * AF_XDP, drops and counts what is malformed), an MPLS start, an
+ * invoking packet complete in the notification (the socket path
+ * verifies its ICRC), anything a check below refuses (the socket path
+ * counts the reason), a flow not in the map, no CNP source address, no
+ * route or neighbour, an interface that cannot transmit XDP frames.
  *
  * The CNP is the codec's (codec/roce.c pnc_cnp_encode) octet for octet:
  * IP with DF and TTL 64, UDP checksum 0, BTH with BECN, 16 reserved
@@ -135,6 +137,46 @@ static __always_inline __u16 xlate_ipv4_sum(const __u8 *ip)
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	return sum;
+}
+
+/*
+ * Whether the kernel would deliver the UDP datagram at ip to a socket as
+ * it is, by the checks AF_XDP receive makes (pnc_ipudp_parse()): IPv4
+ * without options, its header checksum right, not a fragment; IPv6 with
+ * UDP right after the fixed header (options and extension headers are
+ * the kernel's to judge); the UDP length that of the IP payload, inside
+ * the frame; a checksum in an IPv6 UDP datagram (RFC 8200).  Not the UDP
+ * checksum itself: in a frame from a veth or an offloading sender it is
+ * not final yet (see cnpproxy_pn_frame()).
+ */
+static __always_inline bool xlate_outer(const __u8 *ip, void *data_end, __u32 frame_left,
+					__u16 proto)
+{
+	__u32 hlen, ip_len;
+	const __u8 *udp;
+
+	if (proto == bpf_htons(ETH_P_IP)) {
+		if ((void *)(ip + XLATE_IPV4_HLEN + XLATE_UDP_HLEN) > data_end)
+			return false;
+		if (ip[0] != 0x45 || (xlate_be16(ip + 6) & 0x3fff) || xlate_ipv4_sum(ip) != 0xffff)
+			return false;
+		hlen = XLATE_IPV4_HLEN;
+		ip_len = xlate_be16(ip + 2);
+	} else {
+		if ((void *)(ip + XLATE_IPV6_HLEN + XLATE_UDP_HLEN) > data_end)
+			return false;
+		if (ip[0] >> 4 != 6 || ip[6] != IPPROTO_UDP)
+			return false;
+		hlen = XLATE_IPV6_HLEN;
+		ip_len = XLATE_IPV6_HLEN + xlate_be16(ip + 4);
+	}
+	udp = ip + hlen;
+	/* Octets past the IP length are link padding, which the kernel trims. */
+	if (ip_len > frame_left || ip_len < hlen + XLATE_UDP_HLEN)
+		return false;
+	if (xlate_be16(udp + 4) != ip_len - hlen)
+		return false;
+	return hlen == XLATE_IPV4_HLEN || xlate_be16(udp + 6);
 }
 
 /*
@@ -418,7 +460,7 @@ static __always_inline int xlate_done(__u32 outcome, int action)
  * apart from the callers' loads (merged, they would make one context
  * access of a variable offset, which the verifier refuses).
  */
-static __noinline int xlate(struct xdp_md *ctx, __u32 udp_off, __u32 port, __u32 whole)
+static __noinline int xlate(struct xdp_md *ctx, __u32 udp_off)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
@@ -433,16 +475,11 @@ static __noinline int xlate(struct xdp_md *ctx, __u32 udp_off, __u32 port, __u32
 	__u8 *udp, *out;
 	__u8 factor;
 
-	if (!pnc_xlate_cfg.enabled || port != pnc_guard_cfg.notification_port)
-		return XDP_PASS;
 	/* Bounded for the verifier: the guard finds UDP within 4 KiB or so. */
 	udp = data + (udp_off & 0x1fff);
-	if ((void *)(udp + XLATE_UDP_HLEN) > data_end)
-		return XDP_PASS;
-	if (!whole ||
+	if ((void *)(udp + XLATE_UDP_HLEN) > data_end ||
 	    !xlate_notification(udp + XLATE_UDP_HLEN, data_end,
-				xlate_be16(udp + 4) - XLATE_UDP_HLEN, &inv) ||
-	    (void *)(udp + xlate_be16(udp + 4)) > data_end) {
+				xlate_be16(udp + 4) - XLATE_UDP_HLEN, &inv)) {
 		count(PNC_LEARN_C_XLATE_PASS_OTHER);
 		return XDP_PASS;
 	}
@@ -514,6 +551,27 @@ static __noinline int xlate(struct xdp_md *ctx, __u32 udp_off, __u32 port, __u32
 	if (fib.ifindex == ctx->ingress_ifindex)
 		return XDP_TX;
 	return bpf_redirect_map(&xlate_tx, fib.ifindex, 0);
+}
+
+/*
+ * The translator's verdict on a notification the guard let through:
+ * XDP_PASS leaves it to the stages after this one.  The outer headers
+ * are checked here, where their offset is known, so that xlate() gets
+ * one kind of input whatever the link layer and the family.
+ */
+static __always_inline int xlate_stage(struct xdp_md *ctx, __u32 l3_off, __u16 proto,
+				       const struct guard_hit *hit)
+{
+	void *data, *data_end;
+
+	if (!pnc_xlate_cfg.enabled || hit->port != pnc_guard_cfg.notification_port)
+		return XDP_PASS;
+	stage_frame(ctx, &data, &data_end);
+	if (!xlate_outer(data + l3_off, data_end, (__u32)(data_end - data) - l3_off, proto)) {
+		count(PNC_LEARN_C_XLATE_PASS_OTHER);
+		return XDP_PASS;
+	}
+	return xlate(ctx, hit->udp_off);
 }
 
 #endif /* _CNPPROXY_BPF_XLATE_BPF_H */

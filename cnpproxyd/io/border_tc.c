@@ -88,8 +88,8 @@ int pnc_border_tc_counters(const struct pnc_border_tc *bt, int ifindex,
 
 	err = pnc_bpf_percpu_elem_sum(bpf_map__fd(bt->skel->maps.if_counters), (uint32_t)ifindex,
 				      BORDER_COUNTERS, v);
-	out->notifications = v[0];
-	out->flow_label = v[1];
+	/* The struct is BORDER_COUNTERS __u64s, in order. */
+	memcpy(out, v, sizeof(*out));
 	return err;
 }
 

@@ -331,6 +331,7 @@ const char *pnc_learn_counter_name(enum pnc_learn_counter c)
 		[PNC_LEARN_C_GUARD_PASSED] = "guard_passed",
 		[PNC_LEARN_C_GUARD_DENIED] = "guard_denied",
 		[PNC_LEARN_C_GUARD_RATE_LIMITED] = "guard_rate_limited",
+		[PNC_LEARN_C_GUARD_HDR_CHAIN] = "guard_header_chain",
 		[PNC_LEARN_C_XLATE_RX] = "xlate_received",
 		[PNC_LEARN_C_XLATE_SENT] = "xlate_cnp_sent",
 		[PNC_LEARN_C_XLATE_LIGHT] = "xlate_light",

@@ -88,7 +88,8 @@ static int reply(const void *buf, size_t len, uint32_t seq, uint16_t type, size_
 
 			if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
 				return -EBADMSG;
-			return e->error ? e->error : -EBADMSG;
+			/* The kernel's errors are negative: a positive one is no errno. */
+			return e->error < 0 ? e->error : -EBADMSG;
 		}
 		if (nh->nlmsg_type != type)
 			continue;
@@ -172,13 +173,11 @@ int pnc_nh_neigh_parse(const void *buf, size_t len, uint32_t seq, uint8_t mac[6]
 static ssize_t exchange(int fd, const void *req_buf, size_t req_len, void *buf, size_t size)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	ssize_t n;
 
 	if (sendto(fd, req_buf, req_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
 		return -errno;
 	/* The kernel answers while the request is sent: nothing to wait for. */
-	n = recv(fd, buf, size, MSG_DONTWAIT);
-	return n < 0 ? -errno : n;
+	return pnc_nlmsg_recv_kernel(fd, buf, size, MSG_DONTWAIT);
 }
 
 int pnc_nexthop_socket(void)

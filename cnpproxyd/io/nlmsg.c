@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include <linux/rtnetlink.h>
 
@@ -50,7 +51,8 @@ int pnc_nlmsg_count_filters(const void *buf, size_t len, int *n)
 
 			if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
 				return -EBADMSG;
-			return e->error ? e->error : 1;
+			/* The kernel's errors are negative: a positive one is no errno. */
+			return e->error < 0 ? e->error : e->error ? -EBADMSG : 1;
 		}
 		/* A classifier also shows up once without a handle: skip that. */
 		if (nh->nlmsg_type == RTM_NEWTFILTER &&
@@ -59,4 +61,18 @@ int pnc_nlmsg_count_filters(const void *buf, size_t len, int *n)
 			(*n)++;
 	}
 	return 0;
+}
+
+ssize_t pnc_nlmsg_recv_kernel(int fd, void *buf, size_t size, int flags)
+{
+	struct sockaddr_nl from;
+	socklen_t fromlen;
+	ssize_t n;
+
+	do {
+		fromlen = sizeof(from);
+		n = recvfrom(fd, buf, size, flags, (struct sockaddr *)&from, &fromlen);
+	} while ((n >= 0 && (fromlen != sizeof(from) || from.nl_pid != 0)) ||
+		 (n < 0 && errno == EINTR));
+	return n < 0 ? -errno : n;
 }

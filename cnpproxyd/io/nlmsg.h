@@ -10,6 +10,7 @@
 #define _CNPPROXY_IO_NLMSG_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <linux/netlink.h>
 
@@ -22,8 +23,16 @@ extern const struct nlmsghdr *pnc_nlmsg_next(const struct nlmsghdr *nh, size_t *
  * Count the tc filters (RTM_NEWTFILTER with a handle) of one dump
  * datagram into *n.  1 when the dump ended (NLMSG_DONE, or an
  * NLMSG_ERROR of 0), 0 when more is to come, else -errno (the dump's
- * error; -EBADMSG for an error message cut short).
+ * error; -EBADMSG for an error message cut short or with a positive
+ * error).
  */
 extern int pnc_nlmsg_count_filters(const void *buf, size_t len, int *n);
+
+/*
+ * recv() for a netlink socket that takes only the kernel's datagrams:
+ * another process with the right to send to our port could otherwise
+ * answer in the kernel's place.  Octets received, or -errno.
+ */
+extern ssize_t pnc_nlmsg_recv_kernel(int fd, void *buf, size_t size, int flags);
 
 #endif /* _CNPPROXY_IO_NLMSG_H */

@@ -383,6 +383,7 @@ int pnc_qmon_derive(const struct pnc_qmon_sample *prev, const struct pnc_qmon_sa
 {
 	struct pnc_qmon_rates r = {};
 	int64_t d_backlog;
+	uint64_t growth;
 	unsigned __int128 v;
 
 	if (!prev || !cur || !out)
@@ -404,9 +405,13 @@ int pnc_qmon_derive(const struct pnc_qmon_sample *prev, const struct pnc_qmon_sa
 	r.tx_pps = per_s(r.d_packets, r.dt_us);
 	r.drop_pps = per_s(r.d_drops, r.dt_us);
 	r.overlimit_ps = per_s(r.d_overlimits, r.dt_us);
-	/* |d_backlog| < 2^32, so the product stays far below 2^63. */
+	/*
+	 * |d_backlog| < 2^32, so the product stays far below 2^63; dt_us may
+	 * not fit an int64_t: divide the magnitude.
+	 */
 	d_backlog = (int64_t)cur->backlog_bytes - (int64_t)prev->backlog_bytes;
-	r.growth_Bps = d_backlog * 1000000 / (int64_t)r.dt_us;
+	growth = (uint64_t)(d_backlog < 0 ? -d_backlog : d_backlog) * 1000000u / r.dt_us;
+	r.growth_Bps = d_backlog < 0 ? -(int64_t)growth : (int64_t)growth;
 	if (cur->rate_bps) {
 		v = (unsigned __int128)cur->backlog_bytes * 8 * 1000000u / cur->rate_bps;
 		r.qdelay_us = v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
@@ -633,7 +638,8 @@ static int on_datagram(struct pnc_qmon *qm, size_t len, struct pnc_qmon_sample *
 
 			if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
 				return -EBADMSG;
-			return e->error ? e->error : -EBADMSG;
+			/* An acknowledgement ends no dump; a positive value is no errno. */
+			return e->error < 0 ? e->error : -EBADMSG;
 		}
 		if (qm->stage == QMON_QDISC)
 			on_qdisc(qm, nh, &qm->rc);

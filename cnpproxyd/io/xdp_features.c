@@ -130,10 +130,8 @@ static int genl_ask(int fd, uint16_t family, uint8_t cmd, uint16_t attr, const v
 	req.g.version = 1;
 	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
 		return -errno;
-	*got = recv(fd, buf, XF_BUF, 0);
-	if (*got < 0)
-		return -errno;
-	return 0;
+	*got = pnc_nlmsg_recv_kernel(fd, buf, XF_BUF, 0);
+	return *got < 0 ? (int)*got : 0;
 }
 
 int pnc_xdp_features(int ifindex, uint64_t *features)

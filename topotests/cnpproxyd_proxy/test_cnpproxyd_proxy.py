@@ -33,12 +33,12 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import built, freeze_thread, gear, run_rc, set_gro, start_routers, vtysh_rc
+from pnc_topo import (built, flood_result, freeze_thread, gear, run_rc, set_gro, start_flood,
+                      start_routers, vtysh_rc)
 
 pytestmark = [pytest.mark.cnpproxyd]
 
 PNC_PKT = built("tools/pnc-pkt/pnc-pkt")
-PNC_FLOOD = built("tools/flood/pnc-flood")
 ROCE_EMU = built("tools/roce-emu/roce-emu")
 NOTIF_PORT = 61791
 FCN_PORT = 61792
@@ -251,16 +251,9 @@ def test_socket_overflow_counted():
 
 
 def flood(router, dst, payload_hex, *opts):
-    """pnc-flood from router, started: a Popen whose stdout is its JSON line."""
-    return gear(router).popen([PNC_FLOOD, "--dst", dst, "--port", str(NOTIF_PORT),
-                               "--payload", payload_hex] + list(opts),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def flood_result(proc):
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    return json.loads(out)
+    """pnc-flood from router to the notification port, started."""
+    return start_flood(gear(router), "--dst", dst, "--port", str(NOTIF_PORT), "--payload",
+                       payload_hex, *opts)
 
 
 def filter_status():
@@ -348,6 +341,13 @@ def test_filter_follows_prefix_list_and_rate():
         _, n = topotest.run_and_expect(lambda: filter_status()["acceptEntries"], 2, count=20,
                                        wait=0.5)
         assert n == 2, filter_status()
+
+        # Behind more IPv6 extension headers than the guard walks a
+        # notification could hide: dropped, whatever the source.
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_chain("p", "2001:db8:12::1", NOTIF_PORT, payload, 9)
+        expect_counters({"droppedAtDriverHeaderChain": 1, "received": 0})
+        assert counters()["learning"]["xdp"]["guard_header_chain"] == 1
 
         pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy rate-limit per-source 5\n")
         pe1.vtysh_cmd("clear cnpproxy counters")
@@ -813,7 +813,8 @@ def test_fast_path_xdp_translates_at_driver():
     CNPs in the XDP program: the codec's bytes exactly, the minimum
     interval kept, the same counters; a notification the program does
     not translate (its invoking packet complete, so its ICRC is to be
-    checked) still takes the socket path."""
+    checked) still takes the socket path, and one the kernel would not
+    deliver to the socket is left to the kernel."""
     pe1 = gear("pe1")
     # Neighbours resolved: a CNP without one would go by the socket path.
     for dst in ("10.0.1.1", "2001:db8:1::1"):
@@ -868,6 +869,17 @@ def test_fast_path_xdp_translates_at_driver():
     expect_counters({"received": 1, "cnpSent": 1, "cnpSentAtDriver": 0,
                      "passedToSocketPath": 1})
     assert counters()["learning"]["xdp"]["xlate_passed_other"] == 1
+
+    # A UDP length beyond the datagram, IPv6 without checksum: the kernel
+    # drops both before the socket, so the program answers neither.
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    note = cut_notification("10.0.1.1", "10.0.23.3")
+    send_udp("p", "10.0.12.1", NOTIF_PORT, note, len=8 + len(note) // 2 + 4)
+    send_udp("p", "2001:db8:12::1", NOTIF_PORT,
+             cut_notification("2001:db8:1::1", "2001:db8:23::3"), chksum=0)
+    expect_counters({"received": 0, "cnpSent": 0, "cnpSentAtDriver": 0,
+                     "passedToSocketPath": 2})
+    assert counters()["learning"]["xdp"]["xlate_passed_other"] == 2
 
 
 def test_fast_path_back_to_socket():
@@ -932,6 +944,21 @@ def send_udp(router, dst, port, payload_hex, **udp):
     fields = ",".join("{}={}".format(k, v) for k, v in udp.items())
     rc, out = run_rc(gear(router), "/usr/bin/python3 -c \"{}\" {} {} {} {}".format(
         SCAPY_SEND, dst, port, payload_hex, fields))
+    assert rc == 0, out
+
+
+SCAPY_SEND_CHAIN = ("import sys; from functools import reduce; "
+                    "from scapy.all import IPv6, IPv6ExtHdrDestOpt, UDP, Raw, send; "
+                    "l3 = reduce(lambda p, _: p / IPv6ExtHdrDestOpt(), "
+                    "range(int(sys.argv[4])), IPv6(dst=sys.argv[1])); "
+                    "send(l3 / UDP(sport=40000, dport=int(sys.argv[2])) "
+                    "/ Raw(bytes.fromhex(sys.argv[3])), verbose=False)")
+
+
+def send_chain(router, dst, port, payload_hex, headers):
+    """One IPv6 UDP datagram behind that many destination options headers."""
+    rc, out = run_rc(gear(router), "/usr/bin/python3 -c \"{}\" {} {} {} {}".format(
+        SCAPY_SEND_CHAIN, dst, port, payload_hex, headers))
     assert rc == 0, out
 
 
@@ -1327,6 +1354,11 @@ def test_border_interface_drops_notifications():
 
     _, got = topotest.run_and_expect(dropped, (5, 2), count=20, wait=0.5)
     assert got == (5, 2), border()
+    # A longer IPv6 header chain than the filter walks: dropped, whatever it holds.
+    send_chain("sender", "2001:db8:1::fe", 9, "00", 9)
+    _, got = topotest.run_and_expect(
+        lambda: border()["interfaces"]["pe1-eth0"]["droppedHeaderChain"], 1, count=20, wait=0.5)
+    assert got == 1 and dropped() == (5, 2), border()
     assert counters()["received"] == 0 and counters()["receivedFlowLabel"] == 0, counters()
     # Other traffic passes, and notifications from inside still arrive.
     rc, out = run_rc(gear("sender"), "ping -c 1 -W 2 10.0.1.254")
