@@ -283,6 +283,35 @@ static void test_rate_advice(void **state)
 	assert_float_equal(r.mbps, 30.0, 1e-9);
 }
 
+/*
+ * An advice below --min-rate: the cuts stop at the floor, but do not
+ * raise the rate to it above the advice (found by tests/fuzz/fuzz_emu_rx.c,
+ * tests/fuzz/regress/emu_rx/advice-below-floor-then-cnp).
+ */
+static void test_rate_advice_below_floor(void **state)
+{
+	const struct emu_rate_cfg high = { .line_mbps = 100, .min_mbps = 20, .g = 1.0 / 16 };
+	struct emu_rate r;
+	struct emu_lh lh;
+
+	(void)state;
+	emu_rate_init(&r, &high, 0);
+	emu_lh_init(&lh);
+	emu_rate_on_advice(&r, &high, 10, 0);
+	assert_float_equal(r.mbps, 10.0, 1e-9);
+	emu_rate_on_cnp(&r, &high, 10);
+	assert_float_equal(r.mbps, 10.0, 1e-9);
+	assert_int_equal(r.cuts, 1);
+	emu_lh_on_action(&lh, &r, &high, PNC_LH_RATE_REDUCE, 50, 20);
+	assert_float_equal(r.mbps, 10.0, 1e-9);
+	assert_float_equal(lh.lost_mbps, 0.0, 1e-9);
+	/* Above the floor, a cut still stops at it. */
+	emu_rate_init(&r, &high, 0);
+	emu_rate_on_advice(&r, &high, 30, 0);
+	emu_rate_on_cnp(&r, &high, 10);
+	assert_float_equal(r.mbps, 20.0, 1e-9);
+}
+
 static void test_prefix_match(void **state)
 {
 	struct emu_prefix list[3] = {
@@ -328,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_lh_timer_zero_waits_for_resume),
 		cmocka_unit_test(test_lh_tick_idle_is_rate_tick),
 		cmocka_unit_test(test_rate_advice),
+		cmocka_unit_test(test_rate_advice_below_floor),
 		cmocka_unit_test(test_prefix_match),
 	};
 

@@ -209,6 +209,10 @@ def test_vectors():
     notif = build_hex(["notif", "bare=1", "cl=5", "flow-src=192.0.2.10",
                        "flow-dst=192.0.2.20", "flow-sport=0x1234"])[0]
     check(notif == "1411a0001234" + "12b7" + "c000020a" + "c0000214", "notif layout " + notif)
+    # hex lines are guessed as such whatever their comments say
+    text = "# the CNP of 3.3, and words: every kind, pqrs\n" + v4 + "  # and more\n"
+    out = run_json(["decode"], text.encode())
+    check([o.get("kind") for o in out] == ["cnp"], "hex with comments: %s" % out)
 
 
 def flip(h, index):

@@ -9,32 +9,22 @@
 
 #include "pnc_pkt.h"
 
-enum in_fmt { IN_AUTO, IN_HEX, IN_PCAP, IN_RAW };
-
-struct dec_state {
-	struct decode_opts d;
-	enum emit_fmt fmt;
-	bool eth; /* hex/raw input holds Ethernet frames */
-	unsigned long n;
-	unsigned long bad;
-};
-
 static void report(struct dec_state *st, int err)
 {
 	const char *why = pkt_strerror(err);
 
 	if (st->fmt == EMIT_JSON)
-		printf("{\"packet\":%lu,\"error\":\"%s\"}\n", st->n, why);
+		fprintf(st->out, "{\"packet\":%lu,\"error\":\"%s\"}\n", st->n, why);
 	else
-		printf("packet %lu: error: %s\n\n", st->n, why);
-	fprintf(stderr, "pnc-pkt: packet %lu: %s\n", st->n, why);
+		fprintf(st->out, "packet %lu: error: %s\n\n", st->n, why);
+	fprintf(st->err, "pnc-pkt: packet %lu: %s\n", st->n, why);
 	st->bad++;
 }
 
 /* One frame: linktype says where its IP header starts. */
 static void one(struct dec_state *st, uint32_t linktype, const uint8_t *p, size_t len)
 {
-	struct emit e = { .f = stdout, .fmt = st->fmt };
+	struct emit e = { .f = st->out, .fmt = st->fmt };
 	size_t off = 0;
 	int ret = 0;
 
@@ -89,13 +79,18 @@ static bool looks_pcap(const uint8_t *b, size_t len)
 	return false;
 }
 
+/* Hex digits and separators, and comments of any text (but NUL) up to the line's end. */
 static bool looks_hex(const uint8_t *b, size_t len)
 {
+	bool comment = false;
 	size_t i;
 
-	for (i = 0; i < len; i++)
-		if (!strchr("0123456789abcdefABCDEFxX \t\r\n:#", b[i]))
+	for (i = 0; i < len; i++) {
+		if (b[i] == '#' || b[i] == '\n')
+			comment = b[i] == '#';
+		else if (!b[i] || (!comment && !strchr("0123456789abcdefABCDEFxX \t\r:", b[i])))
 			return false;
+	}
 	return true;
 }
 
@@ -114,7 +109,7 @@ static int decode_hex(struct dec_state *st, char *text, uint32_t linktype)
 		if (strspn(line, " \t") == strlen(line))
 			continue;
 		if (parse_hex(line, pkt, sizeof(pkt), &len)) {
-			fprintf(stderr, "pnc-pkt: line is not hex: %.40s\n", line);
+			fprintf(st->err, "pnc-pkt: line is not hex: %.40s\n", line);
 			return -1;
 		}
 		one(st, linktype, pkt, len);
@@ -130,15 +125,47 @@ static int decode_pcap(struct dec_state *st, FILE *f)
 	int ret;
 
 	if (pcap_open(&r, f)) {
-		fprintf(stderr, "pnc-pkt: not a pcap file (pcapng is not supported)\n");
+		fprintf(st->err, "pnc-pkt: not a pcap file (pcapng is not supported)\n");
 		return -1;
 	}
 	while ((ret = pcap_next(&r, frame, sizeof(frame), &len)) > 0)
 		one(st, r.linktype, frame, len);
 	if (ret < 0) {
-		fprintf(stderr, "pnc-pkt: truncated pcap record\n");
+		fprintf(st->err, "pnc-pkt: truncated pcap record\n");
 		return -1;
 	}
+	return 0;
+}
+
+int decode_input(struct dec_state *st, enum in_fmt in, const uint8_t *buf, size_t len)
+{
+	static const uint8_t none[1]; /* fmemopen() wants a buffer of an octet or more */
+	uint32_t linktype = st->eth ? LINKTYPE_ETHERNET : LINKTYPE_RAW;
+	char *text;
+	FILE *m;
+	int ret;
+
+	if (in == IN_AUTO)
+		in = looks_pcap(buf, len) ? IN_PCAP : looks_hex(buf, len) ? IN_HEX : IN_RAW;
+	if (in == IN_PCAP) {
+		m = fmemopen((void *)(len ? buf : none), len ? len : 1, "rb");
+		ret = m ? decode_pcap(st, m) : -1;
+		if (m)
+			fclose(m);
+		return ret;
+	}
+	if (in == IN_HEX) {
+		/* strtok_r() cuts the lines in place and wants a NUL after the last */
+		text = malloc(len + 1);
+		if (!text)
+			return -1;
+		memcpy(text, buf, len);
+		text[len] = '\0';
+		ret = decode_hex(st, text, linktype);
+		free(text);
+		return ret;
+	}
+	one(st, linktype, buf, len);
 	return 0;
 }
 
@@ -164,7 +191,7 @@ static int parse_octet(const char *s, uint8_t *v)
 
 int cmd_decode(int argc, char **argv)
 {
-	struct dec_state st = { .fmt = EMIT_JSON };
+	struct dec_state st = { .fmt = EMIT_JSON, .out = stdout, .err = stderr };
 	enum in_fmt in = IN_AUTO;
 	const char *file = "-";
 	uint8_t *buf = NULL;
@@ -222,30 +249,7 @@ int cmd_decode(int argc, char **argv)
 		perror(file);
 		ret = -1;
 	} else {
-		if (in == IN_AUTO)
-			in = looks_pcap(buf, len)  ? IN_PCAP
-			     : looks_hex(buf, len) ? IN_HEX
-						   : IN_RAW;
-		if (in == IN_PCAP) {
-			FILE *m = fmemopen(buf, len ? len : 1, "rb");
-
-			ret = m ? decode_pcap(&st, m) : -1;
-			if (m)
-				fclose(m);
-		} else if (in == IN_HEX) {
-			uint8_t *t = realloc(buf, len + 1);
-
-			if (t) {
-				buf = t;
-				buf[len] = '\0';
-				ret = decode_hex(&st, (char *)buf,
-						 st.eth ? LINKTYPE_ETHERNET : LINKTYPE_RAW);
-			} else {
-				ret = -1;
-			}
-		} else {
-			one(&st, st.eth ? LINKTYPE_ETHERNET : LINKTYPE_RAW, buf, len);
-		}
+		ret = decode_input(&st, in, buf, len);
 	}
 	free(buf);
 	if (f != stdin)

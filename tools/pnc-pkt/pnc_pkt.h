@@ -201,6 +201,25 @@ extern int decode_lh_icmp6(const uint8_t *pkt, size_t len, const struct decode_o
 			   struct emit *e);
 extern const char *pkt_strerror(int err);
 
+/* ---- a whole input: hex lines, a pcap file or one raw packet (cmd_decode.c) ---- */
+enum in_fmt { IN_AUTO, IN_HEX, IN_PCAP, IN_RAW };
+
+struct dec_state {
+	struct decode_opts d;
+	enum emit_fmt fmt;
+	bool eth;	 /* hex/raw input holds Ethernet frames */
+	FILE *out, *err; /* the packets decoded; what went wrong */
+	unsigned long n;
+	unsigned long bad;
+};
+
+/*
+ * Decode every packet of buf[0..len) (in: its format, IN_AUTO to guess
+ * it from the content), counting them in st->n and st->bad.  0, or -1
+ * when the input itself is broken (said on st->err).
+ */
+extern int decode_input(struct dec_state *st, enum in_fmt in, const uint8_t *buf, size_t len);
+
 /* ---- pcap (pcap.c) ---- */
 #define LINKTYPE_ETHERNET 1
 #define LINKTYPE_RAW	  101

@@ -1,15 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * roce-emu: clock and JSON-lines log.
+ * roce-emu: defaults, clock and JSON-lines log.
  */
 #include <stdarg.h>
 #include <time.h>
 
 #include <string.h>
 
+#include "codec/lhcnp.h"
+#include "codec/ratead.h"
 #include "codec/roce.h"
 
 #include "roce_emu.h"
+
+void emu_cfg_defaults(struct emu_cfg *cfg)
+{
+	*cfg = (struct emu_cfg){
+		.use_cm = true,
+		.start_psn = 0x1000,
+		.pkey = 0xffff,
+		.dscp = 26,
+		.ecn = 2,
+		.mtu = 1024,
+		.ack_every = 8,
+		.duration_s = 5,
+		.log_ms = 10,
+		.rate = { .line_mbps = 100,
+			  .min_mbps = 1,
+			  .g = 1.0 / 16,
+			  .ai_mbps = 5,
+			  .recovery_us = 1000,
+			  /* Ten round trips of a 10 ms long-haul link without news. */
+			  .lh_recovery_us = 100000 },
+		.lh_icmp6_type = PNC_LH_ICMP6_TYPE,
+		.lh_class_num = PNC_LH_EXT_CLASS_NUM,
+		.ra_opcode = PNC_RA_OPCODE,
+		.cnp_interval_us = 50,
+		.log = stdout,
+	};
+}
 
 uint64_t emu_now_us(void)
 {

@@ -10,9 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec/lhcnp.h"
-#include "codec/ratead.h"
-
 #include "roce_emu.h"
 
 volatile sig_atomic_t emu_stop;
@@ -118,29 +115,7 @@ int main(int argc, char **argv)
 					      { "log", required_argument, NULL, 'o' },
 					      { "help", no_argument, NULL, 'h' },
 					      {} };
-	struct emu_cfg cfg = {
-		.use_cm = true,
-		.start_psn = 0x1000,
-		.pkey = 0xffff,
-		.dscp = 26,
-		.ecn = 2,
-		.mtu = 1024,
-		.ack_every = 8,
-		.duration_s = 5,
-		.log_ms = 10,
-		.rate = { .line_mbps = 100,
-			  .min_mbps = 1,
-			  .g = 1.0 / 16,
-			  .ai_mbps = 5,
-			  .recovery_us = 1000,
-			  /* Ten round trips of a 10 ms long-haul link without news. */
-			  .lh_recovery_us = 100000 },
-		.lh_icmp6_type = PNC_LH_ICMP6_TYPE,
-		.lh_class_num = PNC_LH_EXT_CLASS_NUM,
-		.ra_opcode = PNC_RA_OPCODE,
-		.cnp_interval_us = 50,
-		.log = stdout,
-	};
+	struct emu_cfg cfg;
 	const char *local = NULL, *remote = NULL;
 	uint8_t local_addr[16];
 	int version, rversion, c, rv;
@@ -150,6 +125,7 @@ int main(int argc, char **argv)
 		usage(argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr);
 		return argc >= 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 	}
+	emu_cfg_defaults(&cfg);
 	cfg.requester = !strcmp(argv[1], "requester");
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {

@@ -18,12 +18,21 @@ void emu_rate_init(struct emu_rate *r, const struct emu_rate_cfg *cfg, uint64_t 
 	r->advice_mbps = 0;
 }
 
+/*
+ * A cut of the rate from before to cut stops at min_mbps, but never raises
+ * a rate that was below it already (an advice may have set one).
+ */
+static double cut_floor(double before, double cut, const struct emu_rate_cfg *cfg)
+{
+	double floor = before < cfg->min_mbps ? before : cfg->min_mbps;
+
+	return cut < floor ? floor : cut;
+}
+
 void emu_rate_on_cnp(struct emu_rate *r, const struct emu_rate_cfg *cfg, uint64_t now_us)
 {
 	r->alpha = (1.0 - cfg->g) * r->alpha + cfg->g;
-	r->mbps *= 1.0 - r->alpha / 2.0;
-	if (r->mbps < cfg->min_mbps)
-		r->mbps = cfg->min_mbps;
+	r->mbps = cut_floor(r->mbps, r->mbps * (1.0 - r->alpha / 2.0), cfg);
 	r->last_change_us = now_us;
 	r->cuts++;
 }
@@ -86,9 +95,7 @@ static void lh_rate_reduce(struct emu_lh *lh, struct emu_rate *r, const struct e
 		lh->cap_mbps = before;
 	}
 	/* Pacing needs a positive rate; a full stop is what Pause is for. */
-	r->mbps = before * (1.0 - pct / 100.0);
-	if (r->mbps < cfg->min_mbps)
-		r->mbps = cfg->min_mbps;
+	r->mbps = cut_floor(before, before * (1.0 - pct / 100.0), cfg);
 	if (r->mbps < before)
 		lh->lost_mbps += before - r->mbps;
 	r->last_change_us = now_us;

@@ -24,21 +24,6 @@ extern volatile sig_atomic_t emu_stop;
 
 #define ACK_DRAIN_US 500000u
 
-struct requester {
-	struct emu_cfg *cfg;
-	uint32_t remote_qpn;
-	uint32_t psn;
-	uint64_t va;
-	uint64_t tx_pkts, tx_bytes, acks, naks, cnps, cnps_invalid;
-	struct emu_rate rate;
-	struct emu_lh lh;
-	/* Messages beyond CNP and ACK: kinds, actions, what was not acted on. */
-	uint64_t lh_roce, lh_icmp6, advices;
-	uint64_t lh_notify, lh_pause, lh_reduce, lh_resume, advice_withdrawn;
-	uint64_t ignored, unknown_src, malformed, unknown;
-	uint8_t pkt[9216];
-};
-
 static void gid_of(int version, const uint8_t addr[16], uint8_t gid[16])
 {
 	memset(gid, 0, 16);
@@ -234,7 +219,7 @@ static void handle_lh_roce(struct requester *rq, const uint8_t *pkt, size_t len)
 	lh_act(rq, "roce", m.ip.version, m.ip.src, m.dest_qp, &m.msg.block);
 }
 
-static void handle_lh_icmp6(struct requester *rq, const uint8_t *msg, size_t len,
+void emu_requester_rx_icmp6(struct requester *rq, const uint8_t *msg, size_t len,
 			    const uint8_t src[16])
 {
 	struct pnc_lh_icmp6 m;
@@ -274,7 +259,7 @@ static void handle_advice(struct requester *rq, const uint8_t *pkt, size_t len)
 		cfg->local_qpn, ra.rate_mbps, rq->rate.mbps);
 }
 
-static void handle_packet(struct requester *rq, const uint8_t *pkt, size_t len)
+void emu_requester_rx(struct requester *rq, const uint8_t *pkt, size_t len)
 {
 	struct emu_cfg *cfg = rq->cfg;
 	struct pnc_roce_view v;
@@ -361,7 +346,7 @@ static void drain_icmp6(struct requester *rq, uint8_t *buf, size_t buflen)
 	ssize_t n;
 
 	while ((n = emu_net_recv_icmp6(&rq->cfg->net, buf, buflen, src)) > 0)
-		handle_lh_icmp6(rq, buf, (size_t)n, src);
+		emu_requester_rx_icmp6(rq, buf, (size_t)n, src);
 }
 
 /*
@@ -383,7 +368,7 @@ static void drain_acks(struct requester *rq, uint8_t *buf, size_t buflen)
 			break;
 		poll(&pfd, 1, (int)((deadline - now + 999) / 1000));
 		while ((n = emu_net_recv(&rq->cfg->net, buf, buflen)) > 0)
-			handle_packet(rq, buf, (size_t)n);
+			emu_requester_rx(rq, buf, (size_t)n);
 	}
 }
 
@@ -419,7 +404,7 @@ int emu_run_requester(struct emu_cfg *cfg)
 		if (now >= end)
 			break;
 		while ((n = emu_net_recv(&cfg->net, buf, sizeof(buf))) > 0)
-			handle_packet(rq, buf, (size_t)n);
+			emu_requester_rx(rq, buf, (size_t)n);
 		drain_icmp6(rq, buf, sizeof(buf));
 		/* Without Long-haul messages this is emu_rate_tick. */
 		emu_lh_tick(&rq->lh, &rq->rate, &cfg->rate, now);

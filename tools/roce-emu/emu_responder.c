@@ -17,17 +17,6 @@
 
 extern volatile sig_atomic_t emu_stop;
 
-struct responder {
-	struct emu_cfg *cfg;
-	bool have_peer;
-	uint32_t remote_qpn;
-	uint32_t epsn, msn;
-	uint32_t comm_id;
-	uint64_t last_cnp_us;
-	uint64_t rx_pkts, rx_bytes, ce_pkts, acks_sent, psn_gaps, cnps_sent;
-	uint8_t pkt[2048];
-};
-
 static void handle_cm(struct responder *rs, const struct pnc_roce_view *v, const uint8_t *pkt,
 		      size_t len)
 {
@@ -104,7 +93,7 @@ static void send_cnp(struct responder *rs, uint64_t now)
 	}
 }
 
-static void handle_packet(struct responder *rs, const uint8_t *pkt, size_t len)
+void emu_responder_rx(struct responder *rs, const uint8_t *pkt, size_t len)
 {
 	struct emu_cfg *cfg = rs->cfg;
 	struct pnc_roce_view v;
@@ -164,7 +153,7 @@ int emu_run_responder(struct emu_cfg *cfg)
 
 		poll(&pfd, 1, 1);
 		while ((n = emu_net_recv(&cfg->net, buf, sizeof(buf))) > 0)
-			handle_packet(rs, buf, (size_t)n);
+			emu_responder_rx(rs, buf, (size_t)n);
 		now = emu_now_us();
 		if (now >= next_log) {
 			log_stats(rs, "stats",

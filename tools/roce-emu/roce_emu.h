@@ -54,6 +54,8 @@ struct emu_cfg {
 
 struct pnc_ip_udp;
 
+/* The command line's defaults (doc/roce-emu.md); no addresses, QPNs or role. */
+void emu_cfg_defaults(struct emu_cfg *cfg);
 uint64_t emu_now_us(void);
 /* IP/UDP fields of a packet from us to the peer; UDP source port from our QPN. */
 void emu_ip_fill(struct emu_cfg *cfg, struct pnc_ip_udp *ip, uint8_t tos);
@@ -61,5 +63,42 @@ void emu_log(const struct emu_cfg *cfg, const char *fmt, ...) __attribute__((for
 
 int emu_run_requester(struct emu_cfg *cfg);
 int emu_run_responder(struct emu_cfg *cfg);
+
+/*
+ * The two ends' state and their receive paths, apart from the loops that
+ * feed them packets, so that tests can drive them (tests/fuzz/fuzz_emu_rx.c).
+ */
+struct requester {
+	struct emu_cfg *cfg;
+	uint32_t remote_qpn;
+	uint32_t psn;
+	uint64_t va;
+	uint64_t tx_pkts, tx_bytes, acks, naks, cnps, cnps_invalid;
+	struct emu_rate rate;
+	struct emu_lh lh;
+	/* Messages beyond CNP and ACK: kinds, actions, what was not acted on. */
+	uint64_t lh_roce, lh_icmp6, advices;
+	uint64_t lh_notify, lh_pause, lh_reduce, lh_resume, advice_withdrawn;
+	uint64_t ignored, unknown_src, malformed, unknown;
+	uint8_t pkt[9216];
+};
+
+struct responder {
+	struct emu_cfg *cfg;
+	bool have_peer;
+	uint32_t remote_qpn;
+	uint32_t epsn, msn;
+	uint32_t comm_id;
+	uint64_t last_cnp_us;
+	uint64_t rx_pkts, rx_bytes, ce_pkts, acks_sent, psn_gaps, cnps_sent;
+	uint8_t pkt[2048];
+};
+
+/* A RoCEv2 packet addressed to us, IP header first. */
+void emu_requester_rx(struct requester *rq, const uint8_t *pkt, size_t len);
+/* An ICMPv6 message (from its type octet) of the given source. */
+void emu_requester_rx_icmp6(struct requester *rq, const uint8_t *msg, size_t len,
+			    const uint8_t src[16]);
+void emu_responder_rx(struct responder *rs, const uint8_t *pkt, size_t len);
 
 #endif /* ROCE_EMU_H */
