@@ -17,33 +17,18 @@
 #include "codec/roce.h"
 
 #include "../lhcnp_sample.h"
+#include "gen_seed.h"
 
 static const char *base;
 
 static void put(const char *codec, const char *name, const uint8_t *buf, size_t len)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", base, codec);
-	if (mkdir(path, 0755) && errno != EEXIST) {
-		perror(path);
-		exit(1);
-	}
-	snprintf(path, sizeof(path), "%s/%s/%s", base, codec, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
+	seed_write(base, codec, name, buf, len);
 }
 
 static void ok(int ret, const char *what)
 {
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", what, pnc_codec_strerror(ret));
-		exit(1);
-	}
+	seed_ok(ret, what);
 }
 
 static void addrs(struct pnc_ip_udp *ip, uint8_t version)

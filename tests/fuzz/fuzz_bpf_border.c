@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target for the border filter, cnpproxyd/bpf/border.bpf.c,
+ * compiled for user space through tests/fuzz/bpf_shim/ and run packet by
+ * packet on skbs built from the input.
+ *
+ * Input: a configuration of CFG_LEN octets, then packet records.
+ * Multi-octet numbers are little-endian; past the end everything is 0.
+ *   0  u16 notification port, 2 u16 flow-label port (both 0: the defaults)
+ *   4  flags: 0x01 per-interface counters on ifindex 1, 0x02 on ifindex 2
+ * Packet record: REC_LEN octets, then the frame (from the Ethernet header).
+ *   0  bits 0-1 ingress ifindex - 1; 0x04 skb->protocol is not the
+ *      frame's EtherType but the other IP version's
+ *   1  u16 octets in the linear part (0: all)
+ *   3  u16 frame length
+ *
+ * Properties, for every packet:
+ *  - the verdict is that of a plain-C model of border.bpf.c's comment:
+ *    UDP to either port dropped (TC_ACT_SHOT), IPv4 unless a later
+ *    fragment, IPv6 past up to eight extension headers (a fragment
+ *    header only on the first fragment), and an IPv6 packet whose chain
+ *    goes on past eight; everything else TC_ACT_UNSPEC;
+ *  - a UDP datagram the codec parses (pnc_ipudp_parse(), as cnpproxyd
+ *    reads a notification) to one of the ports is dropped, and so is
+ *    one behind an IPv6 header chain of any length;
+ *  - the interface's counters count each drop under its port, or
+ *    header_chain;
+ *  - the packet is never changed; the shim's own checks.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/ipudp.h"
+#include "codec/notif.h"
+#include "fuzz_check.h"
+#include "harness.h"
+#include "shim.h"
+
+#include "border.bpf.c"
+#include "program_end.h"
+
+#define CFG_LEN	   5
+#define REC_LEN	   5
+#define FRAMES_MAX 64
+#define FRAME_MAX  9200
+
+static struct {
+	struct pnc_border_config cfg;
+	uint8_t flags;
+	struct pnc_border_if_counters ic[3];
+} m;
+
+/* The model's answer for a header chain longer than the filter walks. */
+#define M_DEEP SIZE_MAX
+
+static bool m_ext(uint8_t nh)
+{
+	return nh == 0 || nh == 43 || nh == 60 || nh == 44;
+}
+
+/* The UDP header's offset as border.bpf.c's comment describes it; 0 for none, or M_DEEP. */
+static size_t m_udp(const uint8_t *f, size_t n, uint16_t proto)
+{
+	size_t off = 14;
+	uint8_t nh;
+
+	if (proto == 0x0800) {
+		if (n < off + 20 || f[off + 9] != IPPROTO_UDP || (h_be16(f + off + 6) & 0x1fff) ||
+		    (f[off] & 0x0f) < 5)
+			return 0;
+		return off + (f[off] & 0x0fu) * 4;
+	}
+	if (proto != 0x86dd || n < off + 40)
+		return 0;
+	nh = f[off + 6];
+	off += 40;
+	for (int i = 0; i < 8 && nh != IPPROTO_UDP; i++) {
+		size_t hdr = off;
+
+		if (!m_ext(nh))
+			return 0;
+		if (n < hdr + 2)
+			return 0;
+		if (nh == 44) {
+			/* Only the first fragment has the UDP header. */
+			if (n < hdr + 4 || (h_be16(f + hdr + 2) & 0xfff8))
+				return 0;
+			off += 8;
+		} else {
+			off += (f[hdr + 1] + 1u) * 8;
+		}
+		nh = f[hdr];
+	}
+	if (nh == IPPROTO_UDP)
+		return off;
+	return m_ext(nh) ? M_DEEP : 0;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	SHIM_MAP(border_config);
+	SHIM_MAP(if_counters);
+	return 0;
+}
+
+static void one_packet(struct h_in *in)
+{
+	struct pnc_border_if_counters *ic;
+	struct pnc_udp_view v;
+	struct __sk_buff *skb;
+	const uint8_t *f, *out;
+	uint16_t proto, port = 0;
+	uint32_t ifindex;
+	size_t n, lin, off, olen;
+	uint8_t op;
+	int rv, want = TC_ACT_UNSPEC;
+
+	op = h_u8(in);
+	lin = h_u16(in);
+	f = h_frame(in, FRAME_MAX, &n);
+	if (!lin || lin > n)
+		lin = n;
+	ifindex = 1 + (op & 3u);
+	proto = n >= 14 ? h_be16(f + 12) : 0;
+	if (op & 4)
+		proto = proto == 0x0800 ? 0x86dd : 0x0800;
+
+	off = m_udp(f, n, proto);
+	if (off == M_DEEP) {
+		want = TC_ACT_SHOT;
+	} else if (off && n >= off + 4) {
+		port = h_be16(f + off + 2);
+		if (port == m.cfg.notification_port || port == m.cfg.flow_label_port)
+			want = TC_ACT_SHOT;
+	}
+	/*
+	 * What cnpproxyd reads as a notification never crosses the border (an
+	 * IP version other than the EtherType's the stack drops anyway).
+	 */
+	if (n >= 14 && proto == h_be16(f + 12) && (proto == 0x0800 || proto == 0x86dd) &&
+	    !pnc_ipudp_parse(f + 14, n - 14, PNC_IPUDP_F_NO_CSUM, &v) &&
+	    v.ip.version == (proto == 0x0800 ? 4 : 6) &&
+	    (v.ip.dport == m.cfg.notification_port || v.ip.dport == m.cfg.flow_label_port))
+		FUZZ_CHECK(want == TC_ACT_SHOT);
+	/* Nor does a datagram to a port behind however many extension headers. */
+	if (n >= 14 && proto == 0x86dd) {
+		size_t u = h_ipv6_udp(f + 14, n - 14);
+
+		if (u && (h_be16(f + 14 + u + 2) == m.cfg.notification_port ||
+			  h_be16(f + 14 + u + 2) == m.cfg.flow_label_port))
+			FUZZ_CHECK(want == TC_ACT_SHOT);
+	}
+
+	skb = shim_skb_packet(f, n, lin, ifindex, bpf_htons(proto), 1);
+	rv = shim_run_skb(pnc_border, skb);
+	out = shim_skb_bytes(skb, &olen);
+	if (getenv("PNC_FUZZ_TRACE"))
+		fprintf(stderr, "%zu octets, UDP at %zu to %u: verdict %d\n", n, off, port, rv);
+	FUZZ_CHECK(rv == want);
+	FUZZ_CHECK(olen == n && !memcmp(out, f, n));
+	if (want == TC_ACT_SHOT && ifindex <= 2 && (m.flags & (1u << (ifindex - 1)))) {
+		if (off == M_DEEP)
+			m.ic[ifindex].header_chain++;
+		else if (port == m.cfg.notification_port)
+			m.ic[ifindex].notifications++;
+		else
+			m.ic[ifindex].flow_label++;
+	}
+	if (ifindex <= 2) {
+		ic = shim_map_lookup(&if_counters, &ifindex);
+		FUZZ_CHECK(!ic == !(m.flags & (1u << (ifindex - 1))));
+		FUZZ_CHECK(!ic || !memcmp(ic, &m.ic[ifindex], sizeof(*ic)));
+	}
+	shim_skb_release(skb);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct h_in in = { data, size };
+	struct pnc_border_if_counters zero = {};
+	__u32 key = 0;
+
+	shim_reset();
+	memset(&m, 0, sizeof(m));
+	m.cfg.notification_port = h_u16(&in);
+	m.cfg.flow_label_port = h_u16(&in);
+	if (!m.cfg.notification_port && !m.cfg.flow_label_port) {
+		m.cfg.notification_port = PNC_NOTIF_UDP_PORT;
+		m.cfg.flow_label_port = PNC_FCN_UDP_PORT;
+	}
+	m.flags = h_u8(&in);
+	FUZZ_CHECK(!shim_map_update(&border_config, &key, &m.cfg, BPF_ANY));
+	for (__u32 ifindex = 1; ifindex <= 2; ifindex++)
+		if (m.flags & (1u << (ifindex - 1)))
+			FUZZ_CHECK(!shim_map_update(&if_counters, &ifindex, &zero, BPF_ANY));
+	for (int i = 0; i < FRAMES_MAX && in.n; i++)
+		one_packet(&in);
+	return 0;
+}
