@@ -419,7 +419,14 @@ static bool direct_wanted(const struct cp_sample_view *v)
 /* The proxy named is this router: the report needs no datagram. */
 static bool proxy_is_self(const struct pt_addr *to)
 {
-	return if_address_is_local(to->bytes, to->family == PT_AF_INET ? AF_INET : AF_INET6,
+	/* if_address_is_local() reads an in_addr or in6_addr: not at bytes' offset. */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	} addr;
+
+	memcpy(&addr, to->bytes, sizeof(addr));
+	return if_address_is_local(&addr, to->family == PT_AF_INET ? AF_INET : AF_INET6,
 				   VRF_DEFAULT);
 }
 
