@@ -2,6 +2,7 @@
 """Helpers shared by pnc's topotests."""
 
 import functools
+import json
 import os
 import shlex
 import subprocess
@@ -20,6 +21,24 @@ def built(path):
     return os.path.join(BUILD, path)
 
 
+def start_chain(mod, tbf_rate):
+    """Start sender - pe1 - p - pe2 - receiver with p's link to pe2 a TBF
+    bottleneck of tbf_rate bit/s; the routers not yet configured."""
+    from lib.topogen import Topogen
+
+    topodef = {
+        "s1": ("sender", "pe1"),
+        "s2": ("pe1", "p"),
+        "s3": ("p", "pe2"),
+        "s4": ("pe2", "receiver"),
+    }
+    tgen = Topogen(topodef, mod.__name__)
+    tgen.start_topology()
+    tgen.gears["p"].cmd_raises(
+        "tc qdisc add dev p-eth1 root tbf rate {} burst 16kb limit 400kb".format(tbf_rate))
+    return tgen
+
+
 def run_rc(router, command):
     """Run a shell command on a router; return (exit code, stdout+stderr)."""
     out = router.cmd("{} 2>&1; echo rc=$?".format(command))
@@ -30,6 +49,37 @@ def run_rc(router, command):
 def vtysh_rc(router, *commands):
     """Run vtysh commands; unlike vtysh_cmd(), keep errors and the exit code."""
     return run_rc(router, "vtysh " + " ".join("-c " + shlex.quote(c) for c in commands))
+
+
+def wait_done(*procs, timeout=30):
+    """Wait for processes a router's popen() started; each must exit 0."""
+    for proc in procs:
+        proc.wait(timeout=timeout)
+        assert proc.returncode == 0, proc.returncode
+
+
+def json_lines(path):
+    """The objects of a JSON-lines file (roce-emu's --log)."""
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def emu_summary(path):
+    """The summary roce-emu writes last into its --log file."""
+    return [e for e in json_lines(path) if e["event"] == "summary"][0]
+
+
+def start_flood(router, *args):
+    """pnc-flood on a router, started; flood_result() reads what it did."""
+    return router.popen([built("tools/flood/pnc-flood")] + list(args),
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def flood_result(proc):
+    """pnc-flood's JSON line, once it has ended well."""
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    return json.loads(out)
 
 
 def expect(want, func, *args, count=40):
@@ -123,7 +173,8 @@ def gear(name):
     from lib.topogen import get_topogen
 
     router = get_topogen().gears[name]
-    assert router.check_router_running() == "", "a daemon died on " + name
+    died = router.check_router_running()
+    assert died == "", "a daemon died on {}: {}".format(name, died)
     return router
 
 

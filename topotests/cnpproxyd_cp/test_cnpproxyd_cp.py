@@ -41,8 +41,8 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib import topotest
-from lib.topogen import Topogen, get_topogen
-from pnc_topo import built, gear, run_rc, vtysh_rc
+from lib.topogen import get_topogen
+from pnc_topo import built, emu_summary, gear, run_rc, start_chain, vtysh_rc, wait_done
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -53,18 +53,8 @@ TUNNEL_SID = "2001:db8:ee::3"
 
 
 def setup_module(mod):
-    topodef = {
-        "s1": ("sender", "pe1"),
-        "s2": ("pe1", "p"),
-        "s3": ("p", "pe2"),
-        "s4": ("pe2", "receiver"),
-    }
-    tgen = Topogen(topodef, mod.__name__)
-    tgen.start_topology()
     # The bottleneck, before cnpproxyd attaches next to it.
-    p = tgen.gears["p"]
-    p.cmd_raises("tc qdisc add dev p-eth1 root tbf rate {} burst 16kb limit 400kb".format(
-        TBF_RATE))
+    tgen = start_chain(mod, TBF_RATE)
     # pe2 ends the flow-label tunnel: the kernel's SRv6 End.DX4 (no SRH)
     tgen.gears["pe2"].cmd_raises(
         "ip -6 route add {}/128 encap seg6local action End.DX4 nh4 10.0.2.1 dev pe2-eth1".format(
@@ -108,16 +98,8 @@ def run_pair(tag, sender, receiver, rate=60, duration=5, extra_req=(), extra_res
     return req, resp
 
 
-def wait_done(*procs, timeout=30):
-    for proc in procs:
-        proc.wait(timeout=timeout)
-        assert proc.returncode == 0, proc.returncode
-
-
 def summary(tag, side):
-    with open(logfile("{}-{}.json".format(tag, side))) as f:
-        events = [json.loads(line) for line in f if line.strip()]
-    return [e for e in events if e["event"] == "summary"][0]
+    return emu_summary(logfile("{}-{}.json".format(tag, side)))
 
 
 def udp_datagram(pcap, layer="IP"):
@@ -831,12 +813,21 @@ def test_interface_deleted_and_recreated():
     def cpx0():
         return congestion()["interfaces"].get("cpx0", {})
 
-    def make():
+    def make(peer_up=True):
         p.cmd_raises("ip link add cpx0 type veth peer name cpx1")
         p.cmd_raises("ip link set cpx0 up")
         p.cmd_raises("tc qdisc add dev cpx0 root tbf rate 10mbit burst 16kb limit 100kb")
+        if peer_up:
+            p.cmd_raises("ip link set cpx1 up")
 
     links = mark_links(p)
+    # Up but without carrier (its veth peer down): not operational.
+    make(peer_up=False)
+    p_config("congestion-point interface cpx0")
+    expect(lambda: cpx0().get("reason"), "interface down")
+    assert cpx0().get("operational") is False, cpx0()
+    p_config("no congestion-point interface cpx0")
+    p.cmd_raises("ip link del cpx0")
     make()
     p_config("congestion-point interface cpx0")
     expect(lambda: cpx0().get("operational"), True)

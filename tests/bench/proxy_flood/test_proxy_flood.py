@@ -34,12 +34,11 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import built, gear, start_routers, vtysh_rc
+from pnc_topo import built, flood_result, gear, start_flood, start_routers, vtysh_rc
 
 pytestmark = [pytest.mark.cnpproxyd]
 
 PNC_PKT = built("tools/pnc-pkt/pnc-pkt")
-PNC_FLOOD = built("tools/flood/pnc-flood")
 NOTIF_PORT = 61791
 RUNS = int(os.environ.get("PNC_BENCH_ROUNDS", "3"))
 FLOOD_S = 5
@@ -67,15 +66,8 @@ def payload():
 
 
 def flood(router, dst, *opts):
-    return gear(router).popen([PNC_FLOOD, "--dst", dst, "--port", str(NOTIF_PORT),
-                               "--payload", payload()] + list(opts),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def result(proc):
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    return json.loads(out)
+    return start_flood(gear(router), "--dst", dst, "--port", str(NOTIF_PORT), "--payload",
+                       payload(), *opts)
 
 
 def cpu_s(router):
@@ -100,7 +92,7 @@ def one_run(filtered):
     cpu_before = cpu_s(pe1)
     bad = flood("attacker", "10.0.1.254", "--seconds", str(FLOOD_S), "--count", "20000000")
     good = flood("cp", "10.0.12.1", "--rate", str(TRUSTED_PPS), "--count", str(TRUSTED))
-    bad, good = result(bad), result(good)
+    bad, good = flood_result(bad), flood_result(good)
     assert good["sent"] == TRUSTED, good
 
     def settled():
