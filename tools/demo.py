@@ -635,6 +635,43 @@ def pe1_source():
     return next(c.split()[-1] for c in PROXY_ROLE if c.startswith("proxy source-address"))
 
 
+def start_roce_pair(args, paths, files, procs, fmt, duration, log_ms=(1, None)):
+    """The receiver's responder, then the sender's requester sending for
+    duration s, started and added to procs: (requester, responder).  fmt:
+    what pe1 sends the sender (None: the baseline, the receiver's CNPs);
+    log_ms: the requester's and the responder's stats intervals (None:
+    roce-emu's default)."""
+    resp_extra = ["--cnp-on-ce"] if fmt is None else []
+    req_extra = list(FORMATS[fmt][2]) if fmt else []
+    if "--long-haul" in req_extra:
+        req_extra += ["--lh-known", pe1_source()]
+    if log_ms[1]:
+        resp_extra += ["--log-ms", log_ms[1]]
+    resp = subprocess.Popen(in_ns("receiver", paths["roce-emu"], "responder", "--local", RECEIVER,
+                                  "--duration", duration + 1.5, "--log",
+                                  files["responder"], *resp_extra))
+    procs.append(resp)
+    time.sleep(0.5)  # listening before the requester's CM REQ
+    req = subprocess.Popen(in_ns("sender", paths["roce-emu"], "requester", "--local", SENDER,
+                                 "--remote", RECEIVER, "--rate", args.rate_mbit, *REACTION,
+                                 "--recovery-us", args.recovery_us,
+                                 "--duration", duration, "--log-ms", log_ms[0],
+                                 "--log", files["requester"], *req_extra))
+    procs.append(req)
+    return req, resp
+
+
+def wait_roce_pair(req, resp, files, timeout):
+    """Both ends finished, each within timeout s, with status 0."""
+    for proc, who in ((req, "requester"), (resp, "responder")):
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            raise DemoError("roce-emu {} did not finish".format(who)) from exc
+        if rc:
+            raise DemoError("roce-emu {} failed ({}), see {}".format(who, rc, files[who]))
+
+
 def traffic(args, paths, logdir, name, procs, fmt):
     """One run: qmon at p, responder, requester to completion."""
     files = {k: os.path.join(logdir, "{}-{}.jsonl".format(name, k))
@@ -643,28 +680,8 @@ def traffic(args, paths, logdir, name, procs, fmt):
         qmon = subprocess.Popen(in_ns("p", paths["qmon"], "--dev", BOTTLENECK,
                                       "--interval-ms", 1), stdout=qlog)
     procs.append(qmon)
-    resp_extra = ["--cnp-on-ce"] if fmt is None else []
-    req_extra = list(FORMATS[fmt][2]) if fmt else []
-    if "--long-haul" in req_extra:
-        req_extra += ["--lh-known", pe1_source()]
-    resp = subprocess.Popen(in_ns("receiver", paths["roce-emu"], "responder", "--local", RECEIVER,
-                                  "--duration", args.duration + 1.5, "--log",
-                                  files["responder"], *resp_extra))
-    procs.append(resp)
-    time.sleep(0.5)  # listening before the requester's CM REQ
-    req = subprocess.Popen(in_ns("sender", paths["roce-emu"], "requester", "--local", SENDER,
-                                 "--remote", RECEIVER, "--rate", args.rate_mbit, *REACTION,
-                                 "--recovery-us", args.recovery_us,
-                                 "--duration", args.duration, "--log-ms", 1,
-                                 "--log", files["requester"], *req_extra))
-    procs.append(req)
-    for proc, who in ((req, "requester"), (resp, "responder")):
-        try:
-            rc = proc.wait(timeout=args.duration + 30)
-        except subprocess.TimeoutExpired as exc:
-            raise DemoError("roce-emu {} did not finish".format(who)) from exc
-        if rc:
-            raise DemoError("roce-emu {} failed ({}), see {}".format(who, rc, files[who]))
+    req, resp = start_roce_pair(args, paths, files, procs, fmt, args.duration)
+    wait_roce_pair(req, resp, files, args.duration + 30)
     time.sleep(0.1)  # the queue's tail
     qmon.send_signal(signal.SIGINT)
     qmon.wait(timeout=5)
@@ -1055,14 +1072,20 @@ def set_up(args, paths, procs, logdir):
     return bring_up_control_plane(args, paths)
 
 
-def demo(args, paths, procs, parents):
-    """The whole demo; returns the exit status."""
+def out_dirs(args, parents):
+    """args.out and its logs/ made: (out, logdir).  FRR's configuration and
+    state directories go to parents, to be removed at the end if this run
+    makes them."""
     out = os.path.abspath(args.out)
     logdir = os.path.join(out, "logs")
     os.makedirs(logdir, exist_ok=True)
-    # FRR's configuration and state directories, removed at the end if
-    # the demo made them.
     parents.extend(d for d in ("/etc/frr", "/var/run/frr") if not os.path.isdir(d))
+    return out, logdir
+
+
+def demo(args, paths, procs, parents):
+    """The whole demo; returns the exit status."""
+    out, logdir = out_dirs(args, parents)
     setup = set_up(args, paths, procs, logdir)
 
     # A host stall can spoil a --short verdict; those runs are repeated once.
@@ -1092,17 +1115,25 @@ def main(argv):
     if args.print_config:
         print(frr_conf(args.print_config, args), end="")
         return 0
+    return run_torn_down("demo", args, demo)
+
+
+def run_torn_down(prog, args, body, paths_of=tool_paths):
+    """body(args, paths, procs, parents) as root, alone (single_instance),
+    with the tools paths_of(args) finds; everything torn down at the end,
+    also on Ctrl-C, SIGTERM and errors.  The exit status."""
     if os.geteuid() != 0:
-        print("demo: needs root (network namespaces): sudo make demo", file=sys.stderr)
+        print("{0}: needs root (network namespaces): sudo make {0}".format(prog),
+              file=sys.stderr)
         return 1
     try:
-        paths = tool_paths(args)
+        paths = paths_of(args)
     except DemoError as exc:
-        print("demo: {}".format(exc), file=sys.stderr)
+        print("{}: {}".format(prog, exc), file=sys.stderr)
         return 1
     lock = single_instance()  # held until the process exits
     if lock is None:
-        print("demo: another pnc demo is running", file=sys.stderr)
+        print("{}: another pnc demo is running".format(prog), file=sys.stderr)
         return 1
     # Ctrl-C tears down even when started with SIGINT ignored (a
     # non-interactive shell's background job).
@@ -1112,21 +1143,24 @@ def main(argv):
     status = 1
     started = time.monotonic()
     try:
-        status = demo(args, paths, procs, parents)
+        status = body(args, paths, procs, parents)
     except KeyboardInterrupt:
-        print("\ndemo: interrupted")
+        print("\n{}: interrupted".format(prog))
         status = 130
     except Terminated:
-        print("\ndemo: terminated")
+        print("\n{}: terminated".format(prog))
         status = 143
     except DemoError as exc:
-        print("\ndemo: {}".format(exc), file=sys.stderr)
+        print("\n{}: {}".format(prog, exc), file=sys.stderr)
         status = 1
     finally:
         # Nothing may stop the teardown half-way.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        step("Tearing down")
+        try:
+            step("Tearing down")
+        except OSError:
+            pass  # stdout is gone (a reader that quit): tear down all the same
         cleanup(procs, parents)
         print("  done ({:.0f} s in all)".format(time.monotonic() - started))
     return status

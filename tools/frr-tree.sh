@@ -74,4 +74,6 @@ for s in $PNC_SERIES; do
 	fi
 done
 link_repo_files
+# Tells the build to configure this tree (Makefile.am, frr-configure).
+touch .git/pnc-created
 log "tree ready at $tree ($(git rev-list --count "$PNC_BASE_TAG"..HEAD) pnc commits)"
