@@ -140,9 +140,11 @@ unpack() {
 
 # Whether the release's archive has libyang-dev >= 3.12.2 (Debian 13).
 # The archive, not this machine: a libyang-dev a previous run installed
-# here is not one the router can get.
+# here is not one the router can get; and binary packages only, not the
+# source packages fetch-dep.sh's deb-src entries (other suites) list.
 have_libyang3() {
-	for v in $(apt-cache madison libyang-dev 2>/dev/null | awk -F'|' '{print $2}'); do
+	for v in $(apt-cache madison libyang-dev 2>/dev/null |
+		awk -F'|' '$3 !~ /Sources/ {print $2}'); do
 		dpkg --compare-versions "$v" ge "$ly_upstream" && return 0
 	done
 	return 1
