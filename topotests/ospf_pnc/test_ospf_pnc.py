@@ -462,6 +462,22 @@ def test_proxy_restart_leaves_nothing_stale():
     assert result, ext_prefix_tlvs(r2)
 
 
+def test_restarted_routers_learn_the_translated_route():
+    """kill -9 ospfd on r3, r4 and r5: restarted with empty LSDBs, they
+    learn r2's translated 10.7.0.0/24 in the database exchange with r2,
+    the only router that holds it, not at its refresh 30 min later."""
+    restarted = [gear(name) for name in ("r3", "r4", "r5")]
+    for router in restarted:
+        rc, out = run_rc(router, "kill -9 $(cat /var/run/frr/ospfd.pid)")
+        assert rc == 0, out
+    for router in restarted:
+        router.startDaemons(["ospfd"])
+        rc, out = run_rc(router, "vtysh -b -d ospfd")
+        assert rc == 0, out
+    for name in ("r3", "r5"):
+        expect(None, check_rib, name, count=60)
+
+
 if __name__ == "__main__":
     args = ["-s"] + sys.argv[1:]
     sys.exit(pytest.main(args))
