@@ -18,17 +18,28 @@ libpcre2-dev libpam0g-dev libc-ares-dev python3-dev
 clang llvm libbpf-dev libxdp-dev libmnl-dev linux-libc-dev bpftool
 libcmocka-dev
 python3 python3-pytest python3-pexpect python3-yaml python3-lxml python3-toml
-python3-scapy python3-matplotlib exabgp
-iproute2 iputils-ping ethtool tcpdump tshark gdb procps psmisc
+python3-scapy python3-matplotlib python3-pytest-xdist exabgp
+iproute2 iputils-ping ethtool tcpdump tshark gdb procps psmisc man-db
 "
 
-missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-		grep -q '^install ok installed$'; then
-		missing="$missing $p"
-	fi
-done
+# Packages of PKGS (or of the list given) that are not installed.
+missing_of() {
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$'; then
+			printf ' %s' "$p"
+		fi
+	done
+}
+
+# The sanitizer runtime of the clang that is installed: Debian 12's
+# clang-14 pulls it in, Debian 13's clang-19 does not (libclang-rt-19-dev),
+# and the ASan builds of make check need it.
+clang_rt() {
+	v=$(clang --version 2>/dev/null |
+		sed -n 's/.*clang version \([0-9][0-9]*\)\..*/\1/p' | head -1)
+	[ -n "$v" ] && echo "libclang-rt-$v-dev"
+}
 
 # FRR daemons drop privileges to user frr; vtysh access is group frrvty.
 ensure_users() {
@@ -39,6 +50,24 @@ ensure_users() {
 		useradd -r -g frr -G frrvty -d /var/run/frr \
 			-s /usr/sbin/nologin -c "FRR suite" frr
 }
+
+apt_updated=
+apt_install() {
+	export DEBIAN_FRONTEND=noninteractive
+	if [ -z "$apt_updated" ]; then
+		# tshark asks whether non-root users may capture; the answer
+		# does not matter for us (tests run as root) but must not block.
+		echo "wireshark-common wireshark-common/install-setuid boolean false" |
+			debconf-set-selections
+		apt-get update -q
+		apt_updated=1
+	fi
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends "$@"
+}
+
+# shellcheck disable=SC2086
+missing=$(missing_of $PKGS $(clang_rt))
 
 if [ -z "$missing" ]; then
 	ensure_users
@@ -58,12 +87,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 echo "install-deps: installing:$missing"
-export DEBIAN_FRONTEND=noninteractive
-# tshark asks whether non-root users may capture; the answer does not
-# matter for us (tests run as root) but it must not block.
-echo "wireshark-common wireshark-common/install-setuid boolean false" |
-	debconf-set-selections
-apt-get update -q
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+apt_install $missing
+# clang came with this run: its runtime is known only now
+rt=$(missing_of $(clang_rt))
+if [ -n "$rt" ]; then
+	echo "install-deps: installing:$rt"
+	# shellcheck disable=SC2086
+	apt_install $rt
+fi
 ensure_users

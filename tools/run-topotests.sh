@@ -5,6 +5,11 @@
 #
 # Usage: tools/run-topotests.sh SRCDIR BUILDDIR FRR_TREE FRR_ROOT PYTHON [TEST...]
 #
+# TOPOTEST_JOBS=N (default 2) runs N test modules at once with
+# pytest-xdist, one module per worker (--dist=loadfile); 1 runs them one
+# after another.  The modules mostly wait on protocol timers, so more
+# modules than cores still pays.
+#
 # Nothing is installed outside the build directory: the daemons come from
 # FRR_ROOT/lib/frr and vtysh from FRR_ROOT/bin.  The harness gives every
 # router private /etc/frr, /var/run/frr, /var/lib/frr and /var/log mounts;
@@ -54,10 +59,21 @@ echo "topotests: daemons from $root/lib/frr, vtysh from $root/bin;"
 echo "topotests: nothing is installed outside the build directory; each router"
 echo "topotests: gets private /etc/frr /var/run/frr /var/lib/frr /var/log mounts;"
 echo "topotests: logs in /tmp/topotests"
+jobs=${TOPOTEST_JOBS:-2}
+parallel=""
+if [ "$jobs" -gt 1 ] && [ "$(echo $tests | wc -w)" -gt 1 ]; then
+	if "$python" -c 'import xdist' 2>/dev/null; then
+		parallel="-n $jobs --dist=loadfile"
+		echo "topotests: $jobs modules at a time (TOPOTEST_JOBS=1: one at a time)"
+	else
+		echo "topotests: pytest-xdist is missing; one module at a time" >&2
+	fi
+fi
 cd "$stage"
 set +e
+# shellcheck disable=SC2086
 PATH="$root/bin:$PATH" PNC_FRRDIR="$root/lib/frr" PNC_BUILDDIR="$build" PYTHONPATH="$stage" \
-	"$python" -m pytest -v $tests
+	"$python" -m pytest -v $parallel $tests
 rc=$?
 set -e
 if [ $rc = 5 ]; then
