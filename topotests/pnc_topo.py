@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers shared by pnc's topotests."""
 
+import base64
 import functools
+import ipaddress
 import json
 import os
+import select
 import shlex
+import struct
 import subprocess
 import time
 
@@ -82,6 +86,196 @@ def flood_result(proc):
     return json.loads(out)
 
 
+def wait_for(cond, timeout, what, interval=0.2):
+    """Poll cond() until it returns something true, for timeout seconds
+    at most; fail naming what did not happen, with cond's last answer.
+    Returns that true answer."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = cond()
+        if got:
+            return got
+        assert time.monotonic() < deadline, "{} not within {} s (last: {!r})".format(
+            what, timeout, got)
+        time.sleep(interval)  # wait_for's poll interval, not a wait of its own
+
+
+def wait_output(proc, text, timeout, what, stream="stderr"):
+    """Read a started process's stderr (or stdout) until a line holds text;
+    the process must not end first.  Returns what was read."""
+    f = getattr(proc, stream)
+    fd = f.fileno()
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text.encode() not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, "{}: no '{}' within {} s: {!r}".format(what, text, timeout, seen)
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            chunk = os.read(fd, 4096)
+            assert chunk, "{}: ended (rc {}) before '{}': {!r}".format(
+                what, proc.poll(), text, seen)
+            seen += chunk
+    return seen.decode(errors="replace")
+
+
+def start_tcpdump(router, iface, capture_filter, pcap=None, count=None, seconds=None,
+                  opts=(), **popen):
+    """tcpdump on a router's interface, started and attached: it says
+    "listening on" once its filter is set and its file open.  pcap: the
+    file to write (packet-buffered, so pcap_packets() follows it); count:
+    packets before it stops; seconds: how long it runs at most."""
+    cmd = ["timeout", str(seconds)] if seconds else []
+    cmd += ["tcpdump", "-n", "--immediate-mode", "-i", iface]
+    if count:
+        cmd += ["-c", str(count)]
+    if pcap:
+        cmd += ["-U", "-w", pcap]
+    cmd += list(opts) + [capture_filter]
+    popen.setdefault("stdout", subprocess.DEVNULL)
+    proc = router.popen(cmd, stderr=subprocess.PIPE, **popen)
+    wait_output(proc, "listening on", 15, "tcpdump on {} {}".format(router.name, iface))
+    return proc
+
+
+def pcap_packets(path):
+    """The number of whole packets in a (classic) pcap file being written."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return 0
+    if len(data) < 24:
+        return 0
+    endian = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    n, off = 0, 24
+    while off + 16 <= len(data):
+        caplen = struct.unpack(endian + "I", data[off + 8:off + 12])[0]
+        if off + 16 + caplen > len(data):
+            break
+        n, off = n + 1, off + 16 + caplen
+    return n
+
+
+def udp_bound(router, addr, port):
+    """Whether a UDP socket in the router's namespace is bound to addr:port."""
+    want = ("{}:{}".format(addr, port), "[{}]:{}".format(addr, port))
+    out = router.cmd("ss -Hlun 'sport = :{}'".format(port))
+    return any(len(f) >= 4 and f[3] in want for f in (line.split() for line in out.splitlines()))
+
+
+def udp_recv_queue(router, port):
+    """Octets waiting in the receive queues of the router's UDP sockets on port."""
+    out = router.cmd("ss -Hlun 'sport = :{}'".format(port))
+    return sum(int(f[1]) for f in (line.split() for line in out.splitlines()) if len(f) >= 4)
+
+
+ROCE_PORT = 4791
+
+
+def wait_responder(router, addr):
+    """Wait until a roce-emu responder started on router has its sockets
+    open (its UDP port bound at addr: the packet socket is opened first)."""
+    wait_for(lambda: udp_bound(router, addr, ROCE_PORT), 10,
+             "roce-emu responder on {} bound to {} port {}".format(router.name, addr, ROCE_PORT))
+
+
+def isis_adjacency_up(router, ifname):
+    """Whether the router's IS-IS adjacency over ifname is up."""
+    out = router.vtysh_cmd("show isis neighbor json", isjson=True)
+    states = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("interface") == ifname and "state" in node:
+                states.append(node["state"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(out)
+    return "Up" in states
+
+
+def isis_lsp(router, lsp_id):
+    """(sequence number, IS neighbour IDs) of an LSP in the router's
+    database; (0, set()) without it."""
+    out = router.vtysh_cmd("show isis database detail {} json".format(lsp_id), isjson=True)
+    found = []
+
+    def neighbours(node, into):
+        if isinstance(node, dict):
+            for reach in node.get("extReach", []):
+                into.add(reach.get("id", ""))
+            for value in node.values():
+                neighbours(value, into)
+        elif isinstance(node, list):
+            for value in node:
+                neighbours(value, into)
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("lsp"), dict) and node["lsp"].get("id") == lsp_id:
+                seq = node.get("seqNumber", 0)
+                nbrs = set()
+                neighbours(node, nbrs)
+                found.append((int(seq, 0) if isinstance(seq, str) else seq, nbrs))
+                return
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(out)
+    return max(found, key=lambda f: f[0], default=(0, set()))
+
+
+def route_via(router, prefix, ifname, protocol="isis"):
+    """Whether zebra has the protocol's route to prefix selected and in the
+    kernel, with an active next hop out of ifname, and the kernel has it
+    (zebra's word alone may be from before a link went down)."""
+    family = "ipv6" if ":" in prefix else "ip"
+    out = router.vtysh_cmd("show {} route {} json".format(family, prefix), isjson=True)
+    in_zebra = False
+    for entry in out.get(prefix, []):
+        if entry.get("protocol") != protocol or not entry.get("selected") or \
+                not entry.get("installed"):
+            continue
+        if any(nh.get("interfaceName") == ifname and nh.get("active") and nh.get("fib")
+               for nh in entry.get("nexthops", [])):
+            in_zebra = True
+    if not in_zebra:
+        return False
+    kernel = json.loads(router.cmd("ip -{} -j route show {}".format(
+        6 if family == "ipv6" else 4, prefix)) or "[]")
+    return any(r.get("dev") == ifname or any(n.get("dev") == ifname
+                                             for n in r.get("nexthops", []))
+               for r in kernel)
+
+
+def saved_flows(router):
+    """(sender, sender QPN, receiver QPN) of every flow in cnpproxyd's flow
+    state file on router (cnpproxy_flows_state.h), sorted; None without
+    a whole file."""
+    out = router.cmd("base64 -w0 /var/run/frr/cnpproxyd-flows.state 2>/dev/null").strip()
+    data = base64.b64decode(out) if out else b""
+    if len(data) < 16 or data[:4] != b"PNCF":
+        return None
+    count = struct.unpack("!I", data[8:12])[0]
+    if len(data) != 16 + 84 * count:
+        return None
+    flows = []
+    for i in range(count):
+        rec = data[16 + 84 * i:16 + 84 * (i + 1)]
+        addr = rec[4:8] if rec[0] == 4 else rec[4:20]
+        sqpn, rqpn = struct.unpack("!II", rec[36:44])
+        flows.append((str(ipaddress.ip_address(addr)), sqpn, rqpn))
+    return sorted(flows)
+
+
 def expect(want, func, *args, count=40):
     """Poll func(*args) once a second until it returns want; fail with
     its last answer."""
@@ -141,11 +335,11 @@ def freeze_thread(router, tid, seconds):
 def capture(router, iface, capture_filter, seconds, provoke):
     """Capture on a router's interface for some seconds while provoke()
     makes the traffic of interest; return the pcap's path."""
-    pcap = "/tmp/pnc-capture-{}.pcap".format(iface)
+    # In the module's log directory: modules running side by side
+    # (pytest-xdist) have routers and interfaces of the same names.
+    pcap = os.path.join(router.logdir, "capture-{}-{}.pcap".format(router.name, iface))
     router.cmd("rm -f " + pcap)
-    cap = router.popen(["tshark", "-q", "-i", iface, "-a", "duration:{}".format(seconds),
-                        "-w", pcap, "-f", capture_filter])
-    time.sleep(3)  # tshark attaches to the interface
+    cap = start_tcpdump(router, iface, capture_filter, pcap=pcap, seconds=seconds)
     provoke()
     cap.wait(timeout=seconds + 20)
     return pcap

@@ -343,7 +343,8 @@ def mrt_nhc(data, want_prefix):
 def test_mrt_dump_keeps_the_nhc():
     "An MRT RIB dump of r3 records the NHC as received: r1's next hop, BGPID, PNC."
     r3 = gear("r3")
-    path = "/tmp/bgp_pnc_r3_rib.mrt"
+    # r3's log directory, the module's own: not a name in the shared /tmp
+    path = os.path.join(r3.logdir, r3.name, "rib.mrt")
     r3.cmd("rm -f " + path)
     config(r3, "dump bgp routes-mrt " + path)
     _, size = topotest.run_and_expect(

@@ -32,7 +32,6 @@
 import json
 import os
 import sys
-import time
 
 import pytest
 
@@ -42,7 +41,8 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import built, emu_summary, gear, run_rc, start_chain, vtysh_rc, wait_done
+from pnc_topo import (built, emu_summary, gear, route_via, run_rc, start_chain, start_tcpdump,
+                      vtysh_rc, wait_done, wait_for, wait_responder)
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -90,7 +90,7 @@ def run_pair(tag, sender, receiver, rate=60, duration=5, extra_req=(), extra_res
     resp = gear("receiver").popen([ROCE_EMU, "responder", "--local", receiver,
                                    "--duration", str(duration + 2), "--log",
                                    logfile(tag + "-resp.json")] + list(extra_resp))
-    time.sleep(0.5)
+    wait_responder(gear("receiver"), receiver)
     req = gear("sender").popen([ROCE_EMU, "requester", "--local", sender, "--remote", receiver,
                                 "--rate", str(rate), "--recovery-us", "0", "--duration",
                                 str(duration), "--log", logfile(tag + "-req.json")]
@@ -172,15 +172,30 @@ def test_bdp_adaptive_thresholds():
     expect(lambda: p_eth1()["thresholds"]["mode"], "static")
 
 
+def wait_paths():
+    """Wait until the sender's and the receiver's subnets, both families,
+    are routed through p (in the kernel) at pe1, p and pe2: the
+    proxy lookups above need only pe1's LSP at p."""
+    for router, prefix, ifname in (("pe1", "10.0.2.0/24", "pe1-eth1"),
+                                   ("p", "10.0.2.0/24", "p-eth1"),
+                                   ("p", "10.0.1.0/24", "p-eth0"),
+                                   ("pe2", "10.0.1.0/24", "pe2-eth0"),
+                                   ("pe1", "2001:db8:2::/64", "pe1-eth1"),
+                                   ("p", "2001:db8:2::/64", "p-eth1"),
+                                   ("p", "2001:db8:1::/64", "p-eth0"),
+                                   ("pe2", "2001:db8:1::/64", "pe2-eth0")):
+        wait_for(lambda r=router, pf=prefix, i=ifname: route_via(gear(r), pf, i), 60,
+                 "{}'s IS-IS route to {} via {} installed".format(router, prefix, ifname))
+
+
 def test_congestion_notifies_proxy_ipv4():
     "Congestion at p: CE marks, notification to pe1, CNPs, the sender slows."
     p, pe1 = gear("p"), gear("pe1")
+    wait_paths()
     p.vtysh_cmd("clear cnpproxy counters")
     pe1.vtysh_cmd("clear cnpproxy counters")
     pcap = logfile("notif-ipv4.pcap")
-    cap = pe1.popen(["tcpdump", "-n", "-i", "pe1-eth1", "-w", pcap, "-c", "1",
-                     "udp dst port 61791"])
-    time.sleep(0.5)
+    cap = start_tcpdump(pe1, "pe1-eth1", "udp dst port 61791", pcap=pcap, count=1)
     req, resp = run_pair("cp4", "10.0.1.1", "10.0.2.1")
     wait_done(req, resp)
     cap.wait(timeout=10)
@@ -309,9 +324,8 @@ def test_two_threshold_marking():
     receiver = gear("receiver")
     pcap = logfile("ect1.pcap")
     # ECN field = 01 (ECT(1)) in the IPv4 TOS octet
-    cap = receiver.popen(["tcpdump", "-n", "-i", "receiver-eth0", "-w", pcap, "-c", "3",
-                          "udp dst port 4791 and (ip[1] & 3) = 1"])
-    time.sleep(0.5)
+    cap = start_tcpdump(receiver, "receiver-eth0", "udp dst port 4791 and (ip[1] & 3) = 1",
+                        pcap=pcap, count=3)
     before = congestion()["program"]["marked_ect1"]
     req, resp = run_pair("ect1", "10.0.1.1", "10.0.2.1", rate=30, duration=4,
                          extra_req=["--min-rate", "25"])
@@ -380,9 +394,7 @@ def test_flow_label_tunnel():
     p.vtysh_cmd("clear cnpproxy counters")
     pe1.vtysh_cmd("clear cnpproxy counters")
     pcap = logfile("fcn.pcap")
-    cap = pe1.popen(["tcpdump", "-n", "-i", "pe1-eth1", "-w", pcap, "-c", "1",
-                     "ip6 and udp dst port 61792"])
-    time.sleep(0.5)
+    cap = start_tcpdump(pe1, "pe1-eth1", "ip6 and udp dst port 61792", pcap=pcap, count=1)
     req, resp = run_pair("fl4", "10.0.1.1", "10.0.2.1")
     wait_done(req, resp)
     cap.wait(timeout=10)
@@ -528,9 +540,8 @@ def decode_capture(router, pcap):
 def direct_run(tag, duration):
     """A Long-haul sender through p; the first message p sent it, decoded."""
     pcap = logfile(tag + ".pcap")
-    cap = gear("sender").popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
-                                "udp dst port 4791 and src host 10.255.0.2"])
-    time.sleep(0.5)
+    cap = start_tcpdump(gear("sender"), "sender-eth0", "udp dst port 4791 and src host 10.255.0.2",
+                        pcap=pcap, count=1)
     req, resp = run_pair(tag, "10.0.1.1", "10.0.2.1", duration=duration,
                          extra_req=["--long-haul", "--lh-known", "10.255.0.2"])
     wait_done(req, resp)
@@ -748,8 +759,10 @@ def cnpproxyd_signal(router, sig):
 def marking_then(tag, action):
     """Traffic above the TBF rate; once p marks, action(); the run ends.
     The receiver's CE count of that run."""
+    marked = congestion()["program"]["marked_ce"]
     req, resp = run_pair(tag, "10.0.1.1", "10.0.2.1", duration=4)
-    time.sleep(2)
+    wait_for(lambda: congestion()["program"]["marked_ce"] > marked, 10,
+             "p marking the {} flow".format(tag))
     action()
     wait_done(req, resp)
     return summary(tag, "resp")["ce_pkts"]
@@ -767,8 +780,9 @@ def test_stopped_daemon_stops_marking():
     expect(lambda: p_eth1()["operational"], True)
     try:
         assert marking_then("stop1", lambda: cnpproxyd_signal(p, "STOP")) > 0
-        # 200 ms lifetime (4 polls of 2 ms, at least 200 ms); the run
-        # starts 0.5 s later, and TBF's queue is full all along.
+        # 200 ms lifetime (4 polls of 2 ms, at least 200 ms); the first
+        # run goes on for seconds after the stop, and TBF's queue is full
+        # all along.
         assert ce_of_a_run("stop2") == 0
     finally:
         cnpproxyd_signal(p, "CONT")

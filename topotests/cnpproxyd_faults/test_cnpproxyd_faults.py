@@ -30,7 +30,6 @@
 
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -42,8 +41,10 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import (built, emu_summary, flood_result, gear, run_rc, start_chain, start_flood,
-                      vtysh_rc, wait_done)
+from pnc_topo import (built, emu_summary, flood_result, gear, isis_adjacency_up, isis_lsp,
+                      route_via,
+                      run_rc, saved_flows, start_chain, start_flood, start_tcpdump, vtysh_rc,
+                      wait_done, wait_for, wait_responder)
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -132,7 +133,7 @@ def run_pair(tag, rate=60, duration=5):
     resp = gear("receiver").popen([ROCE_EMU, "responder", "--local", RECEIVER, "--qpn",
                                    str(RECEIVER_QPN), "--duration", str(duration + 2),
                                    "--log", logfile(tag + "-resp.json")])
-    time.sleep(0.5)
+    wait_responder(gear("receiver"), RECEIVER)
     req = gear("sender").popen([ROCE_EMU, "requester", "--local", SENDER, "--remote", RECEIVER,
                                 "--qpn", str(SENDER_QPN), "--rate", str(rate), "--recovery-us",
                                 "0", "--duration", str(duration), "--log",
@@ -161,10 +162,8 @@ def flood(router, src, payload, *opts):
 def cnp_capture(seconds):
     """tcpdump of the CNPs pe1 sends the sender, started on the sender."""
     pcap = logfile("cnps-{}.pcap".format(time.monotonic_ns()))
-    cap = gear("sender").popen(["timeout", str(seconds), "tcpdump", "-n", "-i", "sender-eth0",
-                                "-w", pcap, "udp dst port 4791 and src host 10.0.1.254"],
-                               stderr=subprocess.PIPE)
-    time.sleep(1)  # tcpdump attaches
+    cap = start_tcpdump(gear("sender"), "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, seconds=seconds)
     return cap, pcap
 
 
@@ -190,6 +189,8 @@ def test_closed_loop_up():
     expect(lookup, PROXY_PE1, count=60, wait=1)
     assert status("pe1")["roles"]["proxy"]["operational"], status("pe1")
     expect(lambda: p_eth1().get("operational"), True)
+    # the proxy of the sender is known before the receiver's side converged
+    wait_path_through_bottleneck()
     req, resp = run_pair("learn", rate=10, duration=2)
     wait_done(req, resp)
     expect(flow_keys, FLOW_KEYS)
@@ -298,7 +299,7 @@ def no_cm_pair(tag, duration):
                                    str(RECEIVER_QPN), "--no-cm", "--peer-qpn", str(SENDER_QPN),
                                    "--duration", str(duration + 2), "--log",
                                    logfile(tag + "-resp.json")])
-    time.sleep(0.5)
+    wait_responder(gear("receiver"), RECEIVER)
     req = gear("sender").popen([ROCE_EMU, "requester", "--local", SENDER, "--remote", RECEIVER,
                                 "--qpn", str(SENDER_QPN), "--no-cm", "--peer-qpn",
                                 str(RECEIVER_QPN), "--rate", "60", "--duration", str(duration),
@@ -319,9 +320,14 @@ def test_sigkill_under_traffic_watchfrr_restarts():
         old_prog = congestion()["program"]["id"]
         assert mark_links(old_prog) == 1
         old_pids = {r.name: pid_of(r, "cnpproxyd") for r in (pe1, p)}
-        time.sleep(3)  # the flow file is written every 2 s while the table changes
+        marked = congestion()["program"]["marked_ce"]
         req, resp = no_cm_pair("kill1", 6)
-        time.sleep(3)
+        # the flow congests p: it marks
+        wait_for(lambda: congestion()["program"]["marked_ce"] > marked, 10,
+                 "p marking the kill1 flow")
+        # what the restarted daemon is to read back (written every 2 s while the table changes)
+        wait_for(lambda: saved_flows(pe1) == FLOW_KEYS, 10,
+                 "pe1's flow state file holding {}".format(FLOW_KEYS))
         for router in (pe1, p):
             # in the router's namespace: its PIDs are its own
             rc, out = run_rc(router, "kill -9 {}".format(old_pids[router.name]))
@@ -337,6 +343,8 @@ def test_sigkill_under_traffic_watchfrr_restarts():
             expect(lambda r=router: restarted(r), True, count=60)
         expect(lambda: p_eth1().get("operational"), True, count=60)
         expect(lambda: status("pe1")["roles"]["proxy"]["operational"], True)
+        # the restarted congestion point has the sender's proxy from zebra again
+        expect(lookup, PROXY_PE1, count=60, wait=1)
         new_pids = {r.name: pid_of(r, "cnpproxyd") for r in (pe1, p)}
         new_prog = congestion()["program"]["id"]
         assert new_prog != old_prog
@@ -407,6 +415,52 @@ def test_isis_link_flap_withdraws_and_restores_pnc():
     expect(lookup, PROXY_PE1, count=60, wait=1)
 
 
+def linked(lsp, neighbour):
+    """Whether an LSP's IS reachability names the neighbour (by hostname or system ID)."""
+    names = {"p": ("p.", "0000.0000.0002."), "pe2": ("pe2.", "0000.0000.0003.")}[neighbour]
+    return any(n.startswith(names) for n in lsp[1])
+
+
+def isis_across_bottleneck():
+    """p's and pe2's own LSPs name each other, and pe1, p and pe2 all hold
+    those very LSPs: IS-IS has settled across p-eth1."""
+    own = {"p": isis_lsp(node("p"), "p.00-00"), "pe2": isis_lsp(node("pe2"), "pe2.00-00")}
+    if not linked(own["p"], "pe2") or not linked(own["pe2"], "p"):
+        return own
+    held = {(r, lsp): isis_lsp(node(r), lsp)[0] for r in ("pe1", "p", "pe2")
+            for lsp in ("p.00-00", "pe2.00-00")}
+    if any(seq != own[lsp[:-6]][0] for (_, lsp), seq in held.items()):
+        return held
+    return True
+
+
+def wait_path_through_bottleneck(timeout=60):
+    """Wait until a CM handshake can cross p's bottleneck both ways: both
+    ends of the IS-IS adjacency over p-eth1 are up (pe2's goes down too
+    when p's comes back, its link never went down), the LSPs that say so
+    are everywhere, and the sender's and the receiver's subnets are routed
+    (in the kernel) through it at pe1, p and pe2.  A route seen before
+    all of this may be one that is about to go."""
+    wait_for(lambda: isis_adjacency_up(node("p"), "p-eth1"), timeout,
+             "p's IS-IS adjacency over p-eth1 up")
+    wait_for(lambda: isis_adjacency_up(node("pe2"), "pe2-eth0"), timeout,
+             "pe2's IS-IS adjacency over pe2-eth0 up")
+    wait_for(lambda: isis_across_bottleneck() is True, timeout,
+             "p's and pe2's LSPs naming each other at pe1, p and pe2")
+    for router, prefix, ifname in (("p", "10.0.2.0/24", "p-eth1"),
+                                   ("pe1", "10.0.2.0/24", "pe1-eth1"),
+                                   ("pe2", "10.0.1.0/24", "pe2-eth0")):
+        try:
+            wait_for(lambda r=router, pf=prefix, i=ifname: route_via(node(r), pf, i), timeout,
+                     "{}'s IS-IS route to {} via {} in zebra and the kernel".format(
+                         router, prefix, ifname))
+        except AssertionError as e:
+            r = node(router)
+            raise AssertionError("{}\nzebra: {}\nkernel: {}".format(
+                e, r.vtysh_cmd("show ip route {} json".format(prefix)),
+                r.cmd("ip route show {}; ip nexthop show".format(prefix)))) from None
+
+
 def test_bottleneck_flap_stops_and_resumes_marking():
     """p's congested interface down: the congestion point says it is not
     operational and why; up again: it marks again, with one program."""
@@ -416,12 +470,17 @@ def test_bottleneck_flap_stops_and_resumes_marking():
     try:
         expect(lambda: p_eth1().get("operational"), False)
         assert p_eth1().get("reason") == "interface down", p_eth1()
+        # IS-IS saw it too: what is up afterwards is up again
+        wait_for(lambda: not isis_adjacency_up(p, "p-eth1"), 30,
+                 "p's IS-IS adjacency over p-eth1 down")
     finally:
         p.cmd_raises("ip link set p-eth1 up")
     expect(lambda: p_eth1().get("operational"), True)
     expect(lookup, PROXY_PE1, count=60, wait=1)
     assert mark_links(congestion()["program"]["id"]) == 1 and \
         congestion()["program"]["id"] == prog
+    # the receiver is behind p-eth1: its route comes back with the adjacency
+    wait_path_through_bottleneck()
     req, resp = run_pair("flap", duration=3)
     wait_done(req, resp)
     assert summary("flap", "resp")["ce_pkts"] > 0
@@ -438,6 +497,9 @@ def test_learn_filter_interface_flap():
     pe1 = gear("pe1")
     pe1.cmd_raises("ip link set pe1-eth0 down")
     pe1.cmd_raises("ip link set pe1-eth0 up")
+    # the flood below crosses that link
+    wait_for(lambda: pe1.cmd("cat /sys/class/net/pe1-eth0/operstate").strip() == "up", 10,
+             "pe1-eth0 operationally up")
     expect(lambda: xdp_attached("pe1-eth0"), True)
     expect(lambda: counters()["learning"]["interfaceStages"],
            {"pe1-eth0": "learn, filter", "pe1-eth1": "learn, filter"})

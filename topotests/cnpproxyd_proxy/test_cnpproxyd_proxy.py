@@ -33,8 +33,9 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import (built, flood_result, freeze_thread, gear, run_rc, set_gro, start_flood,
-                      start_routers, vtysh_rc)
+from pnc_topo import (built, flood_result, freeze_thread, gear, pcap_packets, run_rc,
+                      saved_flows, set_gro, start_flood, start_routers, start_tcpdump,
+                      udp_recv_queue, vtysh_rc, wait_for, wait_responder)
 
 pytestmark = [pytest.mark.cnpproxyd]
 
@@ -231,8 +232,10 @@ def test_socket_overflow_counted():
         send_from("p", "10.0.12.1", NOTIF_PORT, payload, count=sent)
     finally:
         os.kill(pid, signal.SIGCONT)
-    # A datagram reports the drops before it: one more after the burst.
-    time.sleep(1)
+    # A datagram reports the drops before it: one more after the burst,
+    # once the daemon has read what the buffer held (so it finds room).
+    wait_for(lambda: udp_recv_queue(pe1, NOTIF_PORT) == 0, 20,
+             "pe1's notification sockets drained after the burst")
     send_from("p", "10.0.12.1", NOTIF_PORT, payload)
 
     def accounted():
@@ -375,10 +378,10 @@ def test_filter_leaves_transit_notifications_alone():
         listener = gear("p").popen(
             ["/usr/bin/python3", "-c",
              "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
-             "s.bind(('10.0.12.2', {})); s.settimeout(10); print(len(s.recv(2048)))".format(
-                 NOTIF_PORT)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(0.5)
+             "s.bind(('10.0.12.2', {})); print('bound', flush=True); s.settimeout(10); "
+             "print(len(s.recv(2048)))".format(NOTIF_PORT)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        assert listener.stdout.readline() == "bound\n", listener.communicate(timeout=15)
         send_from("sender", "10.0.12.2", NOTIF_PORT, notification())
         out, err = listener.communicate(timeout=15)
         assert listener.returncode == 0 and int(out) > 0, err
@@ -425,7 +428,7 @@ def start_pair(tag, sender, receiver, extra_req=(), extra_resp=(), duration=8):
     resp = gear("receiver").popen([ROCE_EMU, "responder", "--local", receiver,
                                    "--duration", str(duration + 2), "--log",
                                    logfile(tag + "-resp.json")] + list(extra_resp))
-    time.sleep(0.5)
+    wait_responder(gear("receiver"), receiver)
     req = gear("sender").popen([ROCE_EMU, "requester", "--local", sender, "--remote", receiver,
                                 "--rate", "20", "--recovery-us", "0", "--duration",
                                 str(duration), "--log", logfile(tag + "-req.json")]
@@ -465,8 +468,8 @@ def test_cm_learned_cnp_to_sender_ipv4():
     pe1, sender = gear("pe1"), gear("sender")
     pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nproxy cnp min-interval 2000000\n")
     pcap = logfile("cnp-ipv4.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
-                        "udp dst port 4791 and src host 10.0.1.254"])
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, count=1)
     req, resp = start_pair("cm4", "10.0.1.1", "10.0.23.3")
     expect_flow("10.0.1.1", 0x11, 0x22, "cm")
     pe1.vtysh_cmd("clear cnpproxy counters")
@@ -497,6 +500,11 @@ def test_cm_learned_cnp_to_sender_ipv4():
     assert settings["settings"]["cnpMinIntervalUs"] == 50, settings
 
 
+def wait_cnps_sent(n):
+    """Wait until pe1 has sent n CNPs since its counters were cleared."""
+    wait_for(lambda: counters()["cnpSent"] >= n, 10, "pe1's CNP number {} sent".format(n))
+
+
 def test_psn_learned_cnp_to_sender_ipv6():
     "Without CM the flow is learned from ACK PSNs; IPv6 CNPs reach the sender."
     pe1 = gear("pe1")
@@ -505,10 +513,11 @@ def test_psn_learned_cnp_to_sender_ipv6():
                            extra_resp=["--no-cm", "--peer-qpn", "0x11"])
     expect_flow("2001:db8:1::1", 0x11, 0x22, "psn")
     pe1.vtysh_cmd("clear cnpproxy counters")
-    for _ in range(3):
+    for i in range(3):
         send_from("p", "2001:db8:12::1", NOTIF_PORT,
                   notification(sender="2001:db8:1::1", receiver="2001:db8:23::3"))
-        time.sleep(0.2)
+        # each its own CNP: the next one only after it left
+        wait_cnps_sent(i + 1)
     expect_counters({"received": 3, "cnpSent": 3})
     wait_done(req)
     wait_done(resp)
@@ -566,17 +575,18 @@ def test_stopped_main_thread_does_not_stop_cnps():
     payload = notification()
     pe1.vtysh_cmd("clear cnpproxy counters")
     pcap = logfile("cnp-main-stopped.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "3",
-                        "udp dst port 4791 and src host 10.0.1.254"])
-    time.sleep(1)  # tcpdump attaches
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, count=3)
     freeze = freeze_thread(pe1, pid, 60)
     try:
         # Stopped: it answers no show command.
         rc, out = run_rc(pe1, "timeout 2 vtysh -d cnpproxyd -c 'show cnpproxy status'")
         assert rc == 124, (rc, out)
-        for _ in range(3):
+        for i in range(3):
             send_from("p", "10.0.12.1", NOTIF_PORT, payload)
-            time.sleep(0.2)
+            # the counters are out of reach: its CNP on the sender's wire
+            wait_for(lambda n=i + 1: pcap_packets(pcap) >= n, 10,
+                     "CNP number {} on the sender's wire".format(i + 1))
         cap.wait(timeout=10)
         # Every CNP left while the main thread was still stopped.
         rc, out = run_rc(pe1, "timeout 2 vtysh -d cnpproxyd -c 'show cnpproxy status'")
@@ -613,15 +623,16 @@ def test_long_haul_rocev2_to_sender():
     proxy_cfg("proxy sender 10.0.1.0/24 format long-haul-rocev2",
               "proxy long-haul pause-time 30000", "proxy long-haul device-id pe1")
     pcap = logfile("lh-rocev2.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
-                        "udp dst port 4791 and src host 10.0.1.254"])
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, count=2)
     req, resp = start_pair("lh4", "10.0.1.1", "10.0.23.3", duration=4,
                            extra_req=["--long-haul", "--lh-known", "10.0.1.254"])
     expect_flow("10.0.1.1", 0x11, 0x22, "cm")
     pe1.vtysh_cmd("clear cnpproxy counters")
     send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=5))
     expect_counters({"received": 1, "longHaulRocev2Sent": 1, "cnpSent": 0})
-    time.sleep(0.3)
+    # the sender has acted on the Rate Reduce before the Pause comes
+    wait_for(lambda: of_event("lh4", "req", "lh"), 10, "the sender's Rate Reduce")
     send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=7))
     expect_counters({"received": 2, "longHaulRocev2Sent": 2, "cnpSent": 0})
     wait_done(req)
@@ -673,8 +684,7 @@ def test_long_haul_icmpv6_light_notification():
     proxy_cfg("proxy sender 2001:db8:1::/64 format long-haul-icmpv6",
               "proxy long-haul light-action rate-reduce", "proxy long-haul light-reduce 25")
     pcap = logfile("lh-icmpv6.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
-                        "icmp6 and ip6[40] == 200"])
+    cap = start_tcpdump(sender, "sender-eth0", "icmp6 and ip6[40] == 200", pcap=pcap, count=1)
     req, resp = start_pair("lh6", "2001:db8:1::1", "2001:db8:23::3", duration=3,
                            extra_req=["--no-cm", "--peer-qpn", "0x22", "--long-haul",
                                       "--lh-known", "2001:db8:1::fe"],
@@ -705,8 +715,8 @@ def test_rate_advice_to_sender():
     proxy_cfg("proxy sender 10.0.1.0/24 format rate-advice", "proxy rate-advice max-rate 16",
               "proxy rate-advice opcode 201")
     pcap = logfile("rate-advice.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "1",
-                        "udp dst port 4791 and src host 10.0.1.254"])
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, count=1)
     req, resp = start_pair("ra4", "10.0.1.1", "10.0.23.3", duration=3,
                            extra_req=["--rate-advice=201"])
     expect_flow("10.0.1.1", 0x11, 0x22, "cm")
@@ -736,6 +746,7 @@ def test_light_notifications_follow_the_policy():
     expect_counters({"received": 2, "suppressedLight": 1, "cnpSent": 1})
     # Light: one per 4 intervals of 0.5 s; 0.6 s after a CNP it is too early.
     proxy_cfg("proxy light-cnp-pacing 4", "proxy cnp min-interval 500000")
+    # not a wait: the pacing under test needs one interval (0.5 s) past, not four
     time.sleep(0.6)
     send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=1))
     expect_counters({"received": 3, "suppressedMinInterval": 1, "cnpSent": 1})
@@ -774,9 +785,9 @@ def burst_to_sender(tag, first, second):
     pe1, sender = gear("pe1"), gear("sender")
     proxy_cfg("proxy cnp min-interval 2000000")
     pcap = logfile(tag + ".pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
-                        "udp dst port 4791 and (src host 10.0.1.254 or src host 2001:db8:1::fe)"])
-    time.sleep(1)
+    cap = start_tcpdump(sender, "sender-eth0",
+                        "udp dst port 4791 and (src host 10.0.1.254 or src host 2001:db8:1::fe)",
+                        pcap=pcap, count=2)
     pe1.vtysh_cmd("clear cnpproxy counters")
     send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"),
               count=10)
@@ -1028,10 +1039,13 @@ def test_fast_path_af_xdp_transmits():
     pe1, sender = gear("pe1"), gear("sender")
     set_filter(True)
     # From scratch: leaving af-xdp forgets the next hops.
+    closed = {i: xsk_closed(i) for i in ("pe1-eth0", "pe1-eth1")}
     proxy_cfg("no proxy fast-path", "no proxy fast-path busy-poll", "no proxy cnp min-interval")
-    # The thread closes the sockets on its own time: give it that before
+    # The thread closes the sockets on its own time: wait for that before
     # af-xdp is back (one request would otherwise cover both commits).
-    time.sleep(1)
+    for ifname, before in closed.items():
+        wait_for(lambda i=ifname, b=before: xsk_closed(i) > b, 10,
+                 "pe1's AF_XDP sockets of {} closed".format(ifname))
     proxy_cfg("proxy fast-path af-xdp")
     af_xdp_active()
     assert af_xdp()["nextHops"] == 0, af_xdp()
@@ -1040,18 +1054,17 @@ def test_fast_path_af_xdp_transmits():
     assert rc == 0, out
     pe1.vtysh_cmd("clear cnpproxy counters")
     pcap = logfile("cnp-af-xdp-tx.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "4",
-                        "udp dst port 4791 and src host 10.0.1.254"])
-    time.sleep(1)
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, count=4)
     note = cut_notification("10.0.1.1", "10.0.23.3")
     send_from("p", "10.0.12.1", NOTIF_PORT, note)
     expect_counters({"cnpSent": 1})
     _, got = topotest.run_and_expect(lambda: af_xdp().get("nextHops", 0) >= 1, True,
                                      count=20, wait=0.5)
     assert got, af_xdp()
-    for _ in range(3):
+    for i in range(3):
         send_from("p", "10.0.12.1", NOTIF_PORT, note)
-        time.sleep(0.1)
+        wait_cnps_sent(i + 2)
     expect_counters({"received": 4, "cnpSent": 4, "sentAfXdp": 3, "cnpSendError": 0})
     cap.wait(timeout=10)
     cnps = decode_capture("sender", pcap)
@@ -1066,6 +1079,13 @@ def test_fast_path_af_xdp_transmits():
         "show yang operational-data /frr-cnpproxyd:cnpproxyd/state cnpproxyd"))
     proxy = state["frr-cnpproxyd:cnpproxyd"]["state"]["proxy"]
     assert int(proxy["sent-af-xdp"]) == 3, proxy
+
+
+def xsk_closed(ifname):
+    """How often pe1's cnpproxyd log says it closed ifname's AF_XDP sockets
+    (debug cnpproxy proxy is on)."""
+    with open(os.path.join(get_topogen().logdir, "pe1", "cnpproxyd.log")) as log:
+        return log.read().count("proxy: AF_XDP sockets of {} closed".format(ifname))
 
 
 def sender_frames(pcap):
@@ -1090,13 +1110,15 @@ def test_fast_path_af_xdp_next_hop_refreshed():
     try:
         pe1.cmd_raises("ip neigh replace 10.0.1.1 lladdr {} dev pe1-eth0 nud reachable".format(new))
         pe1.vtysh_cmd("clear cnpproxy counters")
-        cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
-                            "udp dst port 4791 and src host 10.0.1.254"])
-        # The next hop cached by the test before is older than a second:
-        # the next CNP still takes it and asks for it again.
-        time.sleep(1.5)
+        cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                            pcap=pcap, count=2)
+        # The next hop cached by the test before is to be older than a
+        # second: the next CNP still takes it and asks for it again.
+        time.sleep(1.5)  # not a wait: the cache entry's age is what is tested
+        resolved = af_xdp()["nextHopResolutions"]
         send_from("p", "10.0.12.1", NOTIF_PORT, note)
-        time.sleep(0.5)
+        wait_for(lambda: af_xdp()["nextHopResolutions"] > resolved, 10,
+                 "pe1 looking the sender's next hop up again")
         send_from("p", "10.0.12.1", NOTIF_PORT, note)
         expect_counters({"cnpSent": 2, "sentAfXdp": 2, "cnpSendError": 0})
         cap.wait(timeout=10)
@@ -1131,18 +1153,19 @@ def test_fast_path_af_xdp_transmit_link_down():
         assert got == 1, af_xdp()
 
     pcap = logfile("cnp-af-xdp-link-down.pcap")
-    cap = sender.popen(["tcpdump", "-n", "-i", "sender-eth0", "-w", pcap, "-c", "2",
-                        "udp dst port 4791 and src host 10.0.1.254"])
-    time.sleep(1)
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, count=2)
     try:
         down_and_queue()
-        errors = af_xdp()["txKickErrors"]
+        errors, since = af_xdp()["txKickErrors"], time.monotonic()
         assert errors >= 1, af_xdp()
         assert af_xdp()["txLastKickError"] == "Network is down", af_xdp()
         assert "1 frames waiting for the kernel" in pe1.vtysh_cmd("show cnpproxy status")
         # kicked again while down, backing off: more refusals, not hundreds a second
-        time.sleep(2)
-        assert errors < af_xdp()["txKickErrors"] < errors + 20, af_xdp()
+        time.sleep(2)  # not a wait: the window the refusals are counted in
+        later, window = af_xdp()["txKickErrors"], time.monotonic() - since
+        # 20 in 2 s, the window as long as it really was on a busy machine
+        assert errors < later < errors + 10 * max(window, 2), (window, af_xdp())
     finally:
         pe1.cmd_raises("ip link set dev pe1-eth0 up")
     _, got = topotest.run_and_expect(lambda: af_xdp().get("txWaiting"), 0, count=20, wait=0.5)
@@ -1176,9 +1199,9 @@ def test_fast_path_af_xdp_busy_poll():
     assert af_xdp()["busyPoll"] is True, fast_path()
     assert " proxy fast-path busy-poll\n" in pe1.vtysh_cmd("show running-config cnpproxyd")
     pe1.vtysh_cmd("clear cnpproxy counters")
-    for _ in range(3):
+    for i in range(3):
         send_from("p", "10.0.12.1", NOTIF_PORT, cut_notification("10.0.1.1", "10.0.23.3"))
-        time.sleep(0.1)
+        wait_cnps_sent(i + 1)
     expect_counters({"received": 3, "receivedAfXdp": 3, "cnpSent": 3})
     assert "xk_busy" in event_cpu_sections(pe1).get("cnpproxyd fast path", ())
     proxy_cfg("no proxy fast-path busy-poll")
@@ -1423,14 +1446,20 @@ def test_tunnel_egress_modified_pipe():
         {"pe1-eth1": "decapsulating"}, count=20, wait=0.5)
     assert te == {"pe1-eth1": "decapsulating"}, te
     pe1.vtysh_cmd("clear cnpproxy counters")
-    cap = sender.popen(["tcpdump", "-n", "-v", "-l", "-c", "2", "-i", "sender-eth0",
-                        "udp dst port 9999"], stdout=subprocess.PIPE, universal_newlines=True)
-    time.sleep(1)
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 9999", count=2, opts=["-v", "-l"],
+                        stdout=subprocess.PIPE, universal_newlines=True)
+
+    def handled():
+        c = pe1.vtysh_cmd("show cnpproxy tunnel-egress json", isjson=True)["counters"]
+        return c["decapsulated"] + c["droppedCeNotEct"]
+
     # (inner TOS, outer traffic class): ECT(0) under ECT(1), ECT(0) under CE, Not-ECT under CE
-    for inner, outer in ((2, 1), (2, 3), (0, 3)):
+    for i, (inner, outer) in enumerate(((2, 1), (2, 3), (0, 3))):
         rc, out = run_rc(p, "/usr/bin/python3 -c \"{}\" {} {}".format(INNER4, inner, outer))
         assert rc == 0, out
-        time.sleep(0.2)
+        # in order: each decapsulated or dropped before the next
+        wait_for(lambda n=i + 1: handled() >= n, 10,
+                 "pe1's tunnel egress handling packet {}".format(i + 1))
     out, _ = cap.communicate(timeout=10)
     tos = [line.split("tos ")[1].split(",")[0] for line in out.splitlines() if "tos " in line]
     # The ECT(1) mark was not copied inward (RFC 6040 would make it 0x1); CE was.
@@ -1460,7 +1489,9 @@ def test_flows_survive_sigkill():
 
     before = flow_keys()
     assert any(k[3] == "cm" for k in before), before
-    time.sleep(3)  # written every 2 s while the table changes
+    # what the restarted daemon is to read back (written every 2 s while the table changes)
+    wait_for(lambda: saved_flows(pe1) == sorted(k[:3] for k in before), 10,
+             "pe1's flow state file holding {}".format(before))
     rc, out = run_rc(pe1, "kill -9 $(cat /var/run/frr/cnpproxyd.pid)")
     assert rc == 0, out
     pe1.startDaemons(["cnpproxyd"])
@@ -1519,7 +1550,9 @@ def test_old_flow_file_not_read():
 
     before = flow_keys()
     assert before, "no flows learned before"
-    time.sleep(3)  # written every 2 s while the table changes
+    # the file to age holds the flows (written every 2 s while the table changes)
+    wait_for(lambda: saved_flows(pe1) == before, 10,
+             "pe1's flow state file holding {}".format(before))
     restart_cnpproxyd(pe1, "cp -p {0} {0}.keep && touch -d '-10 minutes' {0}".format(state))
 
     def file_state():
@@ -1550,6 +1583,7 @@ def test_busy_port_bound_once_freed():
                         "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
                         "s.bind(('0.0.0.0', 61801))\n"
                         "print('bound', flush=True)\n"
+                        # the most it holds the port (killed before): not a wait
                         "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "bound"

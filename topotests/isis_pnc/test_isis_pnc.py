@@ -20,7 +20,6 @@ import functools
 import os
 import re
 import sys
-import time
 
 import pytest
 
@@ -30,7 +29,8 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import capture, gear, isis_route_pnc, reach_entries, start_routers, vtysh_rc
+from pnc_topo import (capture, gear, isis_route_pnc, reach_entries, start_routers, vtysh_rc,
+                      wait_for)
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -123,15 +123,36 @@ def test_text_output():
         out, re.S), out
 
 
+def lsp_seqno(router, lsp_id):
+    """The sequence number of an LSP in the router's database (0 without it)."""
+    seqs = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("lsp"), dict) and node["lsp"].get("id") == lsp_id:
+                seq = node.get("seqNumber", 0)
+                seqs.append(int(seq, 0) if isinstance(seq, str) else seq)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(router.vtysh_cmd("show isis database json", isjson=True))
+    return max(seqs, default=0)
+
+
 def test_tshark_decodes_the_flag_octet():
     "tshark's IS-IS dissector reads the same flag octets from the wire."
     r2 = gear("r2")
 
     def new_lsp_from_r1():
-        "flip an unrelated setting and back"
-        gear("r1").vtysh_cmd("configure terminal\nrouter isis core\nset-overload-bit\n")
-        time.sleep(2)
-        gear("r1").vtysh_cmd("configure terminal\nrouter isis core\nno set-overload-bit\n")
+        "flip an unrelated setting and back, each flooded to r2 before the next"
+        for cmd in ("set-overload-bit", "no set-overload-bit"):
+            seq = lsp_seqno(r2, "r1.00-00")
+            gear("r1").vtysh_cmd("configure terminal\nrouter isis core\n{}\n".format(cmd))
+            wait_for(lambda s=seq: lsp_seqno(r2, "r1.00-00") > s, 10,
+                     "r1's LSP after '{}' at r2".format(cmd))
 
     pcap = capture(r2, "r2-eth0", "isis", 15, new_lsp_from_r1)
     out = r2.cmd(

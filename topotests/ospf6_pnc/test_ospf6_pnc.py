@@ -216,6 +216,18 @@ def test_router_without_pnc_floods_unchanged():
     assert out["lsasHeld"] > 0, out
 
 
+# tshark -T fields prints a boolean field (ospf.v3.lsa.u) as 1 or 0 in 4.0
+# (Debian 12) and as True or False from 4.2 on (Debian 13's 4.4); the E-LSA
+# header fields read here have the same names and print alike otherwise.
+TSHARK_BOOLEANS = {"1": 1, "0": 0, "True": 1, "False": 0}
+
+
+def tshark_bool(text):
+    """A boolean field as tshark -T fields prints it, as 1 or 0."""
+    assert text in TSHARK_BOOLEANS, "not a tshark boolean: {!r}".format(text)
+    return TSHARK_BOOLEANS[text]
+
+
 def test_tshark_decodes_the_elsa_headers():
     "tshark's OSPF dissector reads the E-LSA headers: LS type, length, checksum."
     r4 = gear("r4")
@@ -224,21 +236,22 @@ def test_tshark_decodes_the_elsa_headers():
     def reoriginate():
         "r4 re-originates its E-LSA into area 2 when r1's prefix-list changes"
         gear("r1").vtysh_cmd(toggle.format("deny"))
-        time.sleep(3)
+        time.sleep(3)  # not a wait: the deny is held so that it floods as a change of its own
         gear("r1").vtysh_cmd(toggle.format("permit"))
 
     pcap = capture(r4, "r4-eth1", "ip6 proto 89", 12, reoriginate)
-    # tshark 4.0 knows the E-LSA header fields, not their TLVs
-    out = r4.cmd("tshark -r {} -Y 'ospf.v3.lsa == 0xa023' -T fields -e ospf.v3.lsa "
-                 "-e ospf.v3.lsa.u -e ospf.v3.lsa.s12 -e ospf.v3.lsa.fc -e ospf.advrouter "
-                 "-e ospf.lsa.length 2>/dev/null".format(pcap))
+    # tshark 4.0 knows the E-LSA header fields, not their TLVs (4.4 knows a few
+    # TLV fields, read by no test); an LSU's several LSAs come comma-separated
+    out = r4.cmd("tshark -r {} -Y 'ospf.v3.lsa == 0xa023' -T fields -E aggregator=, "
+                 "-e ospf.v3.lsa -e ospf.v3.lsa.u -e ospf.v3.lsa.s12 -e ospf.v3.lsa.fc "
+                 "-e ospf.advrouter -e ospf.lsa.length 2>/dev/null".format(pcap))
     rows = [line.split("\t") for line in out.splitlines() if line.strip()]
     assert rows, "no E-Inter-Area-Prefix-LSA captured: " + out
     seen = set()
     for row in rows:
         for lstype, u, scope, fc, adv, length in zip(*(col.split(",") for col in row)):
             if lstype == "0xa023":
-                seen.add((int(u, 0), int(scope, 0), int(fc, 0), adv))
+                seen.add((tshark_bool(u), int(scope, 0), int(fc, 0), adv))
                 assert int(length) >= 20 + 12, row
     assert (1, 1, 0x23, "10.255.0.4") in seen, seen  # U bit, area scope
     # scapy's Fletcher checksum over the captured E-LSAs (tshark does not check it)

@@ -265,6 +265,41 @@ def test_router_without_pnc_floods_unchanged():
     assert out["lsasOriginated"] == 0 and out["advertised"] == [], out
 
 
+# The Extended Prefix TLV's route type field: tshark 4.0 (Debian 12) spells it
+# "rotuetype", 4.2 and later (Debian 13's 4.4) "routetype".  The TLV's other
+# fields and its unknown sub-TLVs read the same in both, in -T json.
+EXTPFX_ROUTE_TYPE = ("ospf.tlv.extpfx.rotuetype", "ospf.tlv.extpfx.routetype")
+
+
+def tshark_field(router, names):
+    """The one of names that router's tshark knows as a field (tshark -G fields)."""
+    out = router.cmd("tshark -G fields 2>/dev/null | cut -f3 | grep -x -F {}".format(
+        " ".join("-e " + name for name in names)))
+    known = [name for name in names if name in out.split()]
+    assert len(known) == 1, (router.cmd("tshark --version 2>/dev/null | head -1").strip(),
+                             "knows", known, "of", names)
+    return known[0]
+
+
+def extpfx_tlvs(tshark_json, route_type):
+    """The Extended Prefix TLVs, each a dict of its fields, in tshark -T json
+    output; route_type: that tshark's name of the route type field."""
+    decoded = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if route_type in node:
+                decoded.append(node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads(tshark_json or "[]"))
+    return decoded
+
+
 def test_tshark_decodes_the_lsas():
     "tshark's OSPF dissector reads an ABR's Extended Prefix LSA with sub-TLV 11 from the wire."
     r4 = gear("r4")
@@ -273,31 +308,20 @@ def test_tshark_decodes_the_lsas():
     def reoriginate():
         "r4 re-originates its LSAs into area 2 when r1's prefix-list changes"
         gear("r1").vtysh_cmd(toggle.format("deny"))
-        time.sleep(3)
+        time.sleep(3)  # not a wait: the deny is held so that it floods as a change of its own
         gear("r1").vtysh_cmd(toggle.format("permit"))
 
     pcap = capture(r4, "r4-eth1", "ip proto 89", 12, reoriginate)
+    route_type = tshark_field(r4, EXTPFX_ROUTE_TYPE)
     out = r4.cmd(
-        "tshark -r {} -Y 'ospf.lsa.opaque and ospf.tlv.extpfx.rotuetype == 3' -T json "
-        "2>/dev/null".format(pcap))
-    decoded = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "ospf.tlv.extpfx.rotuetype" in node:
-                decoded.append(node)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(json.loads(out or "[]"))
-    assert decoded, "no inter-area Extended Prefix TLV captured"
-    # tshark 4.0 names the TLV's fields and shows sub-TLVs it does not know by type
+        "tshark -r {} -Y 'ospf.lsa.opaque and {} == 3' -T json "
+        "2>/dev/null".format(pcap, route_type))
+    decoded = extpfx_tlvs(out, route_type)
+    assert decoded, "no inter-area Extended Prefix TLV captured ({} == 3)".format(route_type)
+    # tshark 4.0 and 4.4 name the TLV's fields and show sub-TLVs they do not know by type
     want = {
         "ospf.tlv.extpfx.tlv_type": "1",
-        "ospf.tlv.extpfx.rotuetype": "3",
+        route_type: "3",
         "ospf.tlv.extpfx.af": "0",
         "ospf.prefix_length": "24",
         "ospf.v3.address_prefix.ipv4": "10.1.0.0",
