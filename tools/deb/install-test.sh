@@ -59,11 +59,16 @@ command -v mmdebstrap >/dev/null || {
 
 # --- 1. a clean root ----------------------------------------------------------
 # The release's Debian entries of this machine's apt configuration, so the
-# root uses the same mirror and the same snapshot of the archive.
+# root uses the same mirror and the same snapshot of the archive.  Only
+# files with binary entries: on Debian 13 the deb-src file fetch-dep.sh
+# may have added (suites unstable, testing, trixie) names the release too.
+binary_entries() {
+	grep -qE '^[[:space:]]*deb[[:space:]]|^Types:(.*[[:space:]])?deb([[:space:]]|$)' "$1"
+}
 sources=()
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
 	/etc/apt/sources.list.d/*.list; do
-	[ -f "$f" ] && grep -q "$codename" "$f" && sources+=("$f")
+	[ -f "$f" ] && grep -q "$codename" "$f" && binary_entries "$f" && sources+=("$f")
 done
 [ "${#sources[@]}" -gt 0 ] || fail "no apt source for $codename on this machine"
 rm -rf "$root"

@@ -159,8 +159,9 @@ missing=$(for p in $tools; do
 done)
 if [ -n "$missing" ]; then
 	[ "$(id -u)" = 0 ] || die "missing: $(echo $missing); run as root to install them"
-	log "installing $(echo $missing)"
-	apt-get install -y -q --no-install-recommends $missing >/dev/null
+	log "installing $(echo $missing) (log: $out/apt-tools.log)"
+	apt-get install -y -q --no-install-recommends $missing >"$out/apt-tools.log" 2>&1 ||
+		{ tail -20 "$out/apt-tools.log"; die "installing $(echo $missing) failed"; }
 fi
 rm -rf "$work" "$out"/*.deb "$out"/*.dsc "$out"/*.tar.* "$out"/*.buildinfo \
 	"$out"/*.changes "$out"/lintian.txt
