@@ -456,9 +456,31 @@ def wait_path_through_bottleneck(timeout=60):
                          router, prefix, ifname))
         except AssertionError as e:
             r = node(router)
+            known_defect_stale_fib(r, prefix, ifname)
             raise AssertionError("{}\nzebra: {}\nkernel: {}".format(
                 e, r.vtysh_cmd("show ip route {} json".format(prefix)),
                 r.cmd("ip route show {}; ip nexthop show".format(prefix)))) from None
+
+
+def known_defect_stale_fib(router, prefix, ifname):
+    """Marks the test an expected failure when the route is missing for the
+    one known reason: zebra holds it as installed, with its next hop group
+    in the kernel, but the kernel has no route.  A link going down makes
+    the kernel delete its next hop objects and the routes that use them
+    without a route deletion message; zebra re-creates the next hop group
+    when the link comes back but not the route (seen with FRR 10.7.1 on
+    Linux 6.18; under load, in about one run of three).  Any other reason
+    stays a failure."""
+    zebra = router.vtysh_cmd("show ip route {} json".format(prefix), isjson=True)
+    groups = [e.get("installedNexthopGroupId") for e in zebra.get(prefix, [])
+              if e.get("installed") and any(nh.get("interfaceName") == ifname and nh.get("fib")
+                                            for nh in e.get("nexthops", []))]
+    kernel_routes = router.cmd("ip route show {}".format(prefix)).strip()
+    kernel_groups = router.cmd("ip nexthop show").split()
+    if groups and not kernel_routes and all(str(g) in kernel_groups for g in groups):
+        pytest.xfail("known defect: zebra has {} installed via {} (next hop group {}, present "
+                     "in the kernel) but the kernel has no route to it after {} flapped".format(
+                         prefix, ifname, groups, ifname))
 
 
 def test_bottleneck_flap_stops_and_resumes_marking():
