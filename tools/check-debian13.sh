@@ -47,8 +47,14 @@
 # failed", rc 127).  The commands here run instead, as a container
 # runtime would run them, in a private mount namespace whose root is the
 # trixie root (pivot_root): every namespace made inside it has that root
-# too.  The network namespace stays the host's (the archive is reached
-# through it); the tests make their own network namespaces.
+# too.  And in a PID namespace of their own: munet (FRR's topotest
+# library) runs its top-level commands in the namespaces of PID 1, which
+# would otherwise be this machine's init (its root and its /sys); and a
+# topotest session's start SIGKILLs the processes of every other munet
+# session it can see in /proc: here it sees none of the host's (a session
+# started on the host still sees, and ends, these).  The network
+# namespace stays the host's (the archive is reached through it); the
+# tests make their own.
 
 set -uo pipefail
 
@@ -216,8 +222,9 @@ else
 fi
 
 # --- 3. the steps, in the pivoted root ----------------------------------------------------
-# in_root CMD: run CMD (bash) in /src/pnc of the trixie root, in a private
-# mount namespace pivoted to it, with a clean environment.
+# in_root CMD: run CMD (bash) in /src/pnc of the trixie root, in private
+# mount and PID namespaces, the mount namespace pivoted to the root, with
+# a clean environment.
 # shellcheck disable=SC2016
 setup='set -e
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -240,12 +247,17 @@ cd /
 umount -l /oldroot
 rmdir /oldroot
 cd '"$clone"'
-exec env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+# This shell is the init (PID 1) of the namespace: it reaps orphans (the
+# daemons) while the command runs, and ending it ends them all.
+env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root USER=root LOGNAME=root SHELL=/bin/bash LANG=C.UTF-8 TERM=dumb \
-	${deps:+PNC_DEPS_DIR=/deps} /bin/bash -c "$cmd"'
+	${deps:+PNC_DEPS_DIR=/deps} /bin/bash -c "$cmd" &
+set +e
+wait $!'
 in_root() {
 	timeout --kill-after=60 "$timeout" \
-		unshare -m --propagation private /bin/bash -c "$setup" setup "$root" "$deps" "$1"
+		unshare -m -p --fork --kill-child --propagation private \
+		/bin/bash -c "$setup" setup "$root" "$deps" "$1"
 }
 
 failed=0

@@ -78,6 +78,14 @@ log "mmdebstrap $codename (minbase) into $root"
 mmdebstrap --quiet --variant=minbase --skip=cleanup/apt/lists \
 	--include=systemd-standalone-sysusers "$codename" "$root" "${sources[@]}" >&2
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# Every installed system has an /etc/hosts (the installer writes it);
+# mmdebstrap's root has none.  Without one, netbase (on Debian 13 it
+# comes with python3, which frr-pythontools pulls in) writes one in its
+# postinst and keeps it on purge: its postrm removes only a file with
+# the checksum of an older default.
+[ -e "$root/etc/hosts" ] ||
+	printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
+		>"$root/etc/hosts"
 # As in any chroot: maintainer scripts must not start services here (in
 # this machine's own network namespace).
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
