@@ -1137,13 +1137,22 @@ def test_fast_path_af_xdp_transmit_link_down():
     pe1, sender = gear("pe1"), gear("sender")
     note = cut_notification("10.0.1.1", "10.0.23.3")
 
+    def cnp_on_af_xdp():
+        "One CNP for the notification; whether it left on the AF_XDP socket."
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_from("p", "10.0.12.1", NOTIF_PORT, note)
+        got = wait_for(lambda: counters()["cnpSent"] >= 1 and counters(), 10,
+                       "pe1's CNP for the cut notification")
+        return got["sentAfXdp"] == 1
+
     def down_and_queue():
         # A next hop fresh in the cache: the CNP is queued whatever the link.
         rc, out = run_rc(pe1, "ping -c 1 -W 2 10.0.1.1")
         assert rc == 0, out
-        pe1.vtysh_cmd("clear cnpproxy counters")
-        send_from("p", "10.0.12.1", NOTIF_PORT, note)
-        expect_counters({"sentAfXdp": 1})
+        # A CNP to a next hop not cached yet takes the raw socket and has it
+        # looked up: on a busy machine the lookup may not be back in time.
+        wait_for(cnp_on_af_xdp, 30, "a CNP on pe1's AF_XDP socket (the sender's next hop cached)",
+                 interval=0.5)
         pe1.vtysh_cmd("clear cnpproxy counters")
         pe1.cmd_raises("ip link set dev pe1-eth0 down")
         send_from("p", "10.0.12.1", NOTIF_PORT, note)
@@ -1153,10 +1162,12 @@ def test_fast_path_af_xdp_transmit_link_down():
         assert got == 1, af_xdp()
 
     pcap = logfile("cnp-af-xdp-link-down.pcap")
-    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
-                        pcap=pcap, count=2)
+    cap = None
     try:
         down_and_queue()
+        # from here: the CNP that waits for the link (those before are not counted)
+        cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                            pcap=pcap, count=1)
         errors, since = af_xdp()["txKickErrors"], time.monotonic()
         assert errors >= 1, af_xdp()
         assert af_xdp()["txLastKickError"] == "Network is down", af_xdp()
@@ -1172,7 +1183,7 @@ def test_fast_path_af_xdp_transmit_link_down():
     assert got == 0, af_xdp()
     cap.wait(timeout=10)
     cnps = decode_capture("sender", pcap)
-    assert len(cnps) == 2 and all(c["kind"] == "cnp" and c["icrc_ok"] for c in cnps), cnps
+    assert len(cnps) == 1 and all(c["kind"] == "cnp" and c["icrc_ok"] for c in cnps), cnps
     assert af_xdp()["txLost"] == 0, af_xdp()
 
     # Still on the ring when af-xdp is turned off: lost, and said so.
