@@ -180,23 +180,24 @@ def wait_responder(router, addr):
              "roce-emu responder on {} bound to {} port {}".format(router.name, addr, ROCE_PORT))
 
 
+def json_dicts(node):
+    """Every object of a JSON document (as json.loads gives it), depth first."""
+    if isinstance(node, dict):
+        yield node
+        children = node.values()
+    elif isinstance(node, list):
+        children = node
+    else:
+        return
+    for child in children:
+        yield from json_dicts(child)
+
+
 def isis_adjacency_up(router, ifname):
     """Whether the router's IS-IS adjacency over ifname is up."""
     out = router.vtysh_cmd("show isis neighbor json", isjson=True)
-    states = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("interface") == ifname and "state" in node:
-                states.append(node["state"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(out)
-    return "Up" in states
+    return "Up" in (d["state"] for d in json_dicts(out)
+                    if d.get("interface") == ifname and "state" in d)
 
 
 def isis_lsp(router, lsp_id):
@@ -204,32 +205,12 @@ def isis_lsp(router, lsp_id):
     database; (0, set()) without it."""
     out = router.vtysh_cmd("show isis database detail {} json".format(lsp_id), isjson=True)
     found = []
-
-    def neighbours(node, into):
-        if isinstance(node, dict):
-            for reach in node.get("extReach", []):
-                into.add(reach.get("id", ""))
-            for value in node.values():
-                neighbours(value, into)
-        elif isinstance(node, list):
-            for value in node:
-                neighbours(value, into)
-
-    def walk(node):
-        if isinstance(node, dict):
-            if isinstance(node.get("lsp"), dict) and node["lsp"].get("id") == lsp_id:
-                seq = node.get("seqNumber", 0)
-                nbrs = set()
-                neighbours(node, nbrs)
-                found.append((int(seq, 0) if isinstance(seq, str) else seq, nbrs))
-                return
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(out)
+    for node in json_dicts(out):
+        if isinstance(node.get("lsp"), dict) and node["lsp"].get("id") == lsp_id:
+            seq = node.get("seqNumber", 0)
+            nbrs = {reach.get("id", "") for d in json_dicts(node)
+                    for reach in d.get("extReach", [])}
+            found.append((int(seq, 0) if isinstance(seq, str) else seq, nbrs))
     return max(found, key=lambda f: f[0], default=(0, set()))
 
 

@@ -29,7 +29,7 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import gear, isis_route_pnc, reach_entries, start_routers
+from pnc_topo import gear, isis_route_pnc, json_dicts, reach_entries, start_routers
 
 pytestmark = [pytest.mark.isisd, pytest.mark.cnpproxyd]
 
@@ -146,20 +146,8 @@ def test_level2_prefixes_go_down_and_never_back_up():
 def lsp_seqnos(router):
     """(LSP ID, sequence number) of every LSP, both levels, in database order."""
     out = router.vtysh_cmd("show isis database json", isjson=True)
-    seqs = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if isinstance(node.get("lsp"), dict) and "seqNumber" in node:
-                seqs.append((node["lsp"].get("id"), node["seqNumber"]))
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(out)
-    return seqs
+    return [(node["lsp"].get("id"), node["seqNumber"]) for node in json_dicts(out)
+            if isinstance(node.get("lsp"), dict) and "seqNumber" in node]
 
 
 def test_propagation_settles():
