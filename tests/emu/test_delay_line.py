@@ -152,6 +152,23 @@ class Line:
             fields = f.read().rsplit(")", 1)[1].split()
         return int(fields[11]) + int(fields[12])  # utime + stime
 
+    def drained(self, timeout=10):
+        """Wait until the counters the line writes every second say that
+        nothing is queued either way: the last frames are out, not cut off
+        by the stop (on a busy machine the stop can follow them closely)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with open(self.stats) as f:
+                    c = json.load(f)
+                if all(c[d]["queued"] == 0 for d in DIRS):
+                    return
+            except (OSError, ValueError, KeyError):
+                c = None  # not written yet, or being written
+            assert time.monotonic() < deadline, "the line's queues not empty within {} s: {}".format(
+                timeout, c)
+            time.sleep(0.1)  # the poll's interval, not a wait of its own
+
     def stop(self):
         self.p.send_signal(signal.SIGTERM)
         out, _ = self.p.communicate(timeout=10)
@@ -260,6 +277,7 @@ def main():
         print("ok: 20 MB over TCP intact (GSO, checksum offload)")
         check_vlan()
         print("ok: VLAN tag kept")
+        line.drained()
         c = line.stop()
         line = None
         ab, ba = c["a_to_b"], c["b_to_a"]
