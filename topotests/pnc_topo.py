@@ -313,6 +313,15 @@ def freeze_thread(router, tid, seconds):
     return proc
 
 
+def deny_then_permit(router, command):
+    """Configure command (vtysh lines, "{}" where deny or permit goes) with
+    deny, then with permit: what a prefix-list's entry selects is
+    withdrawn and advertised again, so the routers re-originate it."""
+    router.vtysh_cmd(command.format("deny"))
+    time.sleep(3)  # not a wait: the deny is held so that it floods as a change of its own
+    router.vtysh_cmd(command.format("permit"))
+
+
 def capture(router, iface, capture_filter, seconds, provoke):
     """Capture on a router's interface for some seconds while provoke()
     makes the traffic of interest; return the pcap's path."""

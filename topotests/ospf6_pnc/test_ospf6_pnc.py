@@ -21,7 +21,6 @@
 import os
 import re
 import sys
-import time
 
 import pytest
 
@@ -30,7 +29,8 @@ sys.path.append(os.path.join(CWD, "../"))
 
 # pylint: disable=C0413
 from lib.topogen import get_topogen
-from pnc_topo import capture, expect, gear, route_pnc, run_rc, start_routers, vtysh_rc
+from pnc_topo import (capture, deny_then_permit, expect, gear, route_pnc, run_rc, start_routers,
+                      vtysh_rc)
 from pnc_topo import proxy_lookup as lookup
 
 pytestmark = [pytest.mark.ospf6d, pytest.mark.cnpproxyd]
@@ -233,13 +233,8 @@ def test_tshark_decodes_the_elsa_headers():
     r4 = gear("r4")
     toggle = "configure terminal\nipv6 prefix-list SENDERS seq 5 {} 2001:db8:1::/64\n"
 
-    def reoriginate():
-        "r4 re-originates its E-LSA into area 2 when r1's prefix-list changes"
-        gear("r1").vtysh_cmd(toggle.format("deny"))
-        time.sleep(3)  # not a wait: the deny is held so that it floods as a change of its own
-        gear("r1").vtysh_cmd(toggle.format("permit"))
-
-    pcap = capture(r4, "r4-eth1", "ip6 proto 89", 12, reoriginate)
+    pcap = capture(r4, "r4-eth1", "ip6 proto 89", 12,
+                   lambda: deny_then_permit(gear("r1"), toggle))
     # tshark 4.0 knows the E-LSA header fields, not their TLVs (4.4 knows a few
     # TLV fields, read by no test); an LSU's several LSAs come comma-separated
     out = r4.cmd("tshark -r {} -Y 'ospf.v3.lsa == 0xa023' -T fields -E aggregator=, "

@@ -20,7 +20,6 @@ import functools
 import json
 import os
 import sys
-import time
 
 import pytest
 
@@ -30,7 +29,8 @@ sys.path.append(os.path.join(CWD, "../"))
 # pylint: disable=C0413
 from lib import topotest
 from lib.topogen import get_topogen
-from pnc_topo import capture, expect, gear, route_pnc, run_rc, start_routers, vtysh_rc
+from pnc_topo import (capture, deny_then_permit, expect, gear, route_pnc, run_rc, start_routers,
+                      vtysh_rc)
 from pnc_topo import proxy_lookup as lookup
 
 pytestmark = [pytest.mark.ospfd, pytest.mark.cnpproxyd]
@@ -305,13 +305,8 @@ def test_tshark_decodes_the_lsas():
     r4 = gear("r4")
     toggle = "configure terminal\nip prefix-list SENDERS seq 5 {} 10.1.0.0/24\n"
 
-    def reoriginate():
-        "r4 re-originates its LSAs into area 2 when r1's prefix-list changes"
-        gear("r1").vtysh_cmd(toggle.format("deny"))
-        time.sleep(3)  # not a wait: the deny is held so that it floods as a change of its own
-        gear("r1").vtysh_cmd(toggle.format("permit"))
-
-    pcap = capture(r4, "r4-eth1", "ip proto 89", 12, reoriginate)
+    pcap = capture(r4, "r4-eth1", "ip proto 89", 12,
+                   lambda: deny_then_permit(gear("r1"), toggle))
     route_type = tshark_field(r4, EXTPFX_ROUTE_TYPE)
     out = r4.cmd(
         "tshark -r {} -Y 'ospf.lsa.opaque and {} == 3' -T json "
