@@ -74,6 +74,11 @@ def logfile(name):
     return os.path.join(get_topogen().logdir, name)
 
 
+# cnpproxyd's show commands asked of cnpproxyd alone: a vtysh that also
+# talks to a zebra just killed prints its error into the JSON.
+CNPPROXYD = "cnpproxyd"
+
+
 def expect(check, want, count=40, wait=0.5):
     _, got = topotest.run_and_expect(check, want, count=count, wait=wait)
     assert got == want, got
@@ -90,15 +95,15 @@ def node(name):
 
 
 def counters():
-    return node("pe1").vtysh_cmd("show cnpproxy counters json", isjson=True)
+    return node("pe1").vtysh_cmd("show cnpproxy counters json", isjson=True, daemon=CNPPROXYD)
 
 
 def status(router):
-    return node(router).vtysh_cmd("show cnpproxy status json", isjson=True)
+    return node(router).vtysh_cmd("show cnpproxy status json", isjson=True, daemon=CNPPROXYD)
 
 
 def congestion():
-    return node("p").vtysh_cmd("show cnpproxy congestion json", isjson=True)
+    return node("p").vtysh_cmd("show cnpproxy congestion json", isjson=True, daemon=CNPPROXYD)
 
 
 def p_eth1():
@@ -107,7 +112,8 @@ def p_eth1():
 
 
 def lookup(addr=SENDER):
-    out = node("p").vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True)
+    out = node("p").vtysh_cmd("show cnpproxy lookup {} json".format(addr), isjson=True,
+                              daemon=CNPPROXYD)
     return {k: out.get(k) for k in ("found", "proxy")}
 
 
@@ -116,7 +122,8 @@ NO_PROXY = {"found": False, "proxy": None}
 
 
 def flows():
-    return node("pe1").vtysh_cmd("show cnpproxy flows json", isjson=True)["flows"]
+    return node("pe1").vtysh_cmd("show cnpproxy flows json", isjson=True,
+                                 daemon=CNPPROXYD)["flows"]
 
 
 def flow_keys():

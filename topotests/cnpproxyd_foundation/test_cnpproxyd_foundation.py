@@ -43,7 +43,8 @@ def teardown_module(_mod):
 
 
 def status(router):
-    return router.vtysh_cmd("show cnpproxy status json", isjson=True)
+    # cnpproxyd alone: a vtysh that talks to a dead zebra too spoils the JSON
+    return router.vtysh_cmd("show cnpproxy status json", isjson=True, daemon="cnpproxyd")
 
 
 def cnpproxy_block(router):
