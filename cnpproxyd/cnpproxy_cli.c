@@ -575,19 +575,35 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 	"Long-haul CNP as ICMPv6 (IPv6 senders)\n"                                                \
 	"Long-haul CNP as a RoCEv2 CNP with the E bit (senders known to support it)\n"            \
 	"SCONE rate advice\n"
+#define PROXY_SENDER_CNP_SIZED_HELP                                                               \
+	"Without extension objects, pad to a standard CNP's length (deviation from the draft)\n"
 
 DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
-	   "proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt",
-	   PROXY_SENDER_HELP)
+	   "proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt [cnp-sized$cnp_sized]",
+	   PROXY_SENDER_HELP PROXY_SENDER_CNP_SIZED_HELP)
 {
+	char entry[XPATH_MAXLEN], child[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
+
 	if (!proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	return set_prefix_entry(vty, "./proxy/sender", prefix, "format", fmt);
+	if (cnp_sized && strcmp(fmt, "long-haul-rocev2")) {
+		vty_out(vty, "%% cnp-sized applies to format long-haul-rocev2 only\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	prefix_key(prefix, pbuf, sizeof(pbuf));
+	snprintf(entry, sizeof(entry), "./proxy/sender[prefix='%s']", pbuf);
+	nb_cli_enqueue_change(vty, entry, NB_OP_CREATE, NULL);
+	snprintf(child, sizeof(child), "./proxy/sender[prefix='%s']/format", pbuf);
+	nb_cli_enqueue_change(vty, child, NB_OP_MODIFY, fmt);
+	/* The command states the whole entry: no cnp-sized means none. */
+	snprintf(child, sizeof(child), "./proxy/sender[prefix='%s']/cnp-sized", pbuf);
+	nb_cli_enqueue_change(vty, child, NB_OP_MODIFY, cnp_sized ? "true" : "false");
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_sender, no_cnpproxy_proxy_sender_cmd,
-	   "no proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix [format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt]",
-	   NO_STR PROXY_SENDER_HELP)
+	   "no proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix [format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt [cnp-sized]]",
+	   NO_STR PROXY_SENDER_HELP PROXY_SENDER_CNP_SIZED_HELP)
 {
 	return no_prefix_entry(vty, "./proxy/sender", prefix, "format", fmt);
 }
@@ -595,8 +611,9 @@ DEFPY_YANG(no_cnpproxy_proxy_sender, no_cnpproxy_proxy_sender_cmd,
 void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,
 				    bool show_defaults)
 {
-	vty_out(vty, " proxy sender %s format %s\n", yang_dnode_get_string(dnode, "prefix"),
-		yang_dnode_get_string(dnode, "format"));
+	vty_out(vty, " proxy sender %s format %s%s\n", yang_dnode_get_string(dnode, "prefix"),
+		yang_dnode_get_string(dnode, "format"),
+		yang_dnode_get_bool(dnode, "cnp-sized") ? " cnp-sized" : "");
 }
 
 /*

@@ -53,6 +53,8 @@ struct cnp_sender {
 	uint8_t prefix[16];
 	uint8_t plen;
 	enum cnp_sender_format format;
+	/* long-haul-rocev2: pad to a CNP's length (YANG "cnp-sized") */
+	bool cnp_sized;
 };
 
 /* Long-haul light-notification actions (YANG "light-action"). */

@@ -339,7 +339,7 @@ static void queue_report(const struct cp_if *ci, unsigned int flows, struct pn_q
 	if (cnp_g.cfg.cp.hide_queue_state)
 		return;
 	m->type = PNC_LH_METRIC_QUEUE_KB;
-	m->value = MIN(ci->cur.backlog_bytes / 1024u, 0xffffffu);
+	m->value = pnc_lh_queue_kb(ci->cur.backlog_bytes);
 }
 
 static void flow_ref_of(const struct cp_sample_view *v, struct pn_flow_ref *ref)
@@ -404,7 +404,8 @@ static void resume_slowed(struct cp_if *ci)
 {
 	struct pn_queue_report m;
 
-	queue_report(ci, 0, &m);
+	/* Rate advice: each flow slowed gets its share of the drain rate back. */
+	queue_report(ci, ci->n_slowed, &m);
 	for (unsigned int i = 0; i < ci->n_slowed; i++)
 		if (cnpproxy_pn_local_resume(&ci->slowed[i], &m))
 			ci->c[CP_C_DIRECT_RESUMES]++;

@@ -134,6 +134,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/sender/cnp-sized",
+			.cbs = {
+				.modify = cnpproxy_proxy_sender_cnp_sized_modify,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy/severe-level",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,

@@ -27,6 +27,7 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args);
 void cnpproxy_nb_config_reset(void);
 int cnpproxy_proxy_source_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args);
+int cnpproxy_proxy_sender_cnp_sized_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
 int cnpproxy_port_modify(struct nb_cb_modify_args *args);
 

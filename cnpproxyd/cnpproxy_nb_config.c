@@ -103,6 +103,7 @@ static int sender_add(const struct lyd_node *dnode, void *arg)
 	snd->family = p.family == AF_INET ? 4 : 6;
 	memcpy(snd->prefix, &p.u.prefix, p.family == AF_INET ? 4 : 16);
 	snd->plen = p.prefixlen;
+	snd->cnp_sized = yang_dnode_get_bool(dnode, "cnp-sized");
 	/* Validated on commit: the name is one of the module's. */
 	if (cnp_sender_format_parse(yang_dnode_get_string(dnode, "format"), &snd->format))
 		pc->n_senders++;
@@ -259,6 +260,16 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cnpproxy_decap_apply();
 }
 
+static int sender_cnp_sized_check(const struct lyd_node *sender, char *errmsg, size_t errmsg_len)
+{
+	if (yang_dnode_get_bool(sender, "cnp-sized") &&
+	    strcmp(yang_dnode_get_string(sender, "format"), "long-haul-rocev2")) {
+		snprintf(errmsg, errmsg_len, "cnp-sized applies to format long-haul-rocev2 only");
+		return NB_ERR_VALIDATION;
+	}
+	return NB_OK;
+}
+
 /* A format the prefix's senders cannot be sent is refused, never dropped silently. */
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args)
 {
@@ -275,7 +286,15 @@ int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args)
 	if (!cnp_sender_format_valid(fmt, p.family == AF_INET ? 4 : 6, args->errmsg,
 				     args->errmsg_len))
 		return NB_ERR_VALIDATION;
-	return NB_OK;
+	return sender_cnp_sized_check(lyd_parent(args->dnode), args->errmsg, args->errmsg_len);
+}
+
+/* Padding to a CNP's length concerns the RoCEv2 Long-haul form only. */
+int cnpproxy_proxy_sender_cnp_sized_modify(struct nb_cb_modify_args *args)
+{
+	if (args->event != NB_EV_VALIDATE)
+		return NB_OK;
+	return sender_cnp_sized_check(lyd_parent(args->dnode), args->errmsg, args->errmsg_len);
 }
 
 /* A SID names one decapsulating node: unicast only. */

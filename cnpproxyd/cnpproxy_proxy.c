@@ -635,7 +635,7 @@ static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r,
 }
 
 /* Build the message the sender understands into o. */
-static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
+static int build_message(const struct pnc_flow *f, const struct cnp_sender *snd,
 			 const struct cnp_reaction *r, const struct pn_queue_report *metric,
 			 struct pn_out *o)
 {
@@ -645,7 +645,7 @@ static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 	struct pnc_lh_roce lh;
 	struct pnc_cnp c;
 
-	switch (fmt) {
+	switch (snd->format) {
 	case CNP_FMT_LONG_HAUL_ICMPV6:
 		memset(&icmp, 0, sizeof(icmp));
 		memcpy(icmp.src, pc->src6, 16);
@@ -661,6 +661,7 @@ static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 		sender_ip(f, &lh.ip);
 		lh.pkey = f->pkey;
 		lh.dest_qp = f->sender_qpn;
+		lh.cnp_sized = snd->cnp_sized;
 		lh_message(f, r, metric, &lh.msg);
 		o->sent = PN_LH_ROCE_SENT;
 		return pnc_lh_roce_encode(&lh, o->pkt, sizeof(o->pkt), &o->len);
@@ -687,7 +688,7 @@ static int build_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 }
 
 /* Queue the message of reaction r to flow f's sender; false if none left. */
-static bool queue_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
+static bool queue_message(const struct pnc_flow *f, const struct cnp_sender *snd,
 			  const struct cnp_reaction *r, const struct pn_queue_report *metric,
 			  uint8_t cl, const char *why)
 {
@@ -697,14 +698,14 @@ static bool queue_message(const struct pnc_flow *f, enum cnp_sender_format fmt,
 	if (batch.n[i] == PN_BATCH)
 		return false; /* flushed by the caller after every datagram batch */
 	o = &batch.out[i][batch.n[i]];
-	if (build_message(f, fmt, r, metric, o)) {
+	if (build_message(f, snd, r, metric, o)) {
 		pn_counters.c[PN_SEND_ERROR]++;
 		return false;
 	}
 	memset(&o->dst, 0, sizeof(o->dst));
 	sockunion_set(&o->dst, i == 0 ? AF_INET : AF_INET6, f->sender, i == 0 ? 4 : 16);
 	batch.n[i]++;
-	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", cnp_sender_format_name(fmt), &o->dst,
+	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", cnp_sender_format_name(snd->format), &o->dst,
 		 f->sender_qpn, cl, why);
 	return true;
 }
@@ -724,11 +725,11 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 		  uint64_t now)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_sender *snd;
 	struct cnp_level_policy lp;
-	enum cnp_sender_format fmt;
 	struct cnp_reaction r;
 
-	fmt = cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
+	snd = cnp_sender_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
 	/*
 	 * A congestion point of this router knows its queue's drain rate:
 	 * the advice scales the flow's share of it, not the configured
@@ -737,7 +738,7 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	lp = pc->level;
 	if (metric && metric->advice_mbps)
 		lp.ra_max_rate = metric->advice_mbps;
-	cnp_reaction_for(&lp, fmt, cl, &r);
+	cnp_reaction_for(&lp, snd->format, cl, &r);
 	if (!r.send) {
 		pn_counters.c[PN_LIGHT]++;
 		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,
@@ -746,7 +747,7 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	}
 	if (!source_set(f) || !interval_ok(f, now, r.interval_factor))
 		return false;
-	return queue_message(f, fmt, &r, metric, cl, r.severe ? "severe" : "light");
+	return queue_message(f, snd, &r, metric, cl, r.severe ? "severe" : "light");
 }
 
 /* With fast-path af-xdp, as frames on AF_XDP sockets; the rest by the raw sockets. */
@@ -1044,23 +1045,25 @@ enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t 
 static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
 {
 	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
-	struct cnp_reaction r = { .send = true, .lh_action = PNC_LH_RESUME };
-	enum cnp_sender_format fmt;
+	const struct cnp_sender *snd;
+	struct cnp_level_policy lp;
 	const struct pnc_flow *f;
+	struct cnp_reaction r;
 	bool queued;
 
 	f = pnc_flow_lookup(pn_flows, ref->ip_version, ref->sender, ref->receiver,
 			    ref->receiver_qpn, now_us());
 	if (!f)
 		return false;
-	/*
-	 * Parameter 0 restores the whole cut; rate advice 0 withdraws the
-	 * advice.  A standard CNP has no resume: DCQCN recovers on its own.
-	 */
-	fmt = cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
-	if (fmt == CNP_FMT_ROCEV2_CNP || !source_set(f))
+	/* The advice at level 0 is the flow's whole share of the drain rate. */
+	snd = cnp_sender_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
+	lp = pc->level;
+	if (metric && metric->advice_mbps)
+		lp.ra_max_rate = metric->advice_mbps;
+	cnp_resume_for(&lp, snd->format, &r);
+	if (!r.send || !source_set(f))
 		return false;
-	queued = queue_message(f, fmt, &r, metric, 0, "resume");
+	queued = queue_message(f, snd, &r, metric, 0, "resume");
 	flush_cnps();
 	return queued;
 }

@@ -28,9 +28,10 @@ static bool prefix_holds(const struct cnp_sender *s, const uint8_t *addr)
 	return !rest || !((s->prefix[full] ^ addr[full]) & (uint8_t)(0xff << (8 - rest)));
 }
 
-enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *senders, unsigned int n,
-					    uint8_t family, const uint8_t *addr)
+const struct cnp_sender *cnp_sender_of(const struct cnp_sender *senders, unsigned int n,
+				       uint8_t family, const uint8_t *addr)
 {
+	static const struct cnp_sender none = { .format = CNP_FMT_ROCEV2_CNP };
 	const struct cnp_sender *best = NULL;
 
 	/* A handful of configured prefixes: a scan is cheaper than a trie. */
@@ -42,7 +43,33 @@ enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *senders, un
 		if (!best || s->plen > best->plen)
 			best = s;
 	}
-	return best ? best->format : CNP_FMT_ROCEV2_CNP;
+	return best ? best : &none;
+}
+
+enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *senders, unsigned int n,
+					    uint8_t family, const uint8_t *addr)
+{
+	return cnp_sender_of(senders, n, family, addr)->format;
+}
+
+void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt,
+		    struct cnp_reaction *r)
+{
+	memset(r, 0, sizeof(*r));
+	switch (fmt) {
+	case CNP_FMT_LONG_HAUL_ICMPV6:
+	case CNP_FMT_LONG_HAUL_ROCEV2:
+		r->send = true;
+		r->lh_action = PNC_LH_RESUME;
+		break;
+	case CNP_FMT_RATE_ADVICE:
+		r->send = true;
+		r->ra_rate = p->ra_max_rate ? p->ra_max_rate : 1;
+		break;
+	case CNP_FMT_ROCEV2_CNP:
+	case CNP_FMT_MAX:
+		break;
+	}
 }
 
 void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt, uint8_t cl,

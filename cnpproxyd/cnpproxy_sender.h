@@ -29,11 +29,25 @@ struct cnp_reaction {
 extern void cnp_level_policy_init(struct cnp_level_policy *p);
 
 /*
- * The format of the most specific sender prefix holding addr (IPv4:
- * first 4 octets); rocev2-cnp if none does.
+ * The most specific sender prefix holding addr (IPv4: first 4 octets),
+ * or a rocev2-cnp sender without options if none does; never NULL.
  */
+extern const struct cnp_sender *cnp_sender_of(const struct cnp_sender *senders, unsigned int n,
+					      uint8_t family, const uint8_t *addr);
+/* Its format. */
 extern enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *senders, unsigned int n,
 						   uint8_t family, const uint8_t *addr);
+
+/*
+ * The reaction that tells a sender of the format the congestion has
+ * gone (a Resume):
+ *  - Long-haul: Resume, parameter 0 (the whole cut back), level 0;
+ *  - rate advice: ra_max_rate, the advice of a level 0 queue; never 0
+ *    (seed 004: the Rate is a rate, 0 would stop the sender);
+ *  - rocev2-cnp: nothing to send (DCQCN recovers on its own).
+ */
+extern void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt,
+			   struct cnp_reaction *r);
 
 /*
  * The reaction to a notification of level cl (0-7) for a sender of the

@@ -48,6 +48,18 @@ static void test_levels(void **state)
 	assert_string_equal(pnc_lh_action_name(PNC_LH_RESUME), "resume");
 }
 
+/* Metric Type 1 in decimal kilobytes: seed 000 section 7's 130 MB is 130000. */
+static void test_queue_kb(void **state)
+{
+	(void)state;
+	assert_int_equal(pnc_lh_queue_kb(130000000ull), 130000);
+	assert_int_equal(pnc_lh_queue_kb(30000000ull), 30000);
+	assert_int_equal(pnc_lh_queue_kb(999), 0);
+	assert_int_equal(pnc_lh_queue_kb(1000), 1);
+	assert_int_equal(pnc_lh_queue_kb(0xffffffull * 1000u), 0xffffff);
+	assert_int_equal(pnc_lh_queue_kb(UINT64_MAX), 0xffffff);
+}
+
 static void test_block_layout(void **state)
 {
 	static const uint8_t want[12] = { 218, 0x80, 0, 50, 0, 0, 0x12, 0xab, 1, 0, 0x01, 0xf4 };
@@ -266,18 +278,34 @@ static void test_roce(void **state)
 	size_t len;
 
 	(void)state;
-	/* Without extension: a CNP's size, E bit, block in the reserved octets. */
+	/*
+	 * Without objects, seed 000 6.2.2 to the letter: BTH, the block, the
+	 * ICRC; no extension header (6.1.1), so a UDP payload of 28 octets.
+	 */
 	roce_sample(&r, false);
 	assert_int_equal(pnc_lh_roce_encode(&r, pkt, sizeof(pkt), &len), PNC_OK);
-	assert_int_equal(len, PNC_CNP_LEN4);
+	assert_int_equal(len, 20 + 8 + 12 + 12 + 4);
+	assert_int_equal(pkt[24] << 8 | pkt[25], 8 + 28); /* UDP length */
 	assert_int_equal(pkt[28], PNC_OP_CNP);
 	assert_int_equal(pkt[28 + 4], 0x40 | 0x20); /* BECN and E */
 	assert_int_equal(pkt[40], 218);
-	assert_memory_equal(pkt + 52, "\0\0\0\0", 4);
 	assert_int_equal(pnc_icrc_verify(pkt, len), PNC_OK);
 	assert_int_equal(pnc_lh_roce_decode(pkt, len, 0xf7, &back), PNC_OK);
 	assert_int_equal(back.dest_qp, 0x12ab);
 	assert_int_equal(back.pkey, 0xffff);
+	assert_memory_equal(&back.msg.block, &r.msg.block, sizeof(r.msg.block));
+	assert_false(back.msg.ext.present);
+	/* A reader expecting a CNP's 16 octets after the BTH refuses it (seed 000 8). */
+	assert_int_equal(pnc_cnp_decode(pkt, len, &cnp), PNC_E_EXT_TRUNCATED);
+
+	/* cnp_sized: a CNP's size, the block in its reserved octets. */
+	r.cnp_sized = true;
+	assert_int_equal(pnc_lh_roce_encode(&r, pkt, sizeof(pkt), &len), PNC_OK);
+	assert_int_equal(len, PNC_CNP_LEN4);
+	assert_int_equal(pkt[40], 218);
+	assert_memory_equal(pkt + 52, "\0\0\0\0", 4);
+	assert_int_equal(pnc_icrc_verify(pkt, len), PNC_OK);
+	assert_int_equal(pnc_lh_roce_decode(pkt, len, 0xf7, &back), PNC_OK);
 	assert_memory_equal(&back.msg.block, &r.msg.block, sizeof(r.msg.block));
 	assert_false(back.msg.ext.present);
 	/* A receiver that ignores the E bit reads a CNP to the same QP. */
@@ -293,6 +321,10 @@ static void test_roce(void **state)
 	memcpy(r.ip.dst, dst6, 16);
 	assert_int_equal(pnc_lh_roce_encode(&r, pkt, sizeof(pkt), &len), PNC_OK);
 	assert_int_equal(len, 40 + 8 + 12 + 12 + 36 + 4);
+	/* cnp_sized changes nothing when there is an extension. */
+	r.cnp_sized = true;
+	assert_int_equal(pnc_lh_roce_encode(&r, pkt, sizeof(pkt), &len), PNC_OK);
+	assert_int_equal(len, 40 + 8 + 12 + 12 + 36 + 4);
 	assert_int_equal(pnc_lh_roce_decode(pkt, len, 0xf7, &back), PNC_OK);
 	assert_string_equal(back.msg.ext.device_id, "p1.dc2");
 	assert_int_equal(pnc_cnp_decode(pkt, len, &cnp), PNC_OK);
@@ -300,12 +332,11 @@ static void test_roce(void **state)
 	assert_int_equal(pnc_lh_roce_decode(pkt, len, 0xf7, &back), PNC_E_ICRC);
 }
 
-/* The seed's literal 28-octet form: accepted by the Long-haul decoder only. */
+/* The literal form is the block built by hand: the encoder's output, octet for octet. */
 static void test_roce_seed_form(void **state)
 {
 	struct pnc_lh_roce r, back;
-	struct pnc_cnp cnp;
-	uint8_t pkt[PNC_LH_ROCE_MAX_LEN], body[12];
+	uint8_t pkt[PNC_LH_ROCE_MAX_LEN], enc[PNC_LH_ROCE_MAX_LEN], body[12];
 	struct pnc_bth bth = {
 		.opcode = PNC_OP_CNP,
 		.pkey = 0xffff,
@@ -313,17 +344,18 @@ static void test_roce_seed_form(void **state)
 		.resv6 = PNC_BTH_RESV6_EBIT,
 		.dest_qp = 0x12ab,
 	};
-	size_t len, blen;
+	size_t len, elen, blen;
 
 	(void)state;
 	roce_sample(&r, false);
 	assert_int_equal(pnc_lh_body_encode(&r.msg, body, sizeof(body), &blen), PNC_OK);
 	assert_int_equal(pnc_roce_encode(&r.ip, &bth, body, blen, pkt, sizeof(pkt), &len), PNC_OK);
 	assert_int_equal(len, 20 + 8 + 12 + 12 + 4);
+	assert_int_equal(pnc_lh_roce_encode(&r, enc, sizeof(enc), &elen), PNC_OK);
+	assert_int_equal(elen, len);
+	assert_memory_equal(enc, pkt, len);
 	assert_int_equal(pnc_lh_roce_decode(pkt, len, 0xf7, &back), PNC_OK);
 	assert_int_equal(back.msg.block.parameter, 50);
-	/* A legacy reader expecting 16 octets after the BTH refuses it (A22). */
-	assert_int_equal(pnc_cnp_decode(pkt, len, &cnp), PNC_E_EXT_TRUNCATED);
 
 	/* Without the E bit the same octets are a short CNP, not Long-haul. */
 	bth.resv6 = 0;
@@ -395,10 +427,11 @@ static void test_rate_advice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_levels),	       cmocka_unit_test(test_block_layout),
-		cmocka_unit_test(test_extension),      cmocka_unit_test(test_body_rejects),
-		cmocka_unit_test(test_icmp6),	       cmocka_unit_test(test_roce),
-		cmocka_unit_test(test_roce_seed_form), cmocka_unit_test(test_rate_advice),
+		cmocka_unit_test(test_levels),	     cmocka_unit_test(test_queue_kb),
+		cmocka_unit_test(test_block_layout), cmocka_unit_test(test_extension),
+		cmocka_unit_test(test_body_rejects), cmocka_unit_test(test_icmp6),
+		cmocka_unit_test(test_roce),	     cmocka_unit_test(test_roce_seed_form),
+		cmocka_unit_test(test_rate_advice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,7 +142,76 @@ static void test_rate_advice_levels(void **state)
 	}
 	p.ra_max_rate = 4;
 	cnp_reaction_for(&p, CNP_FMT_RATE_ADVICE, 7, &r);
-	assert_int_equal(r.ra_rate, 1); /* never 0: that would withdraw the advice */
+	assert_int_equal(r.ra_rate, 1); /* never 0: seed 004 would stop the sender */
+}
+
+/*
+ * Seed 004: the Rate is a rate in Mb/s, 0 stops the sender.  No
+ * reaction the policy can give, for any level, maximum or format,
+ * nor the Resume, advises 0.
+ */
+static void test_rate_advice_never_zero(void **state)
+{
+	static const uint32_t maxima[] = { 1, 2, 7, 8, 9, 100, 100000, 4000000 };
+	struct cnp_level_policy p;
+	struct cnp_reaction r;
+
+	(void)state;
+	cnp_level_policy_init(&p);
+	for (size_t i = 0; i < sizeof(maxima) / sizeof(maxima[0]); i++) {
+		p.ra_max_rate = maxima[i];
+		for (uint8_t cl = 0; cl <= 8; cl++) {
+			cnp_reaction_for(&p, CNP_FMT_RATE_ADVICE, cl, &r);
+			assert_true(r.send);
+			assert_true(r.ra_rate >= 1 && r.ra_rate <= maxima[i]);
+		}
+		cnp_resume_for(&p, CNP_FMT_RATE_ADVICE, &r);
+		assert_true(r.send);
+		assert_int_equal(r.ra_rate, maxima[i]);
+	}
+	p.ra_max_rate = 0; /* not configurable (1..4000000), still not 0 */
+	cnp_resume_for(&p, CNP_FMT_RATE_ADVICE, &r);
+	assert_int_equal(r.ra_rate, 1);
+}
+
+/* Resume: Long-haul asks for the whole cut back; standard CNPs have none. */
+static void test_resume(void **state)
+{
+	static const enum cnp_sender_format lh[] = { CNP_FMT_LONG_HAUL_ICMPV6,
+						     CNP_FMT_LONG_HAUL_ROCEV2 };
+	struct cnp_level_policy p;
+	struct cnp_reaction r;
+
+	(void)state;
+	cnp_level_policy_init(&p);
+	for (size_t i = 0; i < 2; i++) {
+		cnp_resume_for(&p, lh[i], &r);
+		assert_true(r.send);
+		assert_int_equal(r.lh_action, PNC_LH_RESUME);
+		assert_int_equal(r.lh_parameter, 0);
+		assert_int_equal(r.lh_level, 0);
+	}
+	cnp_resume_for(&p, CNP_FMT_ROCEV2_CNP, &r);
+	assert_false(r.send);
+}
+
+/* The sender's entry, options included; a default one when none holds it. */
+static void test_sender_of(void **state)
+{
+	static const uint8_t a1[4] = { 10, 1, 2, 3 }, a2[4] = { 10, 9, 0, 1 };
+	const struct cnp_sender *got;
+	struct cnp_sender s[1];
+
+	(void)state;
+	sender(&s[0], 4, "\x0a\x01\x00\x00", 16, CNP_FMT_LONG_HAUL_ROCEV2);
+	s[0].cnp_sized = true;
+	got = cnp_sender_of(s, 1, 4, a1);
+	assert_ptr_equal(got, &s[0]);
+	assert_true(got->cnp_sized);
+	got = cnp_sender_of(s, 1, 4, a2);
+	assert_non_null(got);
+	assert_int_equal(got->format, CNP_FMT_ROCEV2_CNP);
+	assert_false(got->cnp_sized);
 }
 
 int main(void)
@@ -152,6 +221,9 @@ int main(void)
 		cmocka_unit_test(test_cnp_levels),
 		cmocka_unit_test(test_long_haul_levels),
 		cmocka_unit_test(test_rate_advice_levels),
+		cmocka_unit_test(test_rate_advice_never_zero),
+		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_sender_of),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

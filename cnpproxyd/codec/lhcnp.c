@@ -34,6 +34,11 @@ const char *pnc_lh_action_name(uint8_t action)
 	return names[action & 3];
 }
 
+uint32_t pnc_lh_queue_kb(uint64_t bytes)
+{
+	return bytes / 1000u > 0xffffffu ? 0xffffffu : (uint32_t)(bytes / 1000u);
+}
+
 static size_t round4(size_t n)
 {
 	return (n + 3) & ~(size_t)3;
@@ -310,7 +315,7 @@ int pnc_lh_roce_encode(const struct pnc_lh_roce *in, uint8_t *buf, size_t buflen
 	ret = pnc_lh_body_encode(&in->msg, body, sizeof(body), &len);
 	if (ret)
 		return ret;
-	if (!in->msg.ext.present) {
+	if (in->cnp_sized && !in->msg.ext.present) {
 		/* A standard CNP's length: its 16 reserved octets, 12 used. */
 		memset(body + len, 0, PNC_CNP_RSVD_LEN - len);
 		len = PNC_CNP_RSVD_LEN;

@@ -105,6 +105,13 @@ struct pnc_lh_roce {
 	struct pnc_ip_udp ip;
 	uint16_t pkey;
 	uint32_t dest_qp; /* BTH DestQP: the source's QP, as in a CNP */
+	/*
+	 * Encode only: without an extension, pad with 4 zero octets to a
+	 * standard CNP's length, for RNICs that check a CNP's length
+	 * strictly (a deviation, off by default; doc/wire-formats.md 9).
+	 * Seed 000 section 6.2.2 puts the ICRC right after the block.
+	 */
+	bool cnp_sized;
 	struct pnc_lh_cnp msg;
 };
 
@@ -117,6 +124,12 @@ extern uint8_t pnc_lh_level_from_cl(uint8_t cl);
 extern uint8_t pnc_lh_level_to_cl(uint8_t level);
 
 extern const char *pnc_lh_action_name(uint8_t action);
+
+/*
+ * Metric Type 1's value: the queue depth in kilobytes of 1000 octets
+ * (seed 000 section 7 has 130 MB as 130000), saturating at 24 bits.
+ */
+extern uint32_t pnc_lh_queue_kb(uint64_t bytes);
 
 /*
  * The block and the extension after it, as both forms lay them out.

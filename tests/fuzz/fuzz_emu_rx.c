@@ -180,7 +180,7 @@ enum {
 	C_LH_PAUSE,
 	C_LH_REDUCE,
 	C_LH_RESUME,
-	C_ADVICE_WITHDRAWN,
+	C_ADVICE_ZERO,
 	C_IGNORED,
 	C_UNKNOWN_SRC,
 	C_MALFORMED,
@@ -204,7 +204,7 @@ static void req_counters(const struct requester *rq, uint64_t c[C_N])
 	c[C_LH_PAUSE] = rq->lh_pause;
 	c[C_LH_REDUCE] = rq->lh_reduce;
 	c[C_LH_RESUME] = rq->lh_resume;
-	c[C_ADVICE_WITHDRAWN] = rq->advice_withdrawn;
+	c[C_ADVICE_ZERO] = rq->advice_zero;
 	c[C_IGNORED] = rq->ignored;
 	c[C_UNKNOWN_SRC] = rq->unknown_src;
 	c[C_MALFORMED] = rq->malformed;

@@ -479,7 +479,17 @@ def test_msg_errors():
         out = run_json(["decode", "--lenient"], (flip(h, n - 1) + "\n").encode())
         check(out and out[0].get("icrc_ok") is False and out[0].get("kind") == "long-haul-rocev2",
               tag + ": --lenient " + str(out)[:200])
-        # The seed's own form, 12 octets after the BTH (was ext-truncated).
+        # Without objects: seed 000 6.2.2's layout, a 28-octet UDP payload
+        # (BTH, block, ICRC); cnp-sized=1 pads it to a CNP's 32.
+        for extra, payload in (([], 28), (["cnp-sized=1"], 32)):
+            b = bytes.fromhex(build_hex(["long-haul-rocev2"] + extra + v)[0])
+            udp_len = struct.unpack(">H", b[hl + 4:hl + 6])[0]
+            check(udp_len == 8 + payload and len(b) == hl + 8 + payload,
+                  "%s %s: UDP length %d, packet %d" % (tag, extra, udp_len, len(b)))
+            out = run_json(["decode"], (b.hex() + "\n").encode())
+            check(out and out[0].get("kind") == "long-haul-rocev2" and
+                  out[0].get("icrc_ok") is True, "%s %s: %s" % (tag, extra, out))
+        # The seed's own form built by hand, 12 octets after the BTH.
         seed = build_hex(["rc-write", "opcode=0x81", "resv6=0x20", "becn=1", "ackreq=0",
                           "payload=da80003200000123010001f4", "dqpn=0x123"] + v)[0]
         out = run_json(["decode"], (seed + "\n").encode())

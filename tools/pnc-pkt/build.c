@@ -161,6 +161,7 @@ static int build_lh_roce(const struct pkt_spec *s, uint8_t *buf, size_t buflen, 
 	r.ip = s->ip;
 	r.pkey = s->bth.pkey;
 	r.dest_qp = s->bth.dest_qp;
+	r.cnp_sized = s->lh_cnp_sized;
 	r.msg = s->lh;
 	return pnc_lh_roce_encode(&r, buf, buflen, len);
 }

@@ -932,6 +932,8 @@ static const struct field fields[] = {
 	FN("timestamp", KM_LH, set_lh_timestamp, "timestamp object, 64-bit NTP (ext=1)"),
 	FN("device-id", KM_LH, set_lh_device_id, "device ID object, <= 64 octets (ext=1)"),
 	FN("path-id", KM_LH, set_lh_path_id, "path ID object in hex, <= 32 octets (ext=1)"),
+	B("cnp-sized", KM(K_LH_ROCE), lh_cnp_sized,
+	  "without ext, 4 zero octets: a CNP's length (not seed 000)"),
 	U("icmp-type", KM(K_LH_ICMP6), icmp_type, 0xff, "ICMPv6 type (128-255)"),
 	U("icmp-code", KM(K_LH_ICMP6), icmp_code, 0xff, "ICMPv6 code (0: flow level)"),
 	FN("icmp-csum", KM(K_LH_ICMP6), set_icmp_csum, "ICMPv6 checksum: auto or a value"),

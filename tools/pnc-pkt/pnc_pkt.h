@@ -111,6 +111,7 @@ struct pkt_spec {
 	uint8_t icmp_type, icmp_code;
 	bool icmp_csum_set; /* ICMPv6 checksum forced */
 	uint16_t icmp_csum;
+	bool lh_cnp_sized;	   /* long-haul-rocev2: pad to a CNP's length */
 	struct pnc_rate_advice ra; /* rate-advice: rate, version, peer QP */
 };
 

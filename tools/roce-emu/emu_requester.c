@@ -252,8 +252,16 @@ static void handle_advice(struct requester *rq, const uint8_t *pkt, size_t len)
 			ra.dest_qp);
 		return;
 	}
-	if (!ra.rate_mbps)
-		rq->advice_withdrawn++;
+	/*
+	 * Seed 004 gives 0 no special meaning: a sender built to it would
+	 * stop.  The emulation counts such an advice and keeps its rate, so
+	 * that a test sees the proxy sent one.
+	 */
+	if (!ra.rate_mbps) {
+		rq->advice_zero++;
+		emu_log(cfg, "\"event\":\"advice-zero\",\"qpn\":%u", cfg->local_qpn);
+		return;
+	}
 	emu_rate_on_advice(&rq->rate, &cfg->rate, ra.rate_mbps, emu_now_us());
 	emu_log(cfg, "\"event\":\"rate-advice\",\"qpn\":%u,\"advised_mbps\":%u,\"rate_mbps\":%.3f",
 		cfg->local_qpn, ra.rate_mbps, rq->rate.mbps);
@@ -323,7 +331,7 @@ static void log_stats(struct requester *rq, const char *event, double tx_mbps)
 		"\"paused\":%s,\"lh_active\":%s,\"advice_mbps\":%.3f,"
 		"\"lh_roce\":%llu,\"lh_icmp6\":%llu,\"rate_advices\":%llu,"
 		"\"lh_notify\":%llu,\"lh_pause\":%llu,\"lh_rate_reduce\":%llu,"
-		"\"lh_resume\":%llu,\"advice_withdrawn\":%llu,"
+		"\"lh_resume\":%llu,\"advice_zero\":%llu,"
 		"\"ignored\":%llu,\"unknown_src\":%llu,\"malformed\":%llu,\"unknown\":%llu",
 		event, rq->cfg->local_qpn, emu_lh_effective_mbps(&rq->lh, &rq->rate, now), tx_mbps,
 		(unsigned long long)rq->tx_pkts, (unsigned long long)rq->acks,
@@ -334,7 +342,7 @@ static void log_stats(struct requester *rq, const char *event, double tx_mbps)
 		(unsigned long long)rq->lh_icmp6, (unsigned long long)rq->advices,
 		(unsigned long long)rq->lh_notify, (unsigned long long)rq->lh_pause,
 		(unsigned long long)rq->lh_reduce, (unsigned long long)rq->lh_resume,
-		(unsigned long long)rq->advice_withdrawn, (unsigned long long)rq->ignored,
+		(unsigned long long)rq->advice_zero, (unsigned long long)rq->ignored,
 		(unsigned long long)rq->unknown_src, (unsigned long long)rq->malformed,
 		(unsigned long long)rq->unknown);
 }

@@ -78,7 +78,7 @@ struct requester {
 	struct emu_lh lh;
 	/* Messages beyond CNP and ACK: kinds, actions, what was not acted on. */
 	uint64_t lh_roce, lh_icmp6, advices;
-	uint64_t lh_notify, lh_pause, lh_reduce, lh_resume, advice_withdrawn;
+	uint64_t lh_notify, lh_pause, lh_reduce, lh_resume, advice_zero;
 	uint64_t ignored, unknown_src, malformed, unknown;
 	uint8_t pkt[9216];
 };

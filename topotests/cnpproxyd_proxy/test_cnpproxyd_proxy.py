@@ -120,6 +120,8 @@ def test_config_refusals():
     for cmd, why in (
             ("proxy sender 10.0.1.0/24 format long-haul-icmpv6", "needs an IPv6 sender prefix"),
             ("proxy sender 10.0.1.0/24 format long-haul-cnp", "Unknown command"),
+            ("proxy sender 10.0.1.0/24 format rocev2-cnp cnp-sized",
+             "applies to format long-haul-rocev2 only"),
             ("proxy long-haul icmpv6-type 100", "range"),
             ("proxy long-haul severe-reduce 0", "range"),
             ("proxy rate-advice opcode 29", "range"),
@@ -662,9 +664,17 @@ def test_long_haul_rocev2_to_sender():
 
 
 def test_long_haul_rocev2_legacy_receiver_sees_a_cnp():
-    "A sender that does not know the E bit takes the Long-haul CNP for a CNP."
-    pe1 = gear("pe1")
-    proxy_cfg("no proxy long-haul device-id")
+    """A sender that does not know the E bit takes the Long-haul CNP for a
+    CNP.  roce-emu's legacy reader checks a CNP's length strictly (seed 000
+    8 warns of such RNICs): it needs the cnp-sized deviation."""
+    pe1, sender = gear("pe1"), gear("sender")
+    proxy_cfg("no proxy long-haul device-id",
+              "proxy sender 10.0.1.0/24 format long-haul-rocev2 cnp-sized")
+    run = pe1.vtysh_cmd("show running-config")
+    assert " proxy sender 10.0.1.0/24 format long-haul-rocev2 cnp-sized\n" in run, run
+    pcap = logfile("lh-legacy.pcap")
+    cap = start_tcpdump(sender, "sender-eth0", "udp dst port 4791 and src host 10.0.1.254",
+                        pcap=pcap, count=1)
     req, resp = start_pair("lhlegacy", "10.0.1.1", "10.0.23.3", duration=3)
     expect_flow("10.0.1.1", 0x11, 0x22, "cm")
     pe1.vtysh_cmd("clear cnpproxy counters")
@@ -672,9 +682,13 @@ def test_long_haul_rocev2_legacy_receiver_sees_a_cnp():
     expect_counters({"received": 1, "longHaulRocev2Sent": 1})
     wait_done(req)
     wait_done(resp)
+    cap.wait(timeout=10)
     summary = of_event("lhlegacy", "req", "summary")[0]
     assert summary["cnps"] == 1 and summary["cnps_invalid"] == 0, summary
     assert summary["lh_roce"] == 0 and summary["rate_mbps"] == 10.0, summary
+    # A CNP's length on the wire: 16 octets after the BTH, the last 4 zero.
+    (p,) = decode_capture("sender", pcap)
+    assert p["kind"] == "long-haul-rocev2" and p["len"] == 20 + 8 + 12 + 16 + 4, p
     proxy_cfg("no proxy sender 10.0.1.0/24", "no proxy long-haul pause-time")
 
 
