@@ -607,6 +607,8 @@ static void machine_event(struct cp_if *ci, enum cp_event ev, uint64_t now)
 	case CP_EV_CONGESTED:
 		ci->c[CP_C_CONGESTED]++;
 		break;
+	case CP_EV_EASED:
+		break;
 	case CP_EV_RESUME:
 		ci->c[CP_C_RESUMES]++;
 		ci->last_resume_us = now;

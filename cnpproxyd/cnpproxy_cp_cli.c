@@ -305,7 +305,7 @@ DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
 	   CP_IF_STR
 	   "Queue thresholds K_min / K_max (T1 / T2)\n"
 	   "K_max = max(k-base, alpha * rate * rtt / 8) (default)\n"
-	   "Floor of K_max (default 0)\n"
+	   "Floor of K_max (default 4202, one maximum-sized RoCEv2 frame)\n"
 	   "Octets\n"
 	   "Factor of the bandwidth-delay product (default 1.0)\n"
 	   "Decimal number, 0.001 to 100\n"
@@ -368,7 +368,7 @@ DEFPY_YANG(no_cnpproxy_cp_if_trigger, no_cnpproxy_cp_if_trigger_cmd,
 }
 
 #define CP_MARKING_HELP                                                                           \
-	CP_IF_STR "ECN marking by the egress program (default none)\n"                            \
+	CP_IF_STR "ECN marking by the egress program (default ce)\n"                              \
 		  "Never change ECN\n"                                                            \
 		  "CE on ECN-capable packets above K_min\n"                                       \
 		  "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n"

@@ -82,16 +82,17 @@ void cp_machine_init(struct cp_machine *m, uint64_t now_us)
 	m->since_us = now_us;
 }
 
-/* Which second-level trigger holds, if any; the queue itself first. */
+/*
+ * Which second-level condition holds, if any; the queue itself first.
+ * Seed 000 5.4: any one of the three, each on its own (a queue growing
+ * fast counts before it reaches K_min).
+ */
 static enum cp_trigger second_level(const struct cp_policy_config *pc,
 				    const struct cp_thresholds *thr,
 				    const struct cp_observation *obs)
 {
 	if (thr->k_max && obs->backlog > thr->k_max)
 		return CP_TRIG_QUEUE;
-	/* Marks and growth only count while there is a standing queue. */
-	if (obs->backlog <= thr->k_min)
-		return CP_TRIG_NONE;
 	if (pc->ecn_permille && obs->have_ecn && obs->ecn_permille > pc->ecn_permille)
 		return CP_TRIG_ECN;
 	if (pc->growth_bps && obs->have_growth && obs->growth_bps > 0 &&
@@ -104,7 +105,6 @@ static void enter(struct cp_machine *m, enum cp_state s, uint64_t now_us)
 {
 	m->state = s;
 	m->since_us = now_us;
-	m->below_since = 0;
 }
 
 enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_policy_config *pc,
@@ -115,30 +115,36 @@ enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_policy_confi
 	enum cp_state was = m->state;
 
 	if (trig != CP_TRIG_NONE) {
-		m->below_since = 0;
+		m->trigger = trig;
 		if (was == CP_ST_CONGESTED)
 			return CP_EV_NONE;
-		m->trigger = trig;
 		enter(m, CP_ST_CONGESTED, obs->now_us);
 		return was == CP_ST_IDLE ? CP_EV_ONSET : CP_EV_CONGESTED;
 	}
 	if (known && obs->backlog > thr->k_min) {
-		m->below_since = 0;
-		if (was != CP_ST_IDLE)
+		if (was == CP_ST_MARKING)
 			return CP_EV_NONE;
-		m->trigger = CP_TRIG_NONE;
 		enter(m, CP_ST_MARKING, obs->now_us);
+		if (was == CP_ST_CONGESTED)
+			return CP_EV_EASED; /* m->trigger says what it was */
+		if (was == CP_ST_DRAINING)
+			return CP_EV_NONE; /* the same episode */
+		m->trigger = CP_TRIG_NONE;
 		return CP_EV_ONSET;
 	}
-	if (was == CP_ST_IDLE)
+	switch (was) {
+	case CP_ST_IDLE:
 		return CP_EV_NONE;
-	/* Under K_min: resume once it has stayed there for RTT_est. */
-	if (!m->below_since) {
-		/* 0 means "not under"; time 0 itself is taken as 1 us. */
-		m->below_since = obs->now_us ? obs->now_us : 1;
-		return CP_EV_NONE;
+	case CP_ST_MARKING:
+	case CP_ST_CONGESTED:
+		enter(m, CP_ST_DRAINING, obs->now_us);
+		return was == CP_ST_CONGESTED ? CP_EV_EASED : CP_EV_NONE;
+	case CP_ST_DRAINING:
+	case CP_ST_MAX:
+		break;
 	}
-	if (obs->now_us - m->below_since < pc->rtt_us)
+	/* Resume once the queue has stayed under K_min for RTT_est. */
+	if (obs->now_us - m->since_us < pc->rtt_us)
 		return CP_EV_NONE;
 	enter(m, CP_ST_IDLE, obs->now_us);
 	return CP_EV_RESUME;
@@ -211,6 +217,7 @@ static const char *const state_names[CP_ST_MAX] = {
 	[CP_ST_IDLE] = "idle",
 	[CP_ST_MARKING] = "marking",
 	[CP_ST_CONGESTED] = "congested",
+	[CP_ST_DRAINING] = "draining",
 };
 
 const char *cp_state_name(enum cp_state s)

@@ -100,6 +100,7 @@ enum cp_state {
 	CP_ST_IDLE = 0,	 /* queue below K_min */
 	CP_ST_MARKING,	 /* first level: above K_min */
 	CP_ST_CONGESTED, /* second level: notifications go out */
+	CP_ST_DRAINING,	 /* back under K_min, not yet for RTT_est: Resume territory */
 	CP_ST_MAX,
 };
 
@@ -123,8 +124,7 @@ struct cp_observation {
 struct cp_machine {
 	enum cp_state state;
 	enum cp_trigger trigger;
-	uint64_t since_us;    /* when the state was entered */
-	uint64_t below_since; /* queue under K_min since then; 0 = not under */
+	uint64_t since_us; /* when the state was entered */
 };
 
 /* What a step did. */
@@ -132,15 +132,19 @@ enum cp_event {
 	CP_EV_NONE = 0,
 	CP_EV_ONSET,	 /* IDLE -> MARKING or straight to CONGESTED */
 	CP_EV_CONGESTED, /* MARKING -> CONGESTED */
-	CP_EV_RESUME,	 /* back to IDLE after RTT_est under K_min */
+	CP_EV_EASED,	 /* CONGESTED -> MARKING or DRAINING: no second-level condition holds */
+	CP_EV_RESUME,	 /* DRAINING -> IDLE after RTT_est under K_min */
 };
 
 extern void cp_machine_init(struct cp_machine *m, uint64_t now_us);
 /*
- * Feed one observation.  Second-level triggers move the machine to
- * CONGESTED from any state; it stays there (and in MARKING) until the
- * queue has been below K_min for RTT_est, so that a queue oscillating
- * around a threshold does not flap.
+ * Feed one observation (seed 000 5.4).  CONGESTED (the second level)
+ * while any of its conditions holds: queue above K_max, marking rate
+ * above V_ecn, growth above V_growth, each on its own.  Otherwise
+ * MARKING (the first level) while the queue is above K_min.  Below K_min
+ * is Resume territory: DRAINING, nothing notified, and back to IDLE with
+ * a Resume once the queue has stayed there for RTT_est; a queue that
+ * rises again within RTT_est goes on with the same episode.
  */
 extern enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_policy_config *pc,
 				     const struct cp_thresholds *thr,

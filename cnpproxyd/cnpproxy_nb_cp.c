@@ -58,7 +58,7 @@ static void if_load(struct cnp_cp_if_config *ic, const struct lyd_node *dn)
 		pc->growth_bps = yang_dnode_get_uint64(dn, "growth-rate-threshold");
 	marking = yang_dnode_get_string(dn, "marking");
 	if (!cp_marking_parse(marking, &pc->marking))
-		pc->marking = CP_MARK_NONE;
+		pc->marking = CP_MARK_CE;
 	if (yang_dnode_exists(dn, "notify-min-interval"))
 		ic->notify_min_interval_us = yang_dnode_get_uint32(dn, "notify-min-interval");
 	ic->notify_rate = yang_dnode_get_uint32(dn, "notify-rate-limit");

@@ -167,16 +167,25 @@ static void test_machine_levels_and_resume(void **state)
 	assert_int_equal(feed(&m, &pc, &t, 400, 20001), CP_EV_CONGESTED);
 	assert_int_equal(m.state, CP_ST_CONGESTED);
 	assert_int_equal(m.trigger, CP_TRIG_QUEUE);
-	/* Back between the thresholds: still congested (hysteresis). */
-	assert_int_equal(feed(&m, &pc, &t, 500, 12000), CP_EV_NONE);
-	assert_int_equal(m.state, CP_ST_CONGESTED);
-	/* Under K_min, but not for a whole RTT; a bump restarts the wait. */
-	assert_int_equal(feed(&m, &pc, &t, 600, 5000), CP_EV_NONE);
+	/*
+	 * Seed 000 5.4: the second level holds while its condition does.
+	 * Back between the thresholds, the first level only.
+	 */
+	assert_int_equal(feed(&m, &pc, &t, 500, 12000), CP_EV_EASED);
+	assert_int_equal(m.state, CP_ST_MARKING);
+	assert_int_equal(m.trigger, CP_TRIG_QUEUE); /* what it last was */
+	assert_int_equal(feed(&m, &pc, &t, 550, 25000), CP_EV_CONGESTED);
+	/* Under K_min: draining, Resume territory, nothing notified. */
+	assert_int_equal(feed(&m, &pc, &t, 600, 5000), CP_EV_EASED);
+	assert_int_equal(m.state, CP_ST_DRAINING);
+	assert_false(cp_should_notify(CP_MARK_CE, &m, &t, 5000));
 	assert_int_equal(feed(&m, &pc, &t, 1500, 5000), CP_EV_NONE);
+	/* Not under K_min for a whole RTT: a bump goes on with the episode. */
 	assert_int_equal(feed(&m, &pc, &t, 1550, 11000), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_MARKING);
 	assert_int_equal(feed(&m, &pc, &t, 1600, 0), CP_EV_NONE);
+	assert_int_equal(m.state, CP_ST_DRAINING);
 	assert_int_equal(feed(&m, &pc, &t, 2599, 0), CP_EV_NONE);
-	assert_int_equal(m.state, CP_ST_CONGESTED);
 	assert_int_equal(feed(&m, &pc, &t, 2600, 0), CP_EV_RESUME);
 	assert_int_equal(m.state, CP_ST_IDLE);
 	assert_int_equal(m.since_us, 2600);
@@ -187,8 +196,38 @@ static void test_machine_levels_and_resume(void **state)
 	cp_machine_init(&m, 0);
 	feed(&m, &pc, &t, 0, 15000);
 	assert_int_equal(feed(&m, &pc, &t, 10, 0), CP_EV_NONE);
-	assert_int_equal(m.state, CP_ST_MARKING);
+	assert_int_equal(m.state, CP_ST_DRAINING);
 	assert_int_equal(feed(&m, &pc, &t, 1010, 0), CP_EV_RESUME);
+}
+
+/*
+ * Issue 38 row 2, on seed 000 7's link (K_max 125 MB, K_min 62.5 MB,
+ * RTT 10 ms): a queue of 130 MB draining through 50, 30, 20 and 10 MB
+ * is notified at 130 MB only; nothing while it drains.
+ */
+static void test_machine_draining_queue_is_not_notified(void **state)
+{
+	static const uint64_t mb = 1000000;
+	static const uint64_t depth[] = { 70, 130, 50, 30, 20, 10 };
+	static const bool notified[] = { false, true, false, false, false, false };
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	struct cp_machine m;
+
+	(void)state;
+	policy_init(&pc);
+	pc.rate_bps = 100000000000ull;
+	pc.rtt_us = 10000;
+	cp_thresholds_compute(&pc, 0, 0, &t);
+	assert_int_equal(t.k_max, 125 * mb);
+	cp_machine_init(&m, 0);
+	for (size_t i = 0; i < sizeof(depth) / sizeof(depth[0]); i++) {
+		feed(&m, &pc, &t, 1000 * (i + 1), depth[i] * mb);
+		assert_int_equal(cp_should_notify(CP_MARK_CE, &m, &t, depth[i] * mb), notified[i]);
+	}
+	/* 10 MB for 10 ms after it got under K_min: Resume. */
+	assert_int_equal(m.state, CP_ST_DRAINING);
+	assert_int_equal(feed(&m, &pc, &t, 3000 + 10000, 10 * mb), CP_EV_RESUME);
 }
 
 static void test_machine_second_level_triggers(void **state)
@@ -213,6 +252,10 @@ static void test_machine_second_level_triggers(void **state)
 	o.ecn_permille = 301;
 	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_CONGESTED);
 	assert_int_equal(m.trigger, CP_TRIG_ECN);
+	/* The condition gone, the second level goes with it. */
+	o.ecn_permille = 300;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_EASED);
+	assert_int_equal(m.state, CP_ST_MARKING);
 
 	cp_machine_init(&m, 0);
 	o.ecn_permille = 0;
@@ -221,20 +264,39 @@ static void test_machine_second_level_triggers(void **state)
 	assert_int_equal(m.state, CP_ST_CONGESTED);
 	assert_int_equal(m.trigger, CP_TRIG_GROWTH);
 
-	/* No standing queue: marks and growth alone do not trigger. */
+	/*
+	 * Seed 000 5.4, issue 38 row 3: any one condition triggers, below
+	 * K_min too.  EMR 90 % at a 10 KB queue, and a queue growing fast
+	 * before it has reached K_min.
+	 */
 	cp_machine_init(&m, 0);
 	o.backlog = 10000;
-	o.ecn_permille = 1000;
+	o.ecn_permille = 900;
+	o.growth_bps = 0;
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_ONSET);
+	assert_int_equal(m.state, CP_ST_CONGESTED);
+	assert_int_equal(m.trigger, CP_TRIG_ECN);
+	cp_machine_init(&m, 0);
+	o.ecn_permille = 0;
+	o.growth_bps = 50000000000ll; /* 50 GB/s */
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_ONSET);
+	assert_int_equal(m.trigger, CP_TRIG_GROWTH);
+	/* Shrinking is not growth. */
+	cp_machine_init(&m, 0);
+	o.growth_bps = -50000000000ll;
 	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_NONE);
 	assert_int_equal(m.state, CP_ST_IDLE);
 	/* Triggers switched off in config are ignored. */
 	pc.ecn_permille = 0;
 	pc.growth_bps = 0;
 	o.backlog = 15000;
+	o.ecn_permille = 1000;
+	o.growth_bps = 50000000000ll;
 	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_ONSET);
 	assert_int_equal(m.state, CP_ST_MARKING);
 	/* Stale rates (have_* false) are ignored too. */
 	pc.ecn_permille = 1;
+	pc.growth_bps = 1;
 	o.have_ecn = o.have_growth = false;
 	assert_int_equal(cp_machine_step(&m, &pc, &t, &o), CP_EV_NONE);
 	assert_int_equal(m.state, CP_ST_MARKING);
@@ -303,7 +365,8 @@ static void test_unknown_rate_marks_nothing(void **state)
 	/* A congested interface whose rate goes away resumes after RTT_est. */
 	m.state = CP_ST_CONGESTED;
 	assert_false(cp_should_notify(CP_MARK_CE, &m, &t, 500000));
-	assert_int_equal(cp_machine_step(&m, &pc, &t, &obs), CP_EV_NONE);
+	assert_int_equal(cp_machine_step(&m, &pc, &t, &obs), CP_EV_EASED);
+	assert_int_equal(m.state, CP_ST_DRAINING);
 	obs.now_us += 10000;
 	assert_int_equal(cp_machine_step(&m, &pc, &t, &obs), CP_EV_RESUME);
 	/* A K_base makes them known again. */
@@ -382,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_bdp_rate_sources_and_base),
 		cmocka_unit_test(test_static_and_validation),
 		cmocka_unit_test(test_machine_levels_and_resume),
+		cmocka_unit_test(test_machine_draining_queue_is_not_notified),
 		cmocka_unit_test(test_machine_second_level_triggers),
 		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_unknown_rate_marks_nothing),

@@ -41,9 +41,9 @@ static const struct step example[] = {
 	{ 3000, 130 * MB, 60000 * MB, CP_EV_CONGESTED, true, 7, 255, PNC_LH_PAUSE, 500 },
 	{ 4000, 140 * MB, 10000 * MB, CP_EV_NONE, true, 6, 218, PNC_LH_RATE_REDUCE, 50 },
 	{ 5000, 130 * MB, -10000 * MB, CP_EV_NONE, true, 4, 145, PNC_LH_RATE_REDUCE, 50 },
-	/* Still congested until the resume: draining, the depth's own level. */
-	{ 20000, 60 * MB, -5000 * MB, CP_EV_NONE, true, 4, 145, PNC_LH_RATE_REDUCE, 50 },
-	{ 29000, 40 * MB, -2000 * MB, CP_EV_NONE, true, 4, 145, PNC_LH_RATE_REDUCE, 50 },
+	/* Under K_min: draining, Resume territory, nothing sent (seed 000 5.4). */
+	{ 20000, 60 * MB, -5000 * MB, CP_EV_EASED, false, 0, 0, 0, 0 },
+	{ 29000, 40 * MB, -2000 * MB, CP_EV_NONE, false, 0, 0, 0, 0 },
 	{ 30000, 30 * MB, -1000 * MB, CP_EV_RESUME, false, 0, 0, 0, 0 },
 };
 

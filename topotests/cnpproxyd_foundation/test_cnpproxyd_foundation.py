@@ -316,15 +316,15 @@ def test_no_form_of_interface_setting():
     r2 = get_topogen().gears["r2"]
     before = cnpproxy_block(r2)
     ifcmd = "congestion-point interface r2-eth0"
-    rc, out = cnpproxy_cfg(r2, ifcmd, ifcmd + " rtt 5000", ifcmd + " marking ce",
+    rc, out = cnpproxy_cfg(r2, ifcmd, ifcmd + " rtt 5000", ifcmd + " marking two-threshold",
                            ifcmd + " collaborative-suppression fall-percent 20",
                            "congestion-point direct-to-source prefix-list SENDERS")
     assert rc == 0, out
     block = cnpproxy_block(r2)
-    assert ifcmd + " rtt 5000\n" in block and ifcmd + " marking ce\n" in block, block
+    assert ifcmd + " rtt 5000\n" in block and ifcmd + " marking two-threshold\n" in block, block
     assert ifcmd + " collaborative-suppression fall-percent 20\n" in block, block
     assert " congestion-point direct-to-source prefix-list SENDERS\n" in block, block
-    for wrong in ("no " + ifcmd + " rtt 5", "no " + ifcmd + " marking two-threshold",
+    for wrong in ("no " + ifcmd + " rtt 5", "no " + ifcmd + " marking none",
                   "no " + ifcmd + " collaborative-suppression fall-percent 21",
                   "no congestion-point direct-to-source prefix-list OTHER"):
         rc, out = cnpproxy_cfg(r2, wrong)
@@ -400,7 +400,8 @@ def test_command_with_a_bad_value_changes_nothing():
         assert cnpproxy_block(r2) == block, bad
         now = r2.vtysh_cmd("show cnpproxy congestion json",
                            isjson=True)["interfaces"]["r2-eth0"]["thresholds"]
-        assert now["kBase"] == thresholds["kBase"] == 0, now
+        # seed 000 5.3.2: one maximum-sized RoCEv2 frame by default
+        assert now["kBase"] == thresholds["kBase"] == 4202, now
     rc, out = cnpproxy_cfg(r2, "no " + ifcmd)
     assert rc == 0, out
 
