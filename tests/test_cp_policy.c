@@ -215,9 +215,7 @@ static void test_machine_draining_queue_is_not_notified(void **state)
 	struct cp_machine m;
 
 	(void)state;
-	policy_init(&pc);
-	pc.rate_bps = 100000000000ull;
-	pc.rtt_us = 10000;
+	bdp_config(&pc, 100000000000ull, 10000);
 	cp_thresholds_compute(&pc, 0, 0, &t);
 	assert_int_equal(t.k_max, 125 * mb);
 	cp_machine_init(&m, 0);
