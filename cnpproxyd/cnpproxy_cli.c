@@ -672,11 +672,13 @@ DEFPY_YANG(no_cnpproxy_proxy_level, no_cnpproxy_proxy_level_cmd,
 	"ICMPv6 type of the ICMPv6 form, 128-255 (default 200)\n"                                 \
 	"RFC 4884 Class-Num of the extension objects (default 247)\n"                             \
 	"Percent a light notification asks to cut, 1-100 (default 20)\n"                          \
-	"Percent a severe notification asks to cut, 1-100 (default 50)\n"                         \
+	"Percent a notification of severe-level asks to cut, 1-100 (default 30)\n"                \
+	"Percent more per level above severe-level, 0-100 (default 10)\n"                         \
+	"Percent of the cut a Resume gives back, 0 all, 0-100 (default 50)\n"                     \
 	"Microseconds a level 7 notification asks to pause, 0 none (default 0)\n"
 
 DEFPY_YANG(cnpproxy_proxy_lh_num, cnpproxy_proxy_lh_num_cmd,
-	   "proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|pause-time>$leaf (0-65535)$value",
+	   "proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|severe-reduce-step|resume-share|pause-time>$leaf (0-65535)$value",
 	   PROXY_LH_NUM_HELP
 	   "Value\n")
 {
@@ -684,7 +686,7 @@ DEFPY_YANG(cnpproxy_proxy_lh_num, cnpproxy_proxy_lh_num_cmd,
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_lh_num, no_cnpproxy_proxy_lh_num_cmd,
-	   "no proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|pause-time>$leaf [(0-65535)$value]",
+	   "no proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|severe-reduce-step|resume-share|pause-time>$leaf [(0-65535)$value]",
 	   NO_STR PROXY_LH_NUM_HELP
 	   "Value\n")
 {

@@ -72,7 +72,9 @@ struct cnp_level_policy {
 	uint8_t light_cnp_pacing; /* light: one CNP per N minimum intervals; 0: none */
 	uint8_t lh_light_action;  /* enum cnp_lh_light_action */
 	uint8_t lh_light_reduce;  /* percent */
-	uint8_t lh_severe_reduce; /* percent */
+	uint8_t lh_severe_reduce; /* percent, at severe_level */
+	uint8_t lh_reduce_step;	  /* percent more per level above severe_level */
+	uint8_t lh_resume_share;  /* Resume: percent of the cut given back; 0 all */
 	uint16_t lh_pause_us;	  /* CL 7 pauses this long; 0: it reduces */
 	uint32_t ra_max_rate;	  /* Mb/s: advice = max * (8 - CL) / 8 */
 };

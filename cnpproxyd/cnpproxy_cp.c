@@ -324,8 +324,8 @@ static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const s
 }
 
 /*
- * What this router's proxy role is told of the queue: its depth for the
- * Long-haul Metric (unless hidden), and for rate advice the rate it
+ * What this router's proxy role is told of the queue: its Long-haul
+ * level, its depth for the Long-haul Metric (unless hidden), and for rate advice the rate it
  * drains at (the qdisc's shaping rate, else the link's) shared among
  * the flows slowed in this episode.
  */
@@ -336,6 +336,7 @@ static void queue_report(const struct cp_if *ci, unsigned int flows, struct pn_q
 	memset(m, 0, sizeof(*m));
 	if (drain_bps && flows)
 		m->advice_mbps = (uint32_t)MAX(drain_bps / 1000000u / flows, 1);
+	m->lh_level = cp_lh_level(&ci->thr, ci->cur.backlog_bytes);
 	if (cnp_g.cfg.cp.hide_queue_state)
 		return;
 	m->type = PNC_LH_METRIC_QUEUE_KB;

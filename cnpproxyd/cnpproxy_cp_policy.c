@@ -213,6 +213,26 @@ uint8_t cp_level_projected(enum cp_marking marking, const struct cp_thresholds *
 	return cp_level(marking, thr, backlog + ahead);
 }
 
+uint8_t cp_lh_level(const struct cp_thresholds *thr, uint64_t backlog)
+{
+	uint64_t span, v;
+
+	if (thr->k_max <= thr->k_min)
+		return 0;
+	span = thr->k_max - thr->k_min;
+	/* Past either end of the scale first: no product can overflow then. */
+	if (backlog >= thr->k_min) {
+		if ((backlog - thr->k_min) / 2 >= span)
+			return 255;
+		v = 72 + muldiv(backlog - thr->k_min, 100, span);
+		return v > 255 ? 255 : (uint8_t)v;
+	}
+	if (thr->k_min - backlog >= span)
+		return 0;
+	v = muldiv(thr->k_min - backlog, 100, span);
+	return v >= 72 ? 0 : (uint8_t)(72 - v);
+}
+
 static const char *const state_names[CP_ST_MAX] = {
 	[CP_ST_IDLE] = "idle",
 	[CP_ST_MARKING] = "marking",

@@ -184,6 +184,15 @@ extern uint8_t cp_level(enum cp_marking marking, const struct cp_thresholds *thr
 extern uint8_t cp_level_projected(enum cp_marking marking, const struct cp_thresholds *thr,
 				  uint64_t backlog, int64_t growth_Bps, uint32_t rtt_us);
 
+/*
+ * Long-haul Congestion Level (0-255) of a queue depth.  Seed 000 6.1
+ * leaves the scale to the node; ours is the line through 72 at K_min
+ * and 172 at K_max, clamped, on which both points of section 7's
+ * example lie (K_max 125 MB: 130 MB reads 180, 30 MB reads 20).  0 when
+ * the thresholds say nothing.
+ */
+extern uint8_t cp_lh_level(const struct cp_thresholds *thr, uint64_t backlog);
+
 /* Seed 001 carries 1-7 (0 means "not given"). */
 static inline uint8_t cp_level_fcn(uint8_t level)
 {

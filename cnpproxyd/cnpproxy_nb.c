@@ -189,6 +189,20 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/severe-reduce-step",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/long-haul/resume-share",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy/long-haul/pause-time",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,

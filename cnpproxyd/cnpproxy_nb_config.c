@@ -124,6 +124,8 @@ static void formats_load(struct cnp_proxy_config *pc, const struct lyd_node *pro
 				      : CNP_LH_LIGHT_RATE_REDUCE;
 	lp->lh_light_reduce = yang_dnode_get_uint8(proxy, "long-haul/light-reduce");
 	lp->lh_severe_reduce = yang_dnode_get_uint8(proxy, "long-haul/severe-reduce");
+	lp->lh_reduce_step = yang_dnode_get_uint8(proxy, "long-haul/severe-reduce-step");
+	lp->lh_resume_share = yang_dnode_get_uint8(proxy, "long-haul/resume-share");
 	lp->lh_pause_us = yang_dnode_get_uint16(proxy, "long-haul/pause-time");
 	lp->ra_max_rate = yang_dnode_get_uint32(proxy, "rate-advice/max-rate");
 	pc->lh_icmp6_type = yang_dnode_get_uint8(proxy, "long-haul/icmpv6-type");

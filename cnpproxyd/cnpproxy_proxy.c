@@ -739,6 +739,8 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	if (metric && metric->advice_mbps)
 		lp.ra_max_rate = metric->advice_mbps;
 	cnp_reaction_for(&lp, snd->format, cl, &r);
+	if (metric)
+		cnp_reaction_at_depth(&r, metric->lh_level);
 	if (!r.send) {
 		pn_counters.c[PN_LIGHT]++;
 		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,
@@ -1061,6 +1063,8 @@ static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue
 	if (metric && metric->advice_mbps)
 		lp.ra_max_rate = metric->advice_mbps;
 	cnp_resume_for(&lp, snd->format, &r);
+	if (metric)
+		cnp_reaction_at_depth(&r, metric->lh_level);
 	if (!r.send || !source_set(f))
 		return false;
 	queued = queue_message(f, snd, &r, metric, 0, "resume");

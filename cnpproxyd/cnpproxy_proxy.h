@@ -98,8 +98,9 @@ extern struct pnc_flow_table *pn_flows;
 
 /* What the congestion point knows of its queue. */
 struct pn_queue_report {
-	uint8_t type;	/* Long-haul Metric Type, enum pnc_lh_metric */
-	uint32_t value; /* ... and value */
+	uint8_t lh_level; /* Long-haul level of the depth, cp_lh_level() */
+	uint8_t type;	  /* Long-haul Metric Type, enum pnc_lh_metric */
+	uint32_t value;	  /* ... and value */
 	/* Rate advice: the flow's share of the drain rate, Mb/s, in place of max-rate. */
 	uint32_t advice_mbps;
 };

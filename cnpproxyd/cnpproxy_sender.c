@@ -15,7 +15,9 @@ void cnp_level_policy_init(struct cnp_level_policy *p)
 	p->light_cnp_pacing = 1;
 	p->lh_light_action = CNP_LH_LIGHT_NOTIFY;
 	p->lh_light_reduce = 20;
-	p->lh_severe_reduce = 50;
+	p->lh_severe_reduce = 30;
+	p->lh_reduce_step = 10;
+	p->lh_resume_share = 50;
 	p->ra_max_rate = 100000;
 }
 
@@ -61,6 +63,7 @@ void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt
 	case CNP_FMT_LONG_HAUL_ROCEV2:
 		r->send = true;
 		r->lh_action = PNC_LH_RESUME;
+		r->lh_parameter = p->lh_resume_share;
 		break;
 	case CNP_FMT_RATE_ADVICE:
 		r->send = true;
@@ -70,6 +73,14 @@ void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt
 	case CNP_FMT_MAX:
 		break;
 	}
+}
+
+/* Each level above severe_level asks a stricter cut (seed 000 5.7). */
+static uint16_t severe_cut(const struct cnp_level_policy *p, uint8_t cl)
+{
+	unsigned int pct = p->lh_severe_reduce + (cl - p->severe_level) * p->lh_reduce_step;
+
+	return pct > 100 ? 100 : (uint16_t)pct;
 }
 
 void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt, uint8_t cl,
@@ -97,7 +108,7 @@ void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format f
 			r->lh_parameter = p->lh_pause_us;
 		} else if (r->severe) {
 			r->lh_action = PNC_LH_RATE_REDUCE;
-			r->lh_parameter = p->lh_severe_reduce;
+			r->lh_parameter = severe_cut(p, cl);
 		} else if (p->lh_light_action == CNP_LH_LIGHT_RATE_REDUCE) {
 			r->lh_action = PNC_LH_RATE_REDUCE;
 			r->lh_parameter = p->lh_light_reduce;
@@ -114,4 +125,10 @@ void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format f
 		r->send = false;
 		break;
 	}
+}
+
+void cnp_reaction_at_depth(struct cnp_reaction *r, uint8_t depth_level)
+{
+	if (r->lh_action == PNC_LH_RESUME || depth_level > r->lh_level)
+		r->lh_level = depth_level;
 }

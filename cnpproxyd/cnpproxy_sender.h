@@ -41,7 +41,7 @@ extern enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *send
 /*
  * The reaction that tells a sender of the format the congestion has
  * gone (a Resume):
- *  - Long-haul: Resume, parameter 0 (the whole cut back), level 0;
+ *  - Long-haul: Resume, parameter lh_resume_share, level 0;
  *  - rate advice: ra_max_rate, the advice of a level 0 queue; never 0
  *    (seed 004: the Rate is a rate, 0 would stop the sender);
  *  - rocev2-cnp: nothing to send (DCQCN recovers on its own).
@@ -54,14 +54,23 @@ extern void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_for
  * format:
  *  - rocev2-cnp: severe, a CNP each minimum interval; light, one per
  *    light_cnp_pacing intervals, or none when it is 0;
- *  - Long-haul: severe, Rate Reduce by lh_severe_reduce percent, or at
- *    level 7 with lh_pause_us set, Pause that long; light, Notify or
- *    Rate Reduce by lh_light_reduce percent (lh_light_action);
+ *  - Long-haul: level 1 + cl * 254 / 7; severe, Rate Reduce by
+ *    lh_severe_reduce percent plus lh_reduce_step per level above
+ *    severe_level (at most 100), or at level 7 with lh_pause_us set,
+ *    Pause that long; light, Notify or Rate Reduce by lh_light_reduce
+ *    percent (lh_light_action);
  *  - rate advice: ra_max_rate * (8 - cl) / 8, at least 1 Mb/s.
  * Long-haul and rate advice keep the minimum interval as it is: their
  * message itself says how hard to react.
  */
 extern void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt,
 			     uint8_t cl, struct cnp_reaction *r);
+
+/*
+ * This router's own congestion point knows its queue: the Long-haul
+ * level of its depth (cp_lh_level()) goes on the wire as it is in a
+ * Resume, and in place of the notification's level when higher.
+ */
+extern void cnp_reaction_at_depth(struct cnp_reaction *r, uint8_t depth_level);
 
 #endif /* _CNPPROXY_SENDER_H */

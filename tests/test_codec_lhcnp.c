@@ -39,10 +39,15 @@ static void test_levels(void **state)
 	(void)state;
 	for (uint8_t cl = 0; cl <= 7; cl++)
 		assert_int_equal(pnc_lh_level_to_cl(pnc_lh_level_from_cl(cl)), cl);
-	assert_int_equal(pnc_lh_level_from_cl(0), 0);
+	/* Seed 002's lowest congestion is still congestion: level 1, not 0. */
+	assert_int_equal(pnc_lh_level_from_cl(0), 1);
+	assert_int_equal(pnc_lh_level_from_cl(4), 146);
 	assert_int_equal(pnc_lh_level_from_cl(7), 255);
 	assert_int_equal(pnc_lh_level_from_cl(9), 255);
-	assert_int_equal(pnc_lh_level_to_cl(1), 1);
+	assert_int_equal(pnc_lh_level_to_cl(0), 0);
+	assert_int_equal(pnc_lh_level_to_cl(1), 0);
+	assert_int_equal(pnc_lh_level_to_cl(2), 1);
+	assert_int_equal(pnc_lh_level_to_cl(180), 5);
 	assert_int_equal(pnc_lh_level_to_cl(255), 7);
 	assert_string_equal(pnc_lh_action_name(PNC_LH_PAUSE), "pause");
 	assert_string_equal(pnc_lh_action_name(PNC_LH_RESUME), "resume");

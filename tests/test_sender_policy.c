@@ -100,14 +100,19 @@ static void test_long_haul_levels(void **state)
 	assert_true(r.send);
 	assert_int_equal(r.lh_action, PNC_LH_NOTIFY);
 	assert_int_equal(r.lh_parameter, 0);
-	assert_int_equal(r.lh_level, 36);
+	assert_int_equal(r.lh_level, 37);
+	/* Seed 002's CL 0 is congestion, the lowest: never seed 000's level 0. */
+	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 0, &r);
+	assert_int_equal(r.lh_action, PNC_LH_NOTIFY);
+	assert_int_equal(r.lh_level, 1);
 	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ICMPV6, 5, &r);
 	assert_int_equal(r.lh_action, PNC_LH_RATE_REDUCE);
-	assert_int_equal(r.lh_parameter, 50);
+	assert_int_equal(r.lh_parameter, 40);
 	assert_int_equal(r.lh_level, 182);
-	/* Level 7 without a pause time reduces like the other severe levels. */
+	/* Level 7 without a pause time reduces, harder than the others. */
 	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ICMPV6, 7, &r);
 	assert_int_equal(r.lh_action, PNC_LH_RATE_REDUCE);
+	assert_int_equal(r.lh_parameter, 60);
 	assert_int_equal(r.lh_level, 255);
 	p.lh_pause_us = 500;
 	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ICMPV6, 7, &r);
@@ -174,7 +179,73 @@ static void test_rate_advice_never_zero(void **state)
 	assert_int_equal(r.ra_rate, 1);
 }
 
-/* Resume: Long-haul asks for the whole cut back; standard CNPs have none. */
+/*
+ * Seed 000 5.7: a notification escalated to a higher level asks a
+ * stricter action.  With the defaults every severe level cuts harder
+ * than the one below; the step saturates at 100 percent, and a step of
+ * 0 gives every severe level the same cut.
+ */
+static void test_escalation_is_stricter(void **state)
+{
+	static const uint16_t want[8] = { 0, 0, 0, 0, 30, 40, 50, 60 };
+	struct cnp_level_policy p;
+	struct cnp_reaction r;
+	uint16_t before = 0;
+
+	(void)state;
+	cnp_level_policy_init(&p);
+	for (uint8_t cl = p.severe_level; cl <= 7; cl++) {
+		cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, cl, &r);
+		assert_int_equal(r.lh_action, PNC_LH_RATE_REDUCE);
+		assert_int_equal(r.lh_parameter, want[cl]);
+		assert_true(r.lh_parameter > before);
+		before = r.lh_parameter;
+	}
+	p.lh_severe_reduce = 90;
+	p.lh_reduce_step = 25;
+	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 5, &r);
+	assert_int_equal(r.lh_parameter, 100);
+	p.severe_level = 1;
+	p.lh_severe_reduce = 100;
+	p.lh_reduce_step = 100;
+	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 7, &r);
+	assert_int_equal(r.lh_parameter, 100);
+	p.lh_severe_reduce = 30;
+	p.lh_reduce_step = 0;
+	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 6, &r);
+	assert_int_equal(r.lh_parameter, 30);
+	/* At the top, with a pause time, the strictest action: Pause. */
+	p.lh_pause_us = 800;
+	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 7, &r);
+	assert_int_equal(r.lh_action, PNC_LH_PAUSE);
+}
+
+/* This router's own queue: its depth's level where higher, and in a Resume. */
+static void test_reaction_at_depth(void **state)
+{
+	struct cnp_level_policy p;
+	struct cnp_reaction r;
+
+	(void)state;
+	cnp_level_policy_init(&p);
+	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 4, &r);
+	cnp_reaction_at_depth(&r, 180);
+	assert_int_equal(r.lh_level, 180);
+	cnp_reaction_at_depth(&r, 12);
+	assert_int_equal(r.lh_level, 180);
+	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 6, &r);
+	cnp_reaction_at_depth(&r, 180);
+	assert_int_equal(r.lh_level, 218);
+	cnp_resume_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, &r);
+	cnp_reaction_at_depth(&r, 20);
+	assert_int_equal(r.lh_level, 20);
+}
+
+/*
+ * Resume: Long-haul gives back resume_share percent of the cut (50 by
+ * default, seed 000 section 7; 0 would be the whole of it); standard
+ * CNPs have none.
+ */
 static void test_resume(void **state)
 {
 	static const enum cnp_sender_format lh[] = { CNP_FMT_LONG_HAUL_ICMPV6,
@@ -188,9 +259,12 @@ static void test_resume(void **state)
 		cnp_resume_for(&p, lh[i], &r);
 		assert_true(r.send);
 		assert_int_equal(r.lh_action, PNC_LH_RESUME);
-		assert_int_equal(r.lh_parameter, 0);
+		assert_int_equal(r.lh_parameter, 50);
 		assert_int_equal(r.lh_level, 0);
 	}
+	p.lh_resume_share = 0;
+	cnp_resume_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, &r);
+	assert_int_equal(r.lh_parameter, 0);
 	cnp_resume_for(&p, CNP_FMT_ROCEV2_CNP, &r);
 	assert_false(r.send);
 }
@@ -222,6 +296,8 @@ int main(void)
 		cmocka_unit_test(test_long_haul_levels),
 		cmocka_unit_test(test_rate_advice_levels),
 		cmocka_unit_test(test_rate_advice_never_zero),
+		cmocka_unit_test(test_escalation_is_stricter),
+		cmocka_unit_test(test_reaction_at_depth),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_sender_of),
 	};

@@ -19,12 +19,14 @@ uint8_t pnc_lh_level_from_cl(uint8_t cl)
 {
 	if (cl > 7)
 		cl = 7;
-	return (uint8_t)(cl * 255u / 7u);
+	return (uint8_t)(1u + cl * 254u / 7u);
 }
 
 uint8_t pnc_lh_level_to_cl(uint8_t level)
 {
-	return (uint8_t)((level * 7u + 254u) / 255u);
+	if (!level)
+		return 0;
+	return (uint8_t)(((level - 1u) * 7u + 253u) / 254u);
 }
 
 const char *pnc_lh_action_name(uint8_t action)

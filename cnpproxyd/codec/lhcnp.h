@@ -117,8 +117,10 @@ struct pnc_lh_roce {
 
 /*
  * Congestion Level between the 0-7 scale of the notifications and the
- * 0-255 scale of the block (doc/wire-formats.md 8): floor(cl * 255 / 7)
- * out, ceil(v * 7 / 255) in, so every 0-7 level round trips.
+ * 0-255 scale of the block (doc/wire-formats.md 8).  Seed 002's CL 0 is
+ * the lowest congestion, seed 000's level 0 none at all: CL 0-7 go to
+ * 1-255, 1 + floor(cl * 254 / 7), and back by ceil((v - 1) * 7 / 254),
+ * so every 0-7 level round trips and no notification reads "none".
  */
 extern uint8_t pnc_lh_level_from_cl(uint8_t cl);
 extern uint8_t pnc_lh_level_to_cl(uint8_t level);

@@ -186,9 +186,10 @@ def lh_block(action, parameter, src_qp=0x11, level=200):
                        (500).to_bytes(3, "big"))
 
 
-def lh_roce(action, parameter, src="192.0.2.2", dst="192.0.2.1", dest_qp=0x11):
+def lh_roce(action, parameter, src="192.0.2.2", dst="192.0.2.1", dest_qp=0x11, src_qp=None):
     """RoCEv2 form: a CNP (BECN) with the E bit, the block, four zero octets."""
-    return roce(src, dst, 0x81, 0x40 | 0x20, dest_qp, lh_block(action, parameter) + bytes(4))
+    block = lh_block(action, parameter, src_qp=dest_qp if src_qp is None else src_qp)
+    return roce(src, dst, 0x81, 0x40 | 0x20, dest_qp, block + bytes(4))
 
 
 def rate_advice(mbps, src="192.0.2.2", dst="192.0.2.1", qp=0x11, opcode=0xC0):
@@ -252,11 +253,13 @@ def stats_between(lines, first, last):
 
 
 def check_lh_roce_actions():
-    """RoCEv2 form: Pause stops sending, Rate Reduce cuts, Resume restores."""
+    """RoCEv2 form: Pause stops sending, Rate Reduce cuts, Resume restores; a
+    block whose Source QP is not the BTH's DestQP is ignored (seed 000 5.6)."""
     lines = run_injected("192.0.2.1", "192.0.2.2",
                          ["--long-haul", "--lh-known", "192.0.2.2",
                           "--lh-recovery-us", "10000000"],
-                         [(0.5, [("ip4", lh_roce(LH_NOTIFY, 0))]),
+                         [(0.5, [("ip4", lh_roce(LH_NOTIFY, 0)),
+                                 ("ip4", lh_roce(LH_RATE_REDUCE, 90, src_qp=0x12))]),
                           (0.6, [("ip4", lh_roce(LH_PAUSE, 60000))]),
                           (1.0, [("ip4", lh_roce(LH_RATE_REDUCE, 50))]),
                           (1.5, [("ip4", lh_roce(LH_RESUME, 0))])], duration=2.0)
@@ -280,7 +283,9 @@ def check_lh_roce_actions():
     assert after and all(e["rate_mbps"] == 40.0 for e in after), after
     rq = event(lines, "summary")[0]
     assert (rq["lh_roce"], rq["lh_notify"], rq["lh_pause"], rq["lh_rate_reduce"],
-            rq["lh_resume"]) == (4, 1, 1, 1, 1), rq
+            rq["lh_resume"], rq["ignored"]) == (5, 1, 1, 1, 1, 1), rq
+    ign = event(lines, "lh-ignored")
+    assert [(e["reason"], e["qp"]) for e in ign] == [("qp-mismatch", 0x11)], ign
     assert rq["cnps"] == 0 and rq["malformed"] == 0 and rq["unknown_src"] == 0, rq
 
 

@@ -156,7 +156,8 @@ static void log_malformed(struct requester *rq, const char *kind, int rv)
 
 /*
  * A decoded Long-haul CNP, either form: act on it only when its source
- * is known and it names our QP.
+ * is known and it names our QP (seed 000 5.6, step 1), in the RoCEv2
+ * form in both places, the BTH's DestQP and the block's Source QP.
  */
 static void lh_act(struct requester *rq, const char *form, int version, const uint8_t src[16],
 		   uint32_t qp, const struct pnc_lh_block *b)
@@ -173,6 +174,9 @@ static void lh_act(struct requester *rq, const char *form, int version, const ui
 	} else if (qp != cfg->local_qpn) {
 		rq->ignored++;
 		reason = "wrong-qp";
+	} else if (b->src_qp != qp) {
+		rq->ignored++;
+		reason = "qp-mismatch";
 	}
 	if (reason) {
 		emu_log(cfg,

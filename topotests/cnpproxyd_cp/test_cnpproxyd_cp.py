@@ -582,19 +582,23 @@ def test_direct_long_haul_to_source():
     rq = summary("direct", "req")
     assert rq["lh_roce"] >= 2 and rq["lh_rate_reduce"] >= 1 and rq["lh_resume"] >= 1, rq
     assert rq["unknown_src"] == 0 and rq["cnps"] == 0, rq
-    # The rate trace: each Rate Reduce halves the rate (parameter 50),
-    # a Resume restores the whole cut.
-    with open(logfile("direct-req.json")) as f:
-        lh = [json.loads(line) for line in f if '"event":"lh"' in line]
-    assert lh[0]["action"] == "rate-reduce" and lh[0]["parameter"] == 50, lh[0]
-    assert lh[0]["rate_mbps"] == 30.0, lh[0]
-    i = next(k for k, e in enumerate(lh) if e["action"] == "resume")
-    assert lh[i]["parameter"] == 0 and lh[i]["rate_mbps"] > lh[i - 1]["rate_mbps"], lh[i - 1:i + 1]
-    # The first message on the wire: Rate Reduce with the queue's depth.
+    # The first message on the wire: Rate Reduce with the queue's depth,
+    # 30 percent at severe-level, 10 more per level above (seed 000 5.7).
     assert pkt["kind"] == "long-haul-rocev2" and pkt["icrc_ok"], pkt
     assert pkt["ip"]["src"] == "10.255.0.2" and pkt["bth"]["dqpn"] == 0x11, pkt
     assert pkt["lh"]["action_name"] == "rate-reduce" and pkt["lh"]["cl"] >= 4, pkt
+    cut = pkt["lh"]["parameter"]
+    assert cut in (30, 40, 50, 60), pkt
     assert pkt["lh"]["metric_type"] == 1 and pkt["lh"]["metric"] >= 14, pkt
+    # The rate trace: the first Rate Reduce cuts the 60 Mb/s by that
+    # much; a Resume gives back half of what was cut (seed 000 7).
+    with open(logfile("direct-req.json")) as f:
+        lh = [json.loads(line) for line in f if '"event":"lh"' in line]
+    assert lh[0]["action"] == "rate-reduce" and lh[0]["parameter"] == cut, lh[0]
+    assert lh[0]["rate_mbps"] == 60.0 * (100 - cut) / 100, lh[0]
+    i = next(k for k, e in enumerate(lh) if e["action"] == "resume")
+    assert lh[i]["parameter"] == 50 and lh[i]["rate_mbps"] > lh[i - 1]["rate_mbps"], \
+        lh[i - 1:i + 1]
 
     # Hidden queue state: Metric Type 0, value 0.
     p_config("congestion-point hide-queue-state")

@@ -124,6 +124,8 @@ def test_config_refusals():
              "applies to format long-haul-rocev2 only"),
             ("proxy long-haul icmpv6-type 100", "range"),
             ("proxy long-haul severe-reduce 0", "range"),
+            ("proxy long-haul severe-reduce-step 101", "range"),
+            ("proxy long-haul resume-share 101", "range"),
             ("proxy rate-advice opcode 29", "range"),
             ("proxy severe-level 0", "range"),
             ("proxy severe-level 8", "range")):
@@ -644,7 +646,8 @@ def test_long_haul_rocev2_to_sender():
     lh = of_event("lh4", "req", "lh")
     assert [(e["form"], e["action"], e["qpn"]) for e in lh] == [
         ("roce", "rate-reduce", 0x11), ("roce", "pause", 0x11)], lh
-    assert lh[0]["parameter"] == 50 and lh[0]["rate_mbps"] == 10.0, lh
+    # CL 5, one above severe-level: 30 + 10 percent (seed 000 5.7: stricter).
+    assert lh[0]["parameter"] == 40 and lh[0]["rate_mbps"] == 12.0, lh
     assert lh[1]["parameter"] == 30000 and lh[1]["level"] == 255, lh
     # The pause shows in the rate trace: a sample at 0 Mb/s.
     assert any(e["paused"] and e["rate_mbps"] == 0 for e in of_event("lh4", "req", "stats")), \
@@ -714,7 +717,8 @@ def test_long_haul_icmpv6_light_notification():
     lh = of_event("lh6", "req", "lh")
     assert [(e["form"], e["action"], e["parameter"], e["qpn"]) for e in lh] == [
         ("icmp6", "rate-reduce", 25, 0x11)], lh
-    assert lh[0]["rate_mbps"] == 15.0 and lh[0]["level"] == 72, lh
+    # CL 2 is seed 000's 1 + 2 * 254 / 7.
+    assert lh[0]["rate_mbps"] == 15.0 and lh[0]["level"] == 73, lh
     (p,) = decode_capture("sender", pcap)
     assert p["kind"] == "long-haul-icmpv6" and p["icmp6"]["checksum_ok"], p
     assert p["ip"]["src"] == "2001:db8:1::fe" and p["ip"]["dst"] == "2001:db8:1::1", p
