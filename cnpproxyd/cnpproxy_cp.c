@@ -88,6 +88,7 @@ struct cp_if {
 	bool pushed_valid;
 	uint8_t level;
 	uint64_t peak_backlog;
+	uint64_t avg_backlog; /* cp_queue_average() of the readings */
 
 	struct pnc_mark_if_counters ecn_prev;
 	uint32_t ecn_permille;
@@ -324,6 +325,16 @@ static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const s
 }
 
 /*
+ * The depth marking, levels and seed 003 notifications follow: the
+ * average queue in two-threshold mode (seed 003 3.2.1), the reading
+ * otherwise (seed 000 5.3.1's QD is instantaneous).
+ */
+static uint64_t depth_of(const struct cp_if *ci)
+{
+	return cp_marking_depth(ci->cfg.policy.marking, ci->cur.backlog_bytes, ci->avg_backlog);
+}
+
+/*
  * What this router's proxy role is told of the queue: its Long-haul
  * level, its depth for the Long-haul Metric (unless hidden), and for rate advice the rate it
  * drains at (the qdisc's shaping rate, else the link's) shared among
@@ -371,8 +382,7 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 	bool known;
 	uint8_t cl;
 
-	cl = notify_level(ci, cp_level_projected(ci->cfg.policy.marking, &ci->thr,
-						 ci->cur.backlog_bytes,
+	cl = notify_level(ci, cp_level_projected(ci->cfg.policy.marking, &ci->thr, depth_of(ci),
 						 ci->rates.valid ? ci->rates.growth_Bps : 0,
 						 ci->cfg.policy.rtt_us));
 	flow_ref_of(v, &ref);
@@ -577,7 +587,7 @@ static void push_state(struct cp_if *ci, bool sampling)
 	struct cp_marks mk;
 	uint64_t now = pnc_mark_tc_now_ns(), life = state_lifetime_ns(ci);
 
-	cp_marks_compute(ci->cfg.policy.marking, &ci->thr, ci->cur.backlog_bytes, &mk);
+	cp_marks_compute(ci->cfg.policy.marking, &ci->thr, depth_of(ci), &mk);
 	st.ect1_prob = mk.ect1_prob;
 	st.ce_prob = mk.ce_prob;
 	st.sample = sampling;
@@ -683,8 +693,15 @@ static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 	enum cp_event ev;
 
 	ci->not_operational = NULL;
-	if (ci->have_cur)
+	if (ci->have_cur) {
 		pnc_qmon_derive(&ci->cur, s, &ci->rates);
+		ci->avg_backlog =
+			cp_queue_average(ci->avg_backlog, s->backlog_bytes,
+					 s->ts_us > ci->cur.ts_us ? s->ts_us - ci->cur.ts_us : 0,
+					 ci->cfg.policy.rtt_us);
+	} else {
+		ci->avg_backlog = s->backlog_bytes;
+	}
 	ci->cur = *s;
 	ci->have_cur = true;
 	ecn_rate_update(ci);
@@ -706,11 +723,10 @@ static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 	machine_event(ci, ev, s->ts_us);
 	collab_step(ci, ev, s);
 
-	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, s->backlog_bytes);
+	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, depth_of(ci));
 	if (s->backlog_bytes > ci->peak_backlog)
 		ci->peak_backlog = s->backlog_bytes;
-	push_state(ci,
-		   cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, s->backlog_bytes));
+	push_state(ci, cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, depth_of(ci)));
 }
 
 /* A reading is over, with an answer or an error: use it, poll again. */
@@ -989,6 +1005,7 @@ bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out)
 	out->level = ci->level;
 	out->ecn_permille = ci->have_ecn ? ci->ecn_permille : 0;
 	out->peak_backlog = ci->peak_backlog;
+	out->avg_backlog = ci->have_cur ? ci->avg_backlog : 0;
 	out->last_onset_us = ci->last_onset_us;
 	out->last_resume_us = ci->last_resume_us;
 	out->last_notify_us = ci->last_notify_us;

@@ -60,6 +60,7 @@ struct cp_if_view {
 	uint8_t level;	       /* congestion level of notifications now */
 	uint32_t ecn_permille; /* marked share of ECN-capable packets, last poll */
 	uint64_t peak_backlog;
+	uint64_t avg_backlog; /* the average queue (seed 003 marks on it) */
 	uint64_t last_onset_us, last_resume_us, last_notify_us; /* 0 never */
 	const uint64_t *counters;				/* [CP_C_MAX] */
 };

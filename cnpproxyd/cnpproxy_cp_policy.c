@@ -156,6 +156,26 @@ static uint32_t ramp(uint64_t x, uint64_t lo, uint64_t hi)
 	return (uint32_t)muldiv(CP_PROB_ONE, x - lo, hi - lo);
 }
 
+uint64_t cp_queue_average(uint64_t avg, uint64_t backlog, uint64_t dt_us, uint32_t tau_us)
+{
+	uint64_t step;
+
+	if (!tau_us)
+		return backlog;
+	/* The weight of the new reading is dt / (dt + tau): 1 after a long gap. */
+	if (backlog >= avg) {
+		step = muldiv(backlog - avg, dt_us, dt_us + tau_us);
+		return avg + step;
+	}
+	step = muldiv(avg - backlog, dt_us, dt_us + tau_us);
+	return avg - step;
+}
+
+uint64_t cp_marking_depth(enum cp_marking marking, uint64_t backlog, uint64_t avg)
+{
+	return marking == CP_MARK_TWO_THRESHOLD ? avg : backlog;
+}
+
 void cp_marks_compute(enum cp_marking marking, const struct cp_thresholds *thr, uint64_t backlog,
 		      struct cp_marks *out)
 {
@@ -171,9 +191,16 @@ void cp_marks_compute(enum cp_marking marking, const struct cp_thresholds *thr, 
 			out->ce_prob = CP_PROB_ONE;
 		break;
 	case CP_MARK_TWO_THRESHOLD:
-		if (backlog >= thr->k_max)
-			out->ce_prob = CP_PROB_ONE;
-		else if (backlog > thr->k_min)
+		/*
+		 * Above T2, RED's gentle ramp: CE from 0 at T2 to certain at
+		 * 2 T2; what is not marked CE is still past T1, ECT(1).
+		 */
+		if (backlog >= thr->k_max) {
+			out->ect1_prob = CP_PROB_ONE;
+			out->ce_prob = backlog - thr->k_max >= thr->k_max
+					       ? CP_PROB_ONE
+					       : ramp(backlog, thr->k_max, 2 * thr->k_max);
+		} else if (backlog > thr->k_min)
 			out->ect1_prob = ramp(backlog, thr->k_min, thr->k_max);
 		break;
 	}

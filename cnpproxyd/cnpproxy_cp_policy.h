@@ -150,7 +150,21 @@ extern enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_polic
 				     const struct cp_thresholds *thr,
 				     const struct cp_observation *obs);
 
-/* Marking probabilities for the egress program at this backlog. */
+/*
+ * Seed 003 marks on the average queue, not the instantaneous one (its
+ * 3.2.1): the average after a reading of backlog dt_us after the last,
+ * an exponential moving average with time constant tau_us (RTT_est:
+ * what the WAN's feedback loop can act on).  tau 0: the reading itself.
+ */
+extern uint64_t cp_queue_average(uint64_t avg, uint64_t backlog, uint64_t dt_us, uint32_t tau_us);
+/* The depth marking and notifications follow: the average in seed 003 mode. */
+extern uint64_t cp_marking_depth(enum cp_marking marking, uint64_t backlog, uint64_t avg);
+
+/*
+ * Marking probabilities for the egress program at this depth.  Seed
+ * 003 (two-threshold): ECT(1) rising linearly from T1 to T2; above T2
+ * CE rising linearly to certain at 2 T2 (RED-like), the rest ECT(1).
+ */
 struct cp_marks {
 	uint32_t ect1_prob; /* ECT(0)/ECT(1) -> ECT(1) */
 	uint32_t ce_prob;   /* ECN-capable -> CE */

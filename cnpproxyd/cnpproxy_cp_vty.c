@@ -108,6 +108,7 @@ static json_object *if_json(const struct cp_if_view *v)
 		json_object_object_add(j, "collaborativeSuppression", jc);
 	}
 	json_object_int_add(j, "peakBacklogBytes", v->peak_backlog);
+	json_object_int_add(j, "averageBacklogBytes", v->avg_backlog);
 	json_object_int_add(j, "lastOnsetUs", v->last_onset_us);
 	json_object_int_add(j, "lastResumeUs", v->last_resume_us);
 	json_object_int_add(j, "lastNotificationUs", v->last_notify_us);
@@ -164,9 +165,9 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 			cp_collab_state_name(v->collab->state), v->cfg->collab_fall_percent,
 			v->collab->rate_ewma, v->collab->onset_rate);
 	vty_out(vty,
-		"  Peak backlog %" PRIu64
+		"  Peak backlog %" PRIu64 " octets, average %" PRIu64
 		" octets; last onset %s, last resume %s, last notification %s\n",
-		v->peak_backlog, ago_str(v->last_onset_us, onset, sizeof(onset)),
+		v->peak_backlog, v->avg_backlog, ago_str(v->last_onset_us, onset, sizeof(onset)),
 		ago_str(v->last_resume_us, resume, sizeof(resume)),
 		ago_str(v->last_notify_us, notified, sizeof(notified)));
 	for (int c = 0; c < CP_C_MAX; c++)

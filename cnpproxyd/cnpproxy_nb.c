@@ -678,6 +678,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/average-backlog",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/k-min",
 			.cbs = {
 				.get_elem = cnpproxy_state_cp_if_get_elem,

@@ -134,6 +134,8 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
 		return yang_data_new_string(args->xpath, cp_state_name(v.machine->state));
 	if (!strcmp(name, "backlog"))
 		return yang_data_new_uint32(args->xpath, v.qdisc ? v.qdisc->backlog_bytes : 0);
+	if (!strcmp(name, "average-backlog"))
+		return yang_data_new_uint64(args->xpath, v.avg_backlog);
 	if (!strcmp(name, "k-min"))
 		return yang_data_new_uint64(args->xpath, v.thr->k_min);
 	if (!strcmp(name, "k-max"))

@@ -317,7 +317,7 @@ static void test_marks(void **state)
 	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
 	assert_int_equal(mk.ect1_prob, 0);
 
-	/* Seed 003: linear ECT(1) ramp from T1 to T2, then CE. */
+	/* Seed 003: linear ECT(1) ramp from T1 to T2, then RED-like CE. */
 	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 10000, &mk);
 	assert_int_equal(mk.ect1_prob + mk.ce_prob, 0);
 	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 12500, &mk);
@@ -327,9 +327,58 @@ static void test_marks(void **state)
 	assert_int_equal(mk.ect1_prob, CP_PROB_ONE / 2);
 	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 19999, &mk);
 	assert_true(mk.ect1_prob < CP_PROB_ONE);
+	/* At T2 CE starts at 0 and rises to certain at 2 T2; the rest is ECT(1). */
 	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 20000, &mk);
-	assert_int_equal(mk.ect1_prob, 0);
+	assert_int_equal(mk.ect1_prob, CP_PROB_ONE);
+	assert_int_equal(mk.ce_prob, 0);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 25000, &mk);
+	assert_int_equal(mk.ce_prob, CP_PROB_ONE / 4);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 30000, &mk);
+	assert_int_equal(mk.ce_prob, CP_PROB_ONE / 2);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, 40000, &mk);
 	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, UINT64_MAX, &mk);
+	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
+	assert_int_equal(mk.ect1_prob, CP_PROB_ONE);
+}
+
+/*
+ * Seed 003 3.2.1 marks on the average queue: a burst one reading long
+ * moves it a little, a queue that stays moves it all the way; the
+ * seed 000 modes mark on the reading itself.
+ */
+static void test_queue_average(void **state)
+{
+	struct cp_policy_config pc;
+	struct cp_thresholds t;
+	struct cp_marks mk;
+	uint64_t avg = 0;
+
+	(void)state;
+	machine_setup(&pc, &t); /* T1 10000, T2 20000 */
+	/* A 1 ms burst to 50000 with a 10 ms time constant: 1/11 of it. */
+	avg = cp_queue_average(avg, 50000, 1000, 10000);
+	assert_int_equal(avg, 4545);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t,
+			 cp_marking_depth(CP_MARK_TWO_THRESHOLD, 50000, avg), &mk);
+	assert_int_equal(mk.ect1_prob + mk.ce_prob, 0);
+	/* The instantaneous modes see the burst. */
+	assert_int_equal(cp_marking_depth(CP_MARK_CE, 50000, avg), 50000);
+	/* The queue stays at 50000: the average passes T1, then T2. */
+	for (int i = 0; i < 200; i++)
+		avg = cp_queue_average(avg, 50000, 1000, 10000);
+	assert_true(avg > 49000 && avg <= 50000);
+	cp_marks_compute(CP_MARK_TWO_THRESHOLD, &t, avg, &mk);
+	assert_int_equal(mk.ce_prob, CP_PROB_ONE);
+	/* It drains: the average follows down, never below the reading. */
+	for (int i = 0; i < 200; i++)
+		avg = cp_queue_average(avg, 0, 1000, 10000);
+	assert_true(avg < 1000);
+	/* No time constant, or a long gap: the reading itself. */
+	assert_int_equal(cp_queue_average(777, 5000, 1000, 0), 5000);
+	assert_int_equal(cp_queue_average(0, 5000, UINT32_MAX, 1), 4999);
+	assert_int_equal(cp_queue_average(5000, 5000, 0, 10000), 5000);
+	assert_int_equal(cp_queue_average(UINT64_MAX, 0, 1, 1), UINT64_MAX / 2 + 1);
 }
 
 /* No rate known and K_base 0: thresholds 0 mark and notify nothing. */
@@ -446,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_machine_draining_queue_is_not_notified),
 		cmocka_unit_test(test_machine_second_level_triggers),
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_queue_average),
 		cmocka_unit_test(test_unknown_rate_marks_nothing),
 		cmocka_unit_test(test_levels_and_notify),
 		cmocka_unit_test(test_names),
