@@ -374,6 +374,18 @@ DEFPY_YANG(no_cnpproxy_proxy_fast_path, no_cnpproxy_proxy_fast_path_cmd,
 	return cnpproxy_cli_no(vty, "./proxy/fast-path", path, "./proxy/fast-path", NB_OP_MODIFY);
 }
 
+DEFPY_YANG(cnpproxy_proxy_light_to_sender, cnpproxy_proxy_light_to_sender_cmd,
+	   "[no] proxy light-to-sender",
+	   NO_STR
+	   "Proxy role\n"
+	   "Tell senders of light notifications too (a deviation from seed 003)\n")
+{
+	if (!no && !proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./proxy/light-to-sender", NB_OP_MODIFY, no ? "false" : "true");
+	return cnpproxy_cli_apply(vty);
+}
+
 DEFPY_YANG(cnpproxy_proxy_busy_poll, cnpproxy_proxy_busy_poll_cmd,
 	   "[no] proxy fast-path busy-poll",
 	   NO_STR
@@ -517,6 +529,64 @@ DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
 	return no_prefix_entry(vty, "./proxy/flow-label-tunnel/tunnel", pfx, "endpoint", ep_str);
 }
 
+#define PROXY_FL_SHAPING_HELP                                                                     \
+	"Proxy role\n"                                                                            \
+	"Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"           \
+	"Slow a tunnelled flow here on light notifications, the sender untouched (seed 003)\n"    \
+	"Percent cut per light notification (default 20)\n"                                       \
+	"Percent\n"                                                                               \
+	"Lowest rate of a shaper, Mb/s (default 1)\n"                                             \
+	"Mb/s\n"                                                                                  \
+	"Release a shaper this long after the last light notification, us (default 10000)\n"      \
+	"Microseconds\n"
+
+DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
+	   "proxy flow-label-tunnel local-shaping [{step (1-99)$step|floor (1-4000000)$floor|hold-time (1000-60000000)$hold}]",
+	   PROXY_FL_SHAPING_HELP)
+{
+	const char *ls = "./proxy/flow-label-tunnel/local-shaping";
+	char xpath[XPATH_MAXLEN];
+
+	if (!candidate_node(vty, "./proxy/flow-label-tunnel")) {
+		vty_out(vty,
+			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, ls, NB_OP_CREATE, NULL);
+	/* The command states the whole setting: what it leaves out is the default. */
+	snprintf(xpath, sizeof(xpath), "%s/step", ls);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, step_str);
+	snprintf(xpath, sizeof(xpath), "%s/floor", ls);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, floor_str);
+	snprintf(xpath, sizeof(xpath), "%s/hold-time", ls);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, hold_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_fl_shaping, no_cnpproxy_proxy_fl_shaping_cmd,
+	   "no proxy flow-label-tunnel local-shaping [{step (1-99)|floor (1-4000000)|hold-time (1000-60000000)}]",
+	   NO_STR PROXY_FL_SHAPING_HELP)
+{
+	const char *ls = "./proxy/flow-label-tunnel/local-shaping";
+
+	if (!candidate_node(vty, ls))
+		return CMD_SUCCESS;
+	nb_cli_enqueue_change(vty, ls, NB_OP_DESTROY, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " proxy flow-label-tunnel local-shaping");
+	if (show_defaults || !yang_dnode_is_default(dnode, "step"))
+		vty_out(vty, " step %s", yang_dnode_get_string(dnode, "step"));
+	if (show_defaults || !yang_dnode_is_default(dnode, "floor"))
+		vty_out(vty, " floor %s", yang_dnode_get_string(dnode, "floor"));
+	if (show_defaults || !yang_dnode_is_default(dnode, "hold-time"))
+		vty_out(vty, " hold-time %s", yang_dnode_get_string(dnode, "hold-time"));
+	vty_out(vty, "\n");
+}
+
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
 	vty_out(vty, " proxy flow-label-tunnel interface %s source %s\n",
@@ -550,6 +620,9 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 		vty_out(vty, " proxy rate-limit per-source %s\n", value);
 	else if (!strcmp(name, "rate-limit-global"))
 		vty_out(vty, " proxy rate-limit global %s\n", value);
+	else if (!strcmp(name, "light-to-sender"))
+		vty_out(vty, " %sproxy light-to-sender\n",
+			yang_dnode_get_bool(dnode, NULL) ? "" : "no ");
 	else if (!strcmp(name, "fast-path-busy-poll"))
 		vty_out(vty, " %sproxy fast-path busy-poll\n",
 			yang_dnode_get_bool(dnode, NULL) ? "" : "no ");
@@ -897,6 +970,9 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_tunnel_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_tunnel_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_shaping_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_light_to_sender_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_shaping_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_level_cmd);

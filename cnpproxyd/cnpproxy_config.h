@@ -69,6 +69,7 @@ enum cnp_lh_light_action {
  */
 struct cnp_level_policy {
 	uint8_t severe_level;	  /* 1-7 */
+	bool light_to_sender;	  /* false: light ones reach no sender (seed 003) */
 	uint8_t light_cnp_pacing; /* light: one CNP per N minimum intervals; 0: none */
 	uint8_t lh_light_action;  /* enum cnp_lh_light_action */
 	uint8_t lh_light_reduce;  /* percent */
@@ -116,6 +117,14 @@ struct cnp_proxy_config {
 	uint8_t fl_src[16];
 	struct cnp_fl_tunnel fl_tunnels[CNP_FL_TUNNEL_MAX];
 	unsigned int n_fl_tunnels;
+	/*
+	 * Seed 003 3.2.2.1: a light notification of a tunnelled flow slows
+	 * the flow here, into the tunnel, and the sender hears nothing.
+	 */
+	bool fl_shape;
+	uint8_t fl_shape_step;	      /* percent cut per light notification */
+	uint32_t fl_shape_floor_mbps; /* never below */
+	uint32_t fl_shape_hold_us;    /* released this long after the last one */
 	/* Sender-native formats; senders outside every prefix get CNPs. */
 	struct cnp_sender senders[CNP_SENDER_MAX];
 	unsigned int n_senders;

@@ -23,6 +23,7 @@
 #include "cnpproxy_fp.h"
 #include "cnpproxy_fl.h"
 #include "cnpproxy_fl_file.h"
+#include "cnpproxy_fl_shape.h"
 #include "cnpproxy_if.h"
 
 #define FL_RETRY_S 1
@@ -49,11 +50,33 @@ static bool same_config(const struct cnp_proxy_config *a, const struct cnp_proxy
 	       !memcmp(a->fl_tunnels, b->fl_tunnels, a->n_fl_tunnels * sizeof(a->fl_tunnels[0]));
 }
 
+static bool same_shaping(const struct cnp_proxy_config *a, const struct cnp_proxy_config *b)
+{
+	return a->fl_shape == b->fl_shape && a->fl_shape_step == b->fl_shape_step &&
+	       a->fl_shape_floor_mbps == b->fl_shape_floor_mbps &&
+	       a->fl_shape_hold_us == b->fl_shape_hold_us;
+}
+
+/* Local shaping follows the attached program and its settings. */
+static void shaping_start(void)
+{
+	struct fl_shape_config sc = {
+		.step = fl.applied.fl_shape_step,
+		.floor_mbps = fl.applied.fl_shape_floor_mbps,
+		.hold_us = fl.applied.fl_shape_hold_us,
+	};
+
+	cnpproxy_fl_shape_start(fl.fe, fl.attached ? fl.ifindex : 0,
+				fl.applied.fl_shape ? &sc : NULL);
+}
+
 /* keep_labels: write them for the next program; else forget them. */
 static void fl_stop(bool keep_labels)
 {
 	event_cancel(&fl.t_retry);
 	event_cancel(&fl.t_age);
+	/* The shapers' packets go through the program: before it goes. */
+	cnpproxy_fl_shape_stop();
 	/* Before the program goes: its maps hold the labels. */
 	if (keep_labels)
 		cnpproxy_fl_file_stop();
@@ -92,6 +115,8 @@ static void fl_attach(struct event *t)
 			fl.not_operational = NULL;
 		}
 	}
+	if (fl.attached)
+		shaping_start();
 }
 
 /* Flows idle for long give their labels back. */
@@ -110,8 +135,13 @@ void cnpproxy_fl_apply(void)
 	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY] && pc->fl_enabled;
 	struct pnc_flenc_cfg c = {};
 
-	if (on == fl.on && (!on || same_config(pc, &fl.applied)))
+	if (on == fl.on && (!on || same_config(pc, &fl.applied))) {
+		if (on && !same_shaping(pc, &fl.applied)) {
+			fl.applied = *pc;
+			shaping_start();
+		}
 		return;
+	}
 	/* Rebuilt for a new configuration, the tunnel keeps its labels. */
 	fl_stop(on);
 	if (!on) {
@@ -205,6 +235,7 @@ void cnpproxy_fl_show(struct vty *vty, json_object *json)
 	pnc_flenc_for_each_flow(fl.fe, flow_show, &w);
 	if (json)
 		json_object_object_add(json, "flows", w.jarr);
+	cnpproxy_fl_shape_show(vty, json);
 	if (pnc_flenc_counters(fl.fe, &c))
 		return;
 	for (int i = 0; i < PNC_FLENC_C_MAX; i++) {
@@ -217,6 +248,7 @@ void cnpproxy_fl_show(struct vty *vty, json_object *json)
 
 void cnpproxy_fl_counters_clear(void)
 {
+	cnpproxy_fl_shape_counters_clear();
 	if (!fl.fe)
 		return;
 	frr_with_privs (&cnpproxy_privs) {
@@ -234,6 +266,8 @@ static void fl_if_changed(const char *ifname, int ifindex)
 		return;
 	if (fl.attached) {
 		zlog_info("cnpproxyd: flow-label tunnel interface %s is gone", ifname);
+		/* Its classes went with it. */
+		cnpproxy_fl_shape_stop();
 		frr_with_mutex (&cnpproxy_fp_mtx) {
 			frr_with_privs (&cnpproxy_privs) {
 				pnc_flenc_detach(fl.fe, fl.ifindex);

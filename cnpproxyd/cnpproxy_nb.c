@@ -147,6 +147,13 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/light-to-sender",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_proxy_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/proxy/light-cnp-pacing",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
@@ -249,6 +256,32 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/source",
 			.cbs = {
 				.modify = cnpproxy_fl_address_modify,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/local-shaping",
+			.cbs = {
+				.create = cnpproxy_nb_create,
+				.destroy = cnpproxy_nb_destroy,
+				.cli_show = cli_show_cnpproxy_fl_shaping,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/local-shaping/step",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/local-shaping/floor",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/local-shaping/hold-time",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
 			},
 		},
 		{
@@ -587,6 +620,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/suppressed-min-interval",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/shaped-locally",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,
 			},

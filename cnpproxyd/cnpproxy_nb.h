@@ -42,6 +42,8 @@ int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args);
 void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy);
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode,
+				  bool show_defaults);
 
 /* Operational state (cnpproxy_nb_state.c). */
 struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args);

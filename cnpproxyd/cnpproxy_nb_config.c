@@ -117,6 +117,7 @@ static void formats_load(struct cnp_proxy_config *pc, const struct lyd_node *pro
 
 	yang_dnode_iterate(sender_add, pc, proxy, "sender");
 	lp->severe_level = yang_dnode_get_uint8(proxy, "severe-level");
+	lp->light_to_sender = yang_dnode_get_bool(proxy, "light-to-sender");
 	lp->light_cnp_pacing = yang_dnode_get_uint8(proxy, "light-cnp-pacing");
 	lp->lh_light_action = strcmp(yang_dnode_get_string(proxy, "long-haul/light-action"),
 				     "rate-reduce")

@@ -37,10 +37,11 @@ static int tunnel_add(const struct lyd_node *dn, void *arg)
 
 void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy)
 {
-	const struct lyd_node *fl;
+	const struct lyd_node *fl, *shaping;
 	struct ipaddr a;
 
 	pc->fl_enabled = false;
+	pc->fl_shape = false;
 	pc->fl_if[0] = '\0';
 	pc->n_fl_tunnels = 0;
 	fl = cnpproxy ? yang_dnode_get(cnpproxy, "proxy/flow-label-tunnel") : NULL;
@@ -48,6 +49,13 @@ void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node 
 		return;
 	pc->fl_enabled = true;
 	strlcpy(pc->fl_if, yang_dnode_get_string(fl, "interface"), sizeof(pc->fl_if));
+	shaping = yang_dnode_get(fl, "local-shaping");
+	pc->fl_shape = shaping != NULL;
+	if (shaping) {
+		pc->fl_shape_step = yang_dnode_get_uint8(shaping, "step");
+		pc->fl_shape_floor_mbps = yang_dnode_get_uint32(shaping, "floor");
+		pc->fl_shape_hold_us = yang_dnode_get_uint32(shaping, "hold-time");
+	}
 	yang_dnode_get_ip(&a, fl, "source");
 	memcpy(pc->fl_src, &a.ipaddr_v6, 16);
 	yang_dnode_iterate(tunnel_add, pc, fl, "tunnel");

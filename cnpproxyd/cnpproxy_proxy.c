@@ -43,6 +43,7 @@
 #include "cnpproxy_accept.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
+#include "cnpproxy_fl_shape.h"
 #include "cnpproxy_fp.h"
 #include "cnpproxy_flows_file.h"
 #include "cnpproxy_guard.h"
@@ -106,6 +107,7 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_NO_CNP_SOURCE] = "droppedNoCnpSource",
 	[PN_MIN_INTERVAL] = "suppressedMinInterval",
 	[PN_LIGHT] = "suppressedLight",
+	[PN_SHAPED_LOCALLY] = "shapedLocally",
 	[PN_CNP_SENT] = "cnpSent",
 	[PN_XDP_SENT] = "cnpSentAtDriver",
 	[PN_XDP_PASSED] = "passedToSocketPath",
@@ -741,6 +743,13 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	cnp_reaction_for(&lp, snd->format, cl, &r);
 	if (metric)
 		cnp_reaction_at_depth(&r, metric->lh_level);
+	/* Seed 003 3.2.2.1: light congestion of a tunnelled flow stays at the PE. */
+	if (!r.severe && cnpproxy_fl_shape_light(f)) {
+		pn_counters.c[PN_SHAPED_LOCALLY]++;
+		PN_DEBUG("light notification (CL %u) for QP 0x%06x: slowed at this PE", cl,
+			 f->sender_qpn);
+		return false;
+	}
 	if (!r.send) {
 		pn_counters.c[PN_LIGHT]++;
 		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,

@@ -93,6 +93,11 @@ void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format f
 	r->send = true;
 	r->interval_factor = 1;
 	r->lh_level = pnc_lh_level_from_cl(cl);
+	/* Seed 003 3.2.2.1: the end host is kept unaware of light congestion. */
+	if (!r->severe && !p->light_to_sender) {
+		r->send = false;
+		return;
+	}
 
 	switch (fmt) {
 	case CNP_FMT_ROCEV2_CNP:

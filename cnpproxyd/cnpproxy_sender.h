@@ -51,7 +51,8 @@ extern void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_for
 
 /*
  * The reaction to a notification of level cl (0-7) for a sender of the
- * format:
+ * format; a light one (below severe_level) sends nothing unless
+ * light_to_sender is set, and then:
  *  - rocev2-cnp: severe, a CNP each minimum interval; light, one per
  *    light_cnp_pacing intervals, or none when it is 0;
  *  - Long-haul: level 1 + cl * 254 / 7; severe, Rate Reduce by

@@ -63,12 +63,26 @@ static void test_cnp_levels(void **state)
 
 	(void)state;
 	cnp_level_policy_init(&p);
-	/* Defaults: every level gets a CNP each interval (the behaviour before levels). */
+	/*
+	 * Defaults: severe levels get a CNP each interval; light ones none,
+	 * in any format (seed 003 3.2.2.1: the end host stays unaware).
+	 */
+	for (uint8_t cl = 0; cl <= 7; cl++) {
+		for (int fmt = 0; fmt < CNP_FMT_MAX; fmt++) {
+			cnp_reaction_for(&p, fmt, cl, &r);
+			assert_int_equal(r.send, cl >= 4);
+			assert_int_equal(r.severe, cl >= 4);
+		}
+		cnp_reaction_for(&p, CNP_FMT_ROCEV2_CNP, cl, &r);
+		if (r.send)
+			assert_int_equal(r.interval_factor, 1);
+	}
+	/* Light to the sender too (a deviation): one CNP each interval. */
+	p.light_to_sender = true;
 	for (uint8_t cl = 0; cl <= 7; cl++) {
 		cnp_reaction_for(&p, CNP_FMT_ROCEV2_CNP, cl, &r);
 		assert_true(r.send);
 		assert_int_equal(r.interval_factor, 1);
-		assert_int_equal(r.severe, cl >= 4);
 	}
 	/* Light paced to one per 4 intervals, severe unchanged. */
 	p.light_cnp_pacing = 4;
@@ -96,6 +110,7 @@ static void test_long_haul_levels(void **state)
 
 	(void)state;
 	cnp_level_policy_init(&p);
+	p.light_to_sender = true;
 	cnp_reaction_for(&p, CNP_FMT_LONG_HAUL_ROCEV2, 1, &r);
 	assert_true(r.send);
 	assert_int_equal(r.lh_action, PNC_LH_NOTIFY);
@@ -140,6 +155,7 @@ static void test_rate_advice_levels(void **state)
 
 	(void)state;
 	cnp_level_policy_init(&p);
+	p.light_to_sender = true;
 	for (uint8_t cl = 0; cl <= 7; cl++) {
 		cnp_reaction_for(&p, CNP_FMT_RATE_ADVICE, cl, &r);
 		assert_true(r.send);
@@ -163,6 +179,7 @@ static void test_rate_advice_never_zero(void **state)
 
 	(void)state;
 	cnp_level_policy_init(&p);
+	p.light_to_sender = true;
 	for (size_t i = 0; i < sizeof(maxima) / sizeof(maxima[0]); i++) {
 		p.ra_max_rate = maxima[i];
 		for (uint8_t cl = 0; cl <= 8; cl++) {

@@ -92,6 +92,18 @@ struct {
 	__type(value, struct pnc_flenc_flow_key);
 } labels SEC(".maps");
 
+/*
+ * Flows the ingress PE slows itself (seed 003 3.2.2.1): the tc class
+ * id of their shaper, which the root qdisc (ours, HTB) picks up from
+ * skb->priority.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PNC_FLENC_SHAPED_MAX);
+	__type(key, struct pnc_flenc_flow_key);
+	__type(value, __u32);
+} shaped SEC(".maps");
+
 /* Outer destinations the decapsulation program accepts. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -351,7 +363,7 @@ int pnc_flenc(struct __sk_buff *skb)
 	struct pnc_flenc_tunnel *t;
 	struct inner_pkt p = {};
 	__u16 pkey = 0, sport = 0;
-	__u32 label, done;
+	__u32 label, done, *classid;
 	int rv;
 
 	count(PNC_FLENC_C_PKTS);
@@ -386,6 +398,11 @@ int pnc_flenc(struct __sk_buff *skb)
 	if (roce_bth(skb, &p, &pkey, &sport)) {
 		label = flow_label(&p.flow, pkey, sport, p.ip_len);
 		done = PNC_FLENC_C_ENCAP_ROCE;
+		classid = bpf_map_lookup_elem(&shaped, &p.flow);
+		if (classid) {
+			skb->priority = *classid;
+			count(PNC_FLENC_C_SHAPED);
+		}
 	} else {
 		label = other_label(skb);
 		done = PNC_FLENC_C_ENCAP_OTHER;

@@ -14,6 +14,8 @@
 #define PNC_FLENC_FLOWS_MAX   65536
 #define PNC_FLENC_TUNNELS_MAX 1024
 #define PNC_FLENC_SIDS_MAX    64
+/* Flows held to a local shaper's class at once (seed 003 3.2.2.1). */
+#define PNC_FLENC_SHAPED_MAX 1024
 
 /*
  * The 20-bit label space is split so that an FCN can never resolve to
@@ -116,6 +118,7 @@ enum pnc_flenc_counter {
 	PNC_FLENC_C_ENCAP_ERR,	      /* dropped: the kernel refused the change */
 	PNC_FLENC_C_LABELS_ALLOCATED, /* new RoCE flows */
 	PNC_FLENC_C_ALLOC_FAILED,     /* RoCE packets sent with label 0: tables full */
+	PNC_FLENC_C_SHAPED,	      /* RoCE packets steered to a local shaper's class */
 	PNC_FLENC_C_DECAP_PKTS,	      /* seen by the decapsulation program */
 	PNC_FLENC_C_DECAP_PASSED,     /* not for one of our SIDs: untouched */
 	PNC_FLENC_C_DECAP,	      /* outer header removed */

@@ -318,6 +318,43 @@ int pnc_flenc_lookup_label(const struct pnc_flenc_tc *fe, uint32_t label,
 	return 0;
 }
 
+static void key_of(const struct pnc_flenc_flow *f, struct pnc_flenc_flow_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->ip_version = f->ip_version;
+	memcpy(k->src, f->src, sizeof(k->src));
+	memcpy(k->dst, f->dst, sizeof(k->dst));
+	k->dest_qp = f->dest_qp;
+}
+
+int pnc_flenc_lookup_flow(const struct pnc_flenc_tc *fe, struct pnc_flenc_flow *f)
+{
+	struct pnc_flenc_flow_key key;
+	struct pnc_flenc_flow_val val;
+
+	key_of(f, &key);
+	if (bpf_map__lookup_elem(fe->skel->maps.flows, &key, sizeof(key), &val, sizeof(val), 0))
+		return -errno;
+	flow_from(&key, &val, f);
+	return 0;
+}
+
+int pnc_flenc_shape(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f, uint32_t classid)
+{
+	struct pnc_flenc_flow_key key;
+	__u32 c = classid;
+
+	key_of(f, &key);
+	if (!classid) {
+		int err =
+			map_err(bpf_map__delete_elem(fe->skel->maps.shaped, &key, sizeof(key), 0));
+
+		return err == -ENOENT ? 0 : err;
+	}
+	return map_err(bpf_map__update_elem(fe->skel->maps.shaped, &key, sizeof(key), &c,
+					    sizeof(c), BPF_ANY));
+}
+
 int pnc_flenc_for_each_flow(const struct pnc_flenc_tc *fe, pnc_flenc_flow_cb cb, void *arg)
 {
 	const struct bpf_map *flows = fe->skel->maps.flows;
@@ -495,6 +532,7 @@ const char *pnc_flenc_counter_name(enum pnc_flenc_counter c)
 		[PNC_FLENC_C_ENCAP_ERR] = "encap_error",
 		[PNC_FLENC_C_LABELS_ALLOCATED] = "labels_allocated",
 		[PNC_FLENC_C_ALLOC_FAILED] = "alloc_failed",
+		[PNC_FLENC_C_SHAPED] = "shaped",
 		[PNC_FLENC_C_DECAP_PKTS] = "decap_pkts",
 		[PNC_FLENC_C_DECAP_PASSED] = "decap_passed",
 		[PNC_FLENC_C_DECAP] = "decapsulated",

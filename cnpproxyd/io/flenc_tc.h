@@ -98,6 +98,17 @@ extern int pnc_flenc_lookup_label(const struct pnc_flenc_tc *fe, uint32_t label,
 				  struct pnc_flenc_flow *out);
 
 /* Every flow, in no particular order.  0, the callback's value or -errno. */
+/*
+ * The flow f names (ip_version, src, dst, dest_qp), filled in whole
+ * from the program's table; -ENOENT when not tunnelled.
+ */
+extern int pnc_flenc_lookup_flow(const struct pnc_flenc_tc *fe, struct pnc_flenc_flow *f);
+/*
+ * Steer flow f's packets to tc class classid (skb->priority) of the
+ * interface's root qdisc; classid 0 stops it.  0 or -errno.
+ */
+extern int pnc_flenc_shape(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f,
+			   uint32_t classid);
 extern int pnc_flenc_for_each_flow(const struct pnc_flenc_tc *fe, pnc_flenc_flow_cb cb, void *arg);
 
 /*

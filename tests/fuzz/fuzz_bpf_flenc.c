@@ -75,7 +75,11 @@ enum cfg_flag {
 	F_SRC = 0x01,
 	F_OTHER_ZERO = 0x02,
 	F_GSO_FITS = 0x04,
+	F_SHAPE = 0x08, /* every RoCE flow is shaped (seed 003 local shaping) */
 };
+
+/* The tc class the harness steers shaped flows to. */
+#define SHAPE_CLASSID 0x504e0001u
 
 enum rec_op {
 	OP_DECAP = 0x01,
@@ -448,6 +452,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	SHIM_MAP(flows);
 	SHIM_MAP(labels);
 	SHIM_MAP(sids);
+	SHIM_MAP(shaped);
 	return 0;
 }
 
@@ -546,6 +551,13 @@ static void run(const uint8_t *f, size_t n, size_t lin, bool decap, bool gso, st
 	else
 		m_encap(f, n, pulled, proto, gso, e);
 
+	/* Shaped: the flow's packets carry its class, one more count. */
+	if (!decap && e->roce && (m.flags & F_SHAPE)) {
+		__u32 cls = SHAPE_CLASSID;
+
+		FUZZ_CHECK(!shim_map_update(&shaped, &e->flow, &cls, BPF_ANY));
+		e->count[PNC_FLENC_C_SHAPED]++;
+	}
 	counters_now(before);
 	skb = shim_skb_packet(f, n, lin, 1, bpf_htons(proto), gso ? 2 : 1);
 	rv = shim_run_skb(decap ? pnc_fldec : pnc_flenc, skb);
@@ -566,6 +578,8 @@ static void run(const uint8_t *f, size_t n, size_t lin, bool decap, bool gso, st
 	check_output(f, n, got, len, e);
 	if (!decap && !e->changed)
 		FUZZ_CHECK(skb->protocol == bpf_htons(proto));
+	FUZZ_CHECK(skb->priority ==
+		   (!decap && e->roce && (m.flags & F_SHAPE) ? SHAPE_CLASSID : 0u));
 	FUZZ_CHECK(len <= FRAME_MAX + OUTER);
 	memcpy(out, got, len);
 	*olen = len;

@@ -472,6 +472,133 @@ def test_flow_label_tunnel():
     assert rc == 0, out
 
 
+def fcn_from_p(label, cl):
+    """A flow-label FCN from p's tunnel-side address to pe1's tunnel source."""
+    rc, out = run_rc(gear("p"), "{} build fcn label={} cl={} bare=1".format(PNC_PKT, label, cl))
+    assert rc == 0, out
+    send = ("import socket, sys; s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); "
+            "s.bind(('2001:db8:ff::2', 0)); "
+            "s.sendto(bytes.fromhex(sys.argv[1]), ('2001:db8:ff::1', 61792))")
+    rc, out = run_rc(gear("p"), "/usr/bin/python3 -c \"{}\" {}".format(send, out.strip()))
+    assert rc == 0, out
+
+
+def shaper_classes(router):
+    """Our HTB classes on pe1-eth1, minor -> "rate" as tc prints it."""
+    out = router.cmd("tc class show dev pe1-eth1")
+    return {line.split()[2].split(":")[1]: line.split("rate ")[1].split()[0]
+            for line in out.splitlines() if line.startswith("class htb 504e:")}
+
+
+def test_light_notification_slows_the_flow_at_the_pe():
+    """Seed 003 3.2.2.1: a light FCN slows the tunnelled flow at pe1 (an HTB
+    class on the tunnel interface), the sender hears nothing; a severe one
+    reaches the sender; the shaper goes after the hold time."""
+    pe1 = gear("pe1")
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy flow-label-tunnel local-shaping step 50")
+    assert rc != 0 and "Enable the tunnel first" in out, out
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy flow-label-tunnel interface pe1-eth1 source 2001:db8:ff::1",
+                       "proxy flow-label-tunnel prefix 10.0.2.0/24 endpoint " + TUNNEL_SID,
+                       "proxy flow-label-tunnel local-shaping step 50 floor 2 hold-time 1500000")
+    assert rc == 0, out
+    assert (" proxy flow-label-tunnel local-shaping step 50 floor 2 hold-time 1500000\n"
+            in pe1.vtysh_cmd("show running-config cnpproxyd"))
+
+    def labels():
+        return pe1.vtysh_cmd("show cnpproxy flow-labels json", isjson=True)
+
+    def shaping():
+        return labels()["localShaping"]
+
+    expect(lambda: labels()["operational"], True)
+    assert shaping()["enabled"] and not shaping()["rootQdisc"], shaping()
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    # 8 Mb/s, under the 20 Mb/s bottleneck: p notifies nothing by itself.
+    req, resp = run_pair("shape", "10.0.1.1", "10.0.2.1", rate=8, duration=6)
+    try:
+        wait_for(lambda: [f for f in labels()["flows"] if f["receiverQp"] == 0x22], 20,
+                 "the flow's label")
+        label = [f for f in labels()["flows"] if f["receiverQp"] == 0x22][0]["label"]
+        # The learned rate needs a few packets over time.
+        wait_for(lambda: labels()["encap_roce"] >= 50, 20, "tunnelled packets")
+
+        fcn_from_p(label, 2)
+        wait_for(lambda: shaping()["flows"], 20, "the flow shaped")
+        (flow,) = shaping()["flows"]
+        assert flow["label"] == label and flow["cuts"] == 1, flow
+        first = flow["rateBps"]
+        assert 2000000 <= first <= 6000000, flow  # half of about 8 Mb/s
+        assert shaping()["rootQdisc"] and "1" in shaper_classes(pe1), shaper_classes(pe1)
+        wait_for(lambda: labels()["shaped"] > 0, 20, "packets through the shaper")
+
+        # A second light one halves it again, down to the floor at most.
+        fcn_from_p(label, 2)
+        wait_for(lambda: shaping()["flows"] and shaping()["flows"][0]["cuts"] == 2, 20,
+                 "the second cut")
+        assert shaping()["flows"][0]["rateBps"] == max(first // 2, 2000000), shaping()
+        got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+        assert got["shapedLocally"] == 2 and got["cnpSent"] == 0, got
+
+        # A severe one goes to the sender, as before.
+        fcn_from_p(label, 6)
+        wait_for(lambda: pe1.vtysh_cmd("show cnpproxy counters json",
+                                       isjson=True)["cnpSent"] == 1, 20, "the severe CNP")
+    finally:
+        wait_done(req, resp)
+    rq = summary("shape", "req")
+    assert rq["cnps"] == 1, rq
+    # No light notification for the hold time: the shaper and our root go.
+    wait_for(lambda: not shaping()["flows"], 20, "the shaper released")
+    assert shaping()["released"] == 1 and not shaping()["rootQdisc"], shaping()
+    assert shaper_classes(pe1) == {} and "htb" not in pe1.cmd("tc qdisc show dev pe1-eth1")
+
+    # A root qdisc of the operator's own is never replaced.
+    pe1.cmd_raises("tc qdisc add dev pe1-eth1 root handle 1: htb")
+    try:
+        req, resp = run_pair("shape-busy", "10.0.1.1", "10.0.2.1", rate=8, duration=3)
+        wait_for(lambda: labels()["encap_roce"] >= 50, 20, "tunnelled packets")
+        fcn_from_p(label, 2)
+        wait_for(lambda: shaping()["qdiscBusy"] == 1, 20, "the busy qdisc counted")
+        assert not shaping()["flows"], shaping()
+        wait_done(req, resp)
+    finally:
+        pe1.cmd("tc qdisc del dev pe1-eth1 root")
+
+    # Killed while it shapes, cnpproxyd leaves its classes; the next one
+    # removes them before it shapes anything.
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "proxy flow-label-tunnel local-shaping step 50 hold-time 60000000")
+    assert rc == 0, out
+    req, resp = run_pair("shape-kill", "10.0.1.1", "10.0.2.1", rate=8, duration=3)
+    try:
+        wait_for(lambda: labels()["encap_roce"] >= 50, 20, "tunnelled packets")
+        fcn_from_p(label, 2)
+        wait_for(lambda: shaper_classes(pe1), 20, "the shaper's class")
+    finally:
+        wait_done(req, resp)
+    rc, out = vtysh_rc(pe1, "write memory")
+    assert rc == 0, out
+    rc, out = run_rc(pe1, "kill -9 $(cat /var/run/frr/cnpproxyd.pid)")
+    assert rc == 0, out
+    assert shaper_classes(pe1), pe1.cmd("tc class show dev pe1-eth1")
+    pe1.startDaemons(["cnpproxyd"])
+    rc, out = run_rc(pe1, "vtysh -b -d cnpproxyd")
+    assert rc == 0, out
+    expect(lambda: labels()["operational"], True)
+    wait_for(lambda: "htb" not in pe1.cmd("tc qdisc show dev pe1-eth1"), 20,
+             "the killed daemon's root qdisc removed")
+    assert shaping()["enabled"] and not shaping()["flows"], shaping()
+
+    rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                       "no proxy flow-label-tunnel local-shaping", "no proxy flow-label-tunnel")
+    assert rc == 0, out
+    assert "local-shaping" not in pe1.vtysh_cmd("show running-config cnpproxyd")
+    rc, out = vtysh_rc(pe1, "write memory")
+    assert rc == 0, out
+
+
 def test_fcn_to_tunnel_head_without_pnc():
     "A tunnel head without PNC gets flow-label notifications once tunnel-heads names it."
     p, pe1 = gear("p"), gear("pe1")
@@ -706,7 +833,9 @@ def test_collaborative_suppression_two_congestion_points():
                "congestion-point interface pe2-eth1",
                "congestion-point interface pe2-eth1 thresholds static k-max 20000 k-min 6000",
                "congestion-point interface pe2-eth1 poll-interval 2",
-               "congestion-point interface pe2-eth1 rtt 50000",
+               # The observation window: p's loop (notification, pe1's CNP,
+               # the sender's cut) must show within it, on a busy machine too.
+               "congestion-point interface pe2-eth1 rtt 250000",
                "congestion-point interface pe2-eth1 collaborative-suppression")
     out = gear("pe2").vtysh_cmd("show running-config cnpproxyd")
     assert ("congestion-point interface pe2-eth1 collaborative-suppression fall-percent 10"

@@ -698,7 +698,7 @@ def test_long_haul_rocev2_legacy_receiver_sees_a_cnp():
 def test_long_haul_icmpv6_light_notification():
     "Long-haul ICMPv6 form to an IPv6 sender: a light notification asks a small cut."
     pe1, sender = gear("pe1"), gear("sender")
-    proxy_cfg("proxy sender 2001:db8:1::/64 format long-haul-icmpv6",
+    proxy_cfg("proxy sender 2001:db8:1::/64 format long-haul-icmpv6", "proxy light-to-sender",
               "proxy long-haul light-action rate-reduce", "proxy long-haul light-reduce 25")
     pcap = logfile("lh-icmpv6.pcap")
     cap = start_tcpdump(sender, "sender-eth0", "icmp6 and ip6[40] == 200", pcap=pcap, count=1)
@@ -724,7 +724,7 @@ def test_long_haul_icmpv6_light_notification():
     assert p["ip"]["src"] == "2001:db8:1::fe" and p["ip"]["dst"] == "2001:db8:1::1", p
     assert p["lh"]["src_qp"] == 0x11 and not p["lh"]["ext"], p
     proxy_cfg("no proxy sender 2001:db8:1::/64", "no proxy long-haul light-action",
-              "no proxy long-haul light-reduce")
+              "no proxy long-haul light-reduce", "no proxy light-to-sender")
 
 
 def test_rate_advice_to_sender():
@@ -754,10 +754,16 @@ def test_rate_advice_to_sender():
 
 
 def test_light_notifications_follow_the_policy():
-    "Standard CNP senders: light notifications paced, or none; severe ones unchanged."
+    """Light notifications reach no sender by default (seed 003 3.2.2.1);
+    with light-to-sender, standard CNP senders get them paced, or none;
+    severe ones unchanged."""
     pe1 = gear("pe1")
     pe1.vtysh_cmd("clear cnpproxy counters")
-    proxy_cfg("proxy light-cnp-pacing 0")
+    send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=3))
+    expect_counters({"received": 1, "suppressedLight": 1, "cnpSent": 0})
+    proxy_cfg("proxy light-to-sender", "proxy light-cnp-pacing 0")
+    assert " proxy light-to-sender\n" in pe1.vtysh_cmd("show running-config")
+    pe1.vtysh_cmd("clear cnpproxy counters")
     send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=3))
     expect_counters({"received": 1, "suppressedLight": 1, "cnpSent": 0})
     send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=4))
@@ -770,8 +776,9 @@ def test_light_notifications_follow_the_policy():
     expect_counters({"received": 3, "suppressedMinInterval": 1, "cnpSent": 1})
     send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=6))
     expect_counters({"received": 4, "suppressedMinInterval": 1, "cnpSent": 2})
-    proxy_cfg("no proxy light-cnp-pacing", "no proxy cnp min-interval")
-    assert "light-cnp-pacing" not in pe1.vtysh_cmd("show running-config")
+    proxy_cfg("no proxy light-cnp-pacing", "no proxy cnp min-interval", "no proxy light-to-sender")
+    run = pe1.vtysh_cmd("show running-config")
+    assert "light-cnp-pacing" not in run and "light-to-sender" not in run, run
 
 
 def border():

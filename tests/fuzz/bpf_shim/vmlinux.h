@@ -117,6 +117,7 @@ struct xdp_md {
 
 struct __sk_buff {
 	__u32 len;
+	__u32 priority; /* tc class a root qdisc picks up */
 	__u32 protocol; /* network order in the low 16 bits, as the kernel's */
 	__u32 ifindex;
 	__u32 gso_segs;
