@@ -715,6 +715,25 @@ static int proxy_leaf_no(struct vty *vty, const char *container, const char *lea
 	return cnpproxy_cli_no(vty, xpath, typed, xpath, op);
 }
 
+#define PROXY_RESUME_HELP                                                                         \
+	"Proxy role\n"                                                                            \
+	"Resume a slowed Long-haul or rate-advice sender after this long without notifications\n" \
+	"Microseconds (0: never)\n"
+
+DEFPY_YANG(cnpproxy_proxy_resume, cnpproxy_proxy_resume_cmd,
+	   "proxy resume-after (0-60000000)$value",
+	   PROXY_RESUME_HELP)
+{
+	return proxy_leaf_set(vty, "", "resume-after", value_str);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_resume, no_cnpproxy_proxy_resume_cmd,
+	   "no proxy resume-after [(0-60000000)$value]",
+	   NO_STR PROXY_RESUME_HELP)
+{
+	return proxy_leaf_no(vty, "", "resume-after", value_str, NB_OP_MODIFY);
+}
+
 #define PROXY_LEVEL_HELP                                                                          \
 	"Proxy role\n"                                                                            \
 	"Lowest Congestion Level that is severe (default 4)\n"                                    \
@@ -972,6 +991,8 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_tunnel_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_shaping_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_light_to_sender_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_resume_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_resume_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_shaping_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_sender_cmd);

@@ -96,6 +96,8 @@ struct cnp_proxy_config {
 	/* Accepted notification sources; empty: accept nothing. */
 	char accept_plist[CNP_PLIST_NAME_MAX];
 	uint32_t cnp_min_interval_us;
+	/* Resume a cut sender after this long without notifications; 0 never. */
+	uint32_t resume_after_us;
 	uint8_t cnp_dscp;
 	uint32_t rl_per_source; /* notifications per second */
 	uint32_t rl_global;

@@ -158,6 +158,7 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 	pc->cnp_dscp = yang_dnode_get_uint8(proxy, "cnp-dscp");
 	pc->rl_per_source = yang_dnode_get_uint32(proxy, "rate-limit-per-source");
 	pc->rl_global = yang_dnode_get_uint32(proxy, "rate-limit-global");
+	pc->resume_after_us = yang_dnode_get_uint32(proxy, "resume-after");
 	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->learn_if, &pc->n_learn_if }, proxy,
 			   "learn-interface");
 	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->filter_if, &pc->n_filter_if },

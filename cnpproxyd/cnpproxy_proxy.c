@@ -44,6 +44,7 @@
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fl.h"
 #include "cnpproxy_fl_shape.h"
+#include "cnpproxy_pn_resume.h"
 #include "cnpproxy_fp.h"
 #include "cnpproxy_flows_file.h"
 #include "cnpproxy_guard.h"
@@ -108,6 +109,7 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_MIN_INTERVAL] = "suppressedMinInterval",
 	[PN_LIGHT] = "suppressedLight",
 	[PN_SHAPED_LOCALLY] = "shapedLocally",
+	[PN_RESUMES] = "resumesSent",
 	[PN_CNP_SENT] = "cnpSent",
 	[PN_XDP_SENT] = "cnpSentAtDriver",
 	[PN_XDP_PASSED] = "passedToSocketPath",
@@ -407,6 +409,7 @@ void cnpproxy_pn_apply(void)
 	size_t flows_size = cfg->proxy.flow_table_size ? cfg->proxy.flow_table_size : PN_FLOWS;
 
 	cnp_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
+	cnpproxy_pn_resume_apply(on ? cfg->proxy.resume_after_us : 0);
 	/* New limits apply to sources from scratch. */
 	hash_clean(pn.sources, pn_source_free);
 
@@ -722,6 +725,26 @@ static bool source_set(const struct pnc_flow *f)
 	return false;
 }
 
+/* Whether the message asks the sender to slow down (a Resume can undo it). */
+static bool cuts(enum cnp_sender_format fmt, const struct cnp_reaction *r)
+{
+	if (fmt == CNP_FMT_RATE_ADVICE)
+		return true;
+	return (fmt == CNP_FMT_LONG_HAUL_ICMPV6 || fmt == CNP_FMT_LONG_HAUL_ROCEV2) &&
+	       (r->lh_action == PNC_LH_RATE_REDUCE || r->lh_action == PNC_LH_PAUSE);
+}
+
+static void resume_note(const struct pnc_flow *f, uint64_t now)
+{
+	struct pn_flow_ref ref = {};
+
+	ref.ip_version = f->ip_version;
+	memcpy(ref.sender, f->sender, sizeof(ref.sender));
+	memcpy(ref.receiver, f->receiver, sizeof(ref.receiver));
+	ref.receiver_qpn = f->receiver_qpn;
+	cnpproxy_pn_resume_note(&ref, now);
+}
+
 /* A notification of level cl for flow f: the sender's message, if any. */
 static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_report *metric,
 		  uint64_t now)
@@ -758,7 +781,12 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	}
 	if (!source_set(f) || !interval_ok(f, now, r.interval_factor))
 		return false;
-	return queue_message(f, snd, &r, metric, cl, r.severe ? "severe" : "light");
+	if (!queue_message(f, snd, &r, metric, cl, r.severe ? "severe" : "light"))
+		return false;
+	/* A remote congestion point never says "drained": the quiet time will. */
+	if (!metric && cuts(snd->format, &r))
+		resume_note(f, now);
+	return true;
 }
 
 /* With fast-path af-xdp, as frames on AF_XDP sockets; the rest by the raw sockets. */
@@ -1078,6 +1106,8 @@ static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue
 		return false;
 	queued = queue_message(f, snd, &r, metric, 0, "resume");
 	flush_cnps();
+	if (queued)
+		pn_counters.c[PN_RESUMES]++;
 	return queued;
 }
 
@@ -1171,6 +1201,7 @@ void cnpproxy_pn_fini(void)
 {
 	/* Nothing of the pipeline is freed under a read. */
 	cnpproxy_fp_stop();
+	cnpproxy_pn_resume_fini();
 	/* A clean stop keeps the flows for the next start. */
 	cnpproxy_flows_file_stop();
 	cnpproxy_guard_fini();

@@ -35,6 +35,7 @@ enum pn_counter {
 	PN_MIN_INTERVAL,   /* suppressed: CNP to that QP too recently */
 	PN_LIGHT,	   /* suppressed: light notification, level policy */
 	PN_SHAPED_LOCALLY, /* light, tunnelled here: slowed at this PE (seed 003) */
+	PN_RESUMES,	   /* Resumes (or full advice) sent: drained, or quiet */
 	PN_CNP_SENT,	   /* standard CNPs sent */
 	PN_XDP_SENT,	   /* ... of which from the driver (fast-path xdp) */
 	PN_XDP_PASSED,	   /* fast-path xdp: left to the socket path */

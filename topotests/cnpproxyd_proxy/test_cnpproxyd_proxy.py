@@ -695,6 +695,33 @@ def test_long_haul_rocev2_legacy_receiver_sees_a_cnp():
     proxy_cfg("no proxy sender 10.0.1.0/24", "no proxy long-haul pause-time")
 
 
+def test_resume_after_quiet_time():
+    """Seed 000 5.5.1 through the proxy: a remote congestion point has no
+    Resume message, so with resume-after the proxy resumes a Long-haul
+    sender it cut once the notifications stopped for that long."""
+    pe1 = gear("pe1")
+    proxy_cfg("proxy sender 10.0.1.0/24 format long-haul-rocev2", "proxy resume-after 300000")
+    assert " proxy resume-after 300000\n" in pe1.vtysh_cmd("show running-config")
+    req, resp = start_pair("resume", "10.0.1.1", "10.0.23.3", duration=4,
+                           extra_req=["--long-haul", "--lh-known", "10.0.1.254",
+                                      "--lh-recovery-us", "10000000"])
+    try:
+        expect_flow("10.0.1.1", 0x11, 0x22, "cm")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_from("p", "10.0.12.1", NOTIF_PORT, notification(cl=4))
+        expect_counters({"received": 1, "longHaulRocev2Sent": 2, "resumesSent": 1})
+    finally:
+        wait_done(req)
+        wait_done(resp)
+    lh = of_event("resume", "req", "lh")
+    assert [(e["action"], e["parameter"]) for e in lh] == [
+        ("rate-reduce", 30), ("resume", 50)], lh
+    # Half of the cut back: 20 -> 14 -> 17 Mb/s.
+    assert (lh[0]["rate_mbps"], lh[1]["rate_mbps"]) == (14.0, 17.0), lh
+    proxy_cfg("no proxy sender 10.0.1.0/24", "no proxy resume-after")
+    assert "resume-after" not in pe1.vtysh_cmd("show running-config")
+
+
 def test_long_haul_icmpv6_light_notification():
     "Long-haul ICMPv6 form to an IPv6 sender: a light notification asks a small cut."
     pe1, sender = gear("pe1"), gear("sender")
