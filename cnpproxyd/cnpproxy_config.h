@@ -149,6 +149,7 @@ struct cnp_cp_if_config {
 	uint16_t poll_ms;
 	struct cp_policy_config policy;
 	uint32_t notify_min_interval_us; /* 0: the policy's RTT_est */
+	uint8_t notify_min_share;	 /* percent of the largest flow; 0: every flow */
 	uint32_t notify_rate;		 /* per second, all flows */
 	/* Collaborative suppression: the arrival-rate fall, percent; 0: off. */
 	uint8_t collab_fall_percent;

@@ -84,6 +84,7 @@ struct cp_if {
 	struct cp_thresholds thr;
 	struct cp_machine m;
 	struct cp_collab collab;
+	struct cp_share share;
 	struct pnc_mark_state pushed;
 	bool pushed_valid;
 	uint8_t level;
@@ -128,6 +129,7 @@ static const char *const counter_names[CP_C_MAX] = {
 	[CP_C_FALLBACK_SENT] = "fallbackSent",
 	[CP_C_NO_PROXY] = "noProxy",
 	[CP_C_FLOW_INTERVAL] = "suppressedFlowInterval",
+	[CP_C_SMALL_FLOW] = "suppressedSmallFlow",
 	[CP_C_RATE_LIMITED] = "suppressedRateLimit",
 	[CP_C_COLLAB_HELD] = "suppressedCollaborative",
 	[CP_C_COLLAB_DEFERRED] = "deferred",
@@ -524,6 +526,12 @@ static void sample_cb(void *arg, const struct pnc_mark_sample *s)
 	/* Held while another node's action is awaited or seen. */
 	if (ci->cfg.collab_fall_percent && !cp_collab_notify_ok(&ci->collab)) {
 		ci->c[CP_C_COLLAB_HELD]++;
+		return;
+	}
+	/* Seed 000 5.5: the flows that fill the queue, not every flow in it. */
+	if (!cp_share_select(&ci->share, s->flow_bytes, now, notify_interval(ci),
+			     ci->cfg.notify_min_share)) {
+		ci->c[CP_C_SMALL_FLOW]++;
 		return;
 	}
 	flow_key(&k, &v);

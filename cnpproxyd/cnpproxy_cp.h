@@ -29,6 +29,7 @@ enum cp_counter {
 	CP_C_FALLBACK_SENT,	/* of the five-tuple ones, to the fallback proxy */
 	CP_C_NO_PROXY,		/* no proxy known, no fallback: nothing sent */
 	CP_C_FLOW_INTERVAL,	/* suppressed: flow notified too recently */
+	CP_C_SMALL_FLOW,	/* suppressed: flow contributes little to the queue */
 	CP_C_RATE_LIMITED,	/* suppressed: interface rate limit */
 	CP_C_COLLAB_HELD,	/* suppressed: collaborative suppression */
 	CP_C_COLLAB_DEFERRED,	/* episodes where another node's action was seen */

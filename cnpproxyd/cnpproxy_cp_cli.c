@@ -392,23 +392,29 @@ DEFPY_YANG(no_cnpproxy_cp_if_marking, no_cnpproxy_cp_if_marking_cmd,
 		  "Minimum interval per flow (default: rtt)\n"                                    \
 		  "Microseconds\n"                                                                \
 		  "Notifications per second for the interface (default 1000)\n"                   \
-		  "Notifications per second\n"
+		  "Notifications per second\n"                                                    \
+		  "Only flows bringing this share of the largest flow's octets (default 50)\n"    \
+		  "Percent, 0: every flow\n"
 
 DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
-	   "congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl>",
+	   "congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl|min-share (0-100)$ms>",
 	   CP_NOTIFY_HELP)
 {
 	if (iv_str)
 		return set_if_leaf(vty, ifname, "notify-min-interval", iv_str);
+	if (ms_str)
+		return set_if_leaf(vty, ifname, "notify-min-share", ms_str);
 	return set_if_leaf(vty, ifname, "notify-rate-limit", rl_str);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,
-	   "no congestion-point interface IFNAME$ifname notify <min-interval$ivk [(1-10000000)$iv]|rate-limit [(1-1000000)$rl]>",
+	   "no congestion-point interface IFNAME$ifname notify <min-interval$ivk [(1-10000000)$iv]|rate-limit [(1-1000000)$rl]|min-share$msk [(0-100)$ms]>",
 	   NO_STR CP_NOTIFY_HELP)
 {
 	if (ivk)
 		return no_if_leaf(vty, ifname, "notify-min-interval", iv_str, NB_OP_DESTROY);
+	if (msk)
+		return no_if_leaf(vty, ifname, "notify-min-share", ms_str, NB_OP_MODIFY);
 	return no_if_leaf(vty, ifname, "notify-rate-limit", rl_str, NB_OP_MODIFY);
 }
 
@@ -473,6 +479,7 @@ void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dn, bool sh
 		{ "marking", "marking" },
 		{ "notify-min-interval", "notify min-interval" },
 		{ "notify-rate-limit", "notify rate-limit" },
+		{ "notify-min-share", "notify min-share" },
 		{ "collaborative-suppression", "collaborative-suppression fall-percent" },
 	};
 	char pfx[64];

@@ -43,3 +43,22 @@ bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint64_t no
 	s->last_us = now_us;
 	return true;
 }
+
+bool cp_share_select(struct cp_share *s, uint32_t flow_bytes, uint64_t now_us, uint32_t window_us,
+		     uint8_t min_percent)
+{
+	uint64_t ref;
+
+	if (now_us - s->window_start_us >= window_us) {
+		/* A quiet window in between: the old maximum says nothing now. */
+		s->max_prev = now_us - s->window_start_us >= 2ull * window_us ? 0 : s->max_cur;
+		s->max_cur = 0;
+		s->window_start_us = now_us;
+	}
+	if (flow_bytes > s->max_cur)
+		s->max_cur = flow_bytes;
+	if (!min_percent || !flow_bytes)
+		return true;
+	ref = s->max_cur > s->max_prev ? s->max_cur : s->max_prev;
+	return (uint64_t)flow_bytes * 100u >= ref * min_percent;
+}

@@ -35,4 +35,20 @@ extern void cp_gate_clear(struct cp_gate *g);
 extern bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint64_t now_us,
 			 uint32_t interval_us);
 
+/*
+ * Seed 000 5.5: notify the flows contributing most to the queue.  Each
+ * sample says how many octets its flow put through the queue since its
+ * last one; the largest such figure of the last one or two windows is
+ * the reference, and a flow is selected when it brought at least
+ * min_percent of it.  A flow's first sample (0 octets: not known yet)
+ * is always selected, and min_percent 0 selects every flow.
+ */
+struct cp_share {
+	uint64_t window_start_us;
+	uint32_t max_cur, max_prev; /* largest figure of this window and the last */
+};
+
+extern bool cp_share_select(struct cp_share *s, uint32_t flow_bytes, uint64_t now_us,
+			    uint32_t window_us, uint8_t min_percent);
+
 #endif /* _CNPPROXY_CP_GATE_H */

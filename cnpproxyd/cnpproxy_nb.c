@@ -453,6 +453,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/interface/notify-min-share",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/interface/collaborative-suppression",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
@@ -815,6 +821,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/suppressed-flow-interval",
+			.cbs = {
+				.get_elem = cnpproxy_state_cp_if_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface/suppressed-small-flow",
 			.cbs = {
 				.get_elem = cnpproxy_state_cp_if_get_elem,
 			},

@@ -62,6 +62,7 @@ static void if_load(struct cnp_cp_if_config *ic, const struct lyd_node *dn)
 	if (yang_dnode_exists(dn, "notify-min-interval"))
 		ic->notify_min_interval_us = yang_dnode_get_uint32(dn, "notify-min-interval");
 	ic->notify_rate = yang_dnode_get_uint32(dn, "notify-rate-limit");
+	ic->notify_min_share = yang_dnode_get_uint8(dn, "notify-min-share");
 	if (yang_dnode_exists(dn, "collaborative-suppression"))
 		ic->collab_fall_percent = yang_dnode_get_uint8(dn, "collaborative-suppression");
 }

@@ -208,6 +208,35 @@ static void test_gate(void **state)
 	}
 }
 
+/*
+ * Seed 000 5.5: the flows that fill the queue are notified, the ones that
+ * barely use it are not.  Three flows of 800, 600 and 100 kB per window
+ * with the default share (50 %): the third is left alone.
+ */
+static void test_share(void **state)
+{
+	struct cp_share s = {};
+
+	(void)state;
+	/* First samples: nothing known, every flow selected. */
+	assert_true(cp_share_select(&s, 0, 1000, 10000, 50));
+	assert_true(cp_share_select(&s, 0, 1001, 10000, 50));
+	/* A window later, with figures. */
+	assert_true(cp_share_select(&s, 800000, 11000, 10000, 50));
+	assert_true(cp_share_select(&s, 600000, 11100, 10000, 50));
+	assert_false(cp_share_select(&s, 100000, 11200, 10000, 50));
+	/* The next window still knows the largest flow of the last one. */
+	assert_false(cp_share_select(&s, 100000, 21500, 10000, 50));
+	assert_true(cp_share_select(&s, 400000, 21600, 10000, 50));
+	/* After a quiet window the old maximum is forgotten. */
+	assert_true(cp_share_select(&s, 100000, 45000, 10000, 50));
+	/* 0 %: every flow. */
+	assert_true(cp_share_select(&s, 1, 45001, 10000, 0));
+	/* The largest figure the program sends, no overflow. */
+	assert_true(cp_share_select(&s, UINT32_MAX, 60000, 10000, 100));
+	assert_false(cp_share_select(&s, UINT32_MAX - 1, 60001, 10000, 100));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_sample_rejections),
 		cmocka_unit_test(test_notification),
 		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,7 +111,12 @@ struct pnc_mark_sample {
 	__u16 cap_len;	  /* octets in data */
 	__u32 pkt_len;	  /* outer IP length field, from the IP header */
 	__u32 dest_qp;	  /* BTH DestQP, 24 bits */
-	__u32 rsvd;
+	/*
+	 * The flow's outer IP octets since its last sample, this packet's
+	 * included (saturating): its share of what went through the queue.
+	 * 0 for a flow's first sample, when nothing is known yet.
+	 */
+	__u32 flow_bytes;
 	__u8 data[PNC_MARK_DATA_MAX];
 };
 

@@ -74,6 +74,7 @@ struct m_flow {
 	uint8_t src[16], dst[16]; /* key: as mark.bpf.c's flow, see mark_flow() */
 	uint32_t id, tunnelled;
 	uint64_t last;
+	uint64_t bytes; /* since the last sample */
 };
 
 static struct {
@@ -254,6 +255,7 @@ static void m_sample(const struct m_pkt *p, uint8_t ecn_out, uint32_t ifindex, s
 	}
 	fl = h_tab_find(&m.flows, &key);
 	if (interval && fl && m.now - fl->last < interval) {
+		fl->bytes += p->ip_len;
 		e->count[PNC_MARK_C_SAMPLE_SUPPRESSED]++;
 		return;
 	}
@@ -263,10 +265,19 @@ static void m_sample(const struct m_pkt *p, uint8_t ecn_out, uint32_t ifindex, s
 	}
 	e->count[PNC_MARK_C_SAMPLED]++;
 	e->ic.sampled++;
-	if (interval)
-		((struct m_flow *)h_tab_put(&m.flows, &key))->last = m.now;
 	e->rec = true;
 	memset(ev, 0, offsetof(struct pnc_mark_sample, data));
+	if (interval && fl) {
+		uint64_t b = fl->bytes + p->ip_len;
+
+		ev->flow_bytes = b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+	}
+	if (interval) {
+		struct m_flow *row = h_tab_put(&m.flows, &key);
+
+		row->last = m.now;
+		row->bytes = 0;
+	}
 	ev->hdr.type = PNC_MARK_EV_SAMPLE;
 	ev->hdr.ip_version = p->version;
 	ev->hdr.flags = p->flags;

@@ -318,6 +318,43 @@ def test_congestion_notifies_proxy_ipv6():
     assert rq["cnps"] >= 1 and rq["rate_mbps"] < 60, rq
 
 
+def test_small_flow_not_notified():
+    """Seed 000 5.5: of two flows in p's queue, the one that fills it is
+    notified, the one that barely uses it is not (notify min-share, 50 %
+    of the largest flow's octets by default)."""
+    p = gear("p")
+    p.vtysh_cmd("clear cnpproxy counters")
+    # The big flow's floor (25 Mb/s) keeps the 20 Mb/s queue congested.
+    big = run_pair("share-big", "10.0.1.1", "10.0.2.1", rate=60, duration=4,
+                   extra_req=["--min-rate", "25"])
+    small = run_pair("share-small", "2001:db8:1::1", "2001:db8:2::1", rate=1, duration=4,
+                     extra_req=["--no-cm", "--peer-qpn", "0x22"],
+                     extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+    wait_done(*big)
+    wait_done(*small)
+    c = p_eth1()["counters"]
+    assert c["suppressedSmallFlow"] >= 1 and c["notificationsSent"] >= 1, c
+    assert summary("share-big", "req")["cnps"] >= 1
+    # (The small sender's CNPs are no measure: its receiver sends some
+    # for the CE marks.)
+
+    # min-share 0: every flow in the queue, as before.
+    p_config("congestion-point interface p-eth1 notify min-share 0")
+    assert "notify min-share 0" in p.vtysh_cmd("show running-config cnpproxyd")
+    p.vtysh_cmd("clear cnpproxy counters")
+    big = run_pair("share0-big", "10.0.1.1", "10.0.2.1", rate=60, duration=3,
+                   extra_req=["--min-rate", "25"])
+    small = run_pair("share0-small", "2001:db8:1::1", "2001:db8:2::1", rate=1, duration=3,
+                     extra_req=["--no-cm", "--peer-qpn", "0x22"],
+                     extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+    wait_done(*big)
+    wait_done(*small)
+    c = p_eth1()["counters"]
+    assert c["suppressedSmallFlow"] == 0 and c["notificationsSent"] >= 1, c
+    p_config("no congestion-point interface p-eth1 notify min-share")
+    assert "min-share" not in p.vtysh_cmd("show running-config cnpproxyd")
+
+
 def test_two_threshold_marking():
     "Seed 003 mode: ECT(1) between T1 and T2 reaches the receiver."
     p_config("congestion-point interface p-eth1 marking two-threshold")
