@@ -76,11 +76,6 @@ static void check(struct event *t)
 		arm();
 }
 
-unsigned int cnpproxy_pn_resume_pending(void)
-{
-	return rs.n;
-}
-
 void cnpproxy_pn_resume_apply(uint32_t quiet_us)
 {
 	if (quiet_us == rs.quiet_us)

@@ -25,7 +25,5 @@ extern void cnpproxy_pn_resume_note(const struct pn_flow_ref *ref, uint64_t now_
 /* Follow the configuration: quiet_us 0 stops and forgets. */
 extern void cnpproxy_pn_resume_apply(uint32_t quiet_us);
 extern void cnpproxy_pn_resume_fini(void);
-/* Flows waiting for their Resume. */
-extern unsigned int cnpproxy_pn_resume_pending(void);
 
 #endif /* _CNPPROXY_PN_RESUME_H */

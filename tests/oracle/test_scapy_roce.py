@@ -177,7 +177,8 @@ def lh_block(tag, body, v):
              ("action reserved bits", act & 0x3F, 0), ("parameter", param, x["parameter"]),
              ("src_qp", sqp, x["src_qp"]), ("metric_type", mtype, x["metric_type"]),
              ("metric", metric, x["metric"]),
-             ("cl", x["cl"], -(-x["level"] * 7 // 255))]
+             # CL 0-7 went out as 1 + CL * 254 / 7: level 0 and 1 read CL 0.
+             ("cl", x["cl"], -(-max(x["level"] - 1, 0) * 7 // 254))]
     for name, got, want in pairs:
         check(got == want, "%s: %s: wire %r, pnc-pkt %r" % (tag, name, got, want))
     if x["ext"]:

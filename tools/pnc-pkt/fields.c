@@ -919,7 +919,7 @@ static const struct field fields[] = {
 	U("cl", KM(K_FCN), fcn.cl, 7, "congestion level, 0 = not given"),
 
 	U("level", KM_LH, lh.block.level, 0xff, "Congestion Level 0-255"),
-	FN("cl", KM_LH, set_lh_cl, "level from the 0-7 scale: floor(cl * 255 / 7)"),
+	FN("cl", KM_LH, set_lh_cl, "level from the 0-7 scale: 1 + floor(cl * 254 / 7)"),
 	FN("action", KM_LH, set_lh_action, "notify, pause, rate-reduce, resume or 0-3"),
 	U("parameter", KM_LH, lh.block.parameter, 0xffff, "pause us, or reduce/resume %"),
 	U("src-qp", KM_LH, lh.block.src_qp, 0xffffffff, "Source QP number (32 bits)"),
