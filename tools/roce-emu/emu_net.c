@@ -18,6 +18,9 @@
 
 #define ROCE_PORT 4791
 
+/* Receive buffer of the packet socket (see emu_net_open()). */
+#define EMU_RCVBUF (4 << 20)
+
 int emu_parse_addr(const char *str, int *version, uint8_t addr[16])
 {
 	memset(addr, 0, 16);
@@ -57,6 +60,8 @@ static int open_sink(int version, const uint8_t local[16])
 
 int emu_net_open(struct emu_net *net, int version, const uint8_t local[16])
 {
+	int rcvbuf = EMU_RCVBUF;
+
 	memset(net, 0, sizeof(*net));
 	net->version = version;
 	memcpy(net->local, local, 16);
@@ -71,6 +76,13 @@ int emu_net_open(struct emu_net *net, int version, const uint8_t local[16])
 		emu_net_close(net);
 		return -1;
 	}
+	/*
+	 * Room for a second or so of traffic: a busy machine that leaves the
+	 * emulator unscheduled for a while must not cost packets.  FORCE
+	 * needs CAP_NET_ADMIN; without it the kernel's maximum applies.
+	 */
+	if (setsockopt(net->recv_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+		(void)setsockopt(net->recv_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	return 0;
 }
 
