@@ -120,6 +120,20 @@ FORMATS = {
     "long-haul-icmpv6": ("long-haul-icmpv6", "proxy path, Long-haul CNP (ICMPv6 form)",
                          ("--long-haul",)),
     "rate-advice": ("rate-advice", "proxy path, SCONE rate advice", ("--rate-advice",)),
+    "pre-ecn": ("pre-ecn", "seed 003: light congestion shaped at pe1, severe to the sender", ()),
+}
+# --format pre-ecn (seed 003): the core carries IPv6 as well, pe1 puts the
+# stream into a flow-label tunnel to an SRv6 End.DX4 SID of pe2, p marks
+# with two thresholds and tells pe1 by flow label; pe1 shapes the flow into
+# the tunnel for light notifications and sends the sender a CNP for severe
+# ones only.
+PRE_ECN = {
+    "loopback": {"pe1": "2001:db8:ff::1", "p": "2001:db8:ff::2", "pe2": "2001:db8:ff::3"},
+    "core": (("pe1", "eth-p", "2001:db8:a::1/64"), ("p", "eth-pe1", "2001:db8:a::2/64"),
+             ("p", "eth-pe2", "2001:db8:b::2/64"), ("pe2", "eth-p", "2001:db8:b::3/64")),
+    "sid": "2001:db8:ee::3",
+    # towards the SID's /64: pe1 through p, p through pe2
+    "sid_via": {"pe1": "2001:db8:a::2", "p": "2001:db8:b::3"},
 }
 RUN_COLOURS = ("tab:blue", "tab:green", "tab:purple", "tab:orange")
 
@@ -197,6 +211,9 @@ def parse_args(argv):
                      "--signalling ospf6")
     if len(set(args.formats)) != len(args.formats):
         ap.error("--format: each format once")
+    args.pre_ecn = "pre-ecn" in args.formats
+    if args.pre_ecn and args.signalling != "isis":
+        ap.error("--format pre-ecn runs over IS-IS (IPv4 and IPv6): leave --signalling out")
     # One proxy run per format, then the baseline.
     args.runs = [(FORMATS[f][0], FORMATS[f][1], f) for f in args.formats]
     args.runs.append(BASELINE + (None,))
@@ -367,6 +384,12 @@ def build_topology(args):
     for router in ROUTERS:
         ns_run(router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
         ns_run(router, "sysctl", "-qw", "net.ipv6.conf.all.forwarding=1")
+    if args.pre_ecn:
+        for name, ifname, addr in PRE_ECN["core"]:
+            ns_run(name, "ip", "addr", "add", addr, "dev", ifname, "nodad")
+        # pe2 ends the tunnel: the kernel's End.DX4, to the receiver.
+        ns_run("pe2", "ip", "-6", "route", "add", PRE_ECN["sid"] + "/128", "encap", "seg6local",
+               "action", "End.DX4", "nh4", RECEIVER, "dev", "eth-receiver")
     # The bottleneck, before cnpproxyd attaches its egress program there.
     ns_run("p", "tc", "qdisc", "add", "dev", BOTTLENECK, "root", "tbf", "rate",
            "{}mbit".format(args.tbf_mbit), "burst", "10kb", "limit", TBF_LIMIT)
@@ -456,23 +479,33 @@ def frr_conf(router, args):
     elif router == "pe1":
         lines += ["ip prefix-list SENDERS seq 5 permit 10.1.0.0/24",
                   "ip prefix-list ROUTERS seq 5 permit 10.255.0.0/24 le 32", "!"]
+        if args.pre_ecn:
+            # p's flow-label notifications come from its IPv6 loopback
+            lines += ["ipv6 prefix-list ROUTERS seq 5 permit 2001:db8:ff::/64 le 128", "!"]
         if args.signalling == "bgp":
             lines += ["route-map PROXIED permit 10", " match ip address prefix-list SENDERS",
                       "exit", "!"]
     if router == "p":
         lines += ["debug cnpproxy congestion", "!"]
+    if args.pre_ecn and router in PRE_ECN["sid_via"]:
+        # pe1's local shaping, timed from its log
+        lines += ["debug cnpproxy proxy"] if router == "pe1" else []
+        lines += ["ipv6 route 2001:db8:ee::/64 " + PRE_ECN["sid_via"][router], "!"]
     if args.signalling == "bgp":
         return "\n".join(lines + bgp_conf(router) + cnpproxy_conf(router, args)) + "\n"
     if args.signalling == "ospf":
         return "\n".join(lines + ospf_conf(router) + cnpproxy_conf(router, args)) + "\n"
     if args.signalling == "ospf6":
         return "\n".join(lines + ospf6_conf(router) + cnpproxy_conf(router, args)) + "\n"
-    lines += ["interface lo", " ip address {}/32".format(LOOPBACK[router]),
-              " ip router isis wan", " isis passive", "exit"]
+    # With pre-ecn, IPv6 too: the tunnel's outer header, p's notifications.
+    v6 = [" ipv6 router isis wan"] if args.pre_ecn else []
+    lines += ["interface lo", " ip address {}/32".format(LOOPBACK[router])]
+    if args.pre_ecn:
+        lines.append(" ipv6 address {}/128".format(PRE_ECN["loopback"][router]))
+    lines += [" ip router isis wan"] + v6 + [" isis passive", "exit"]
     for ifname, kind in ISIS_IFS[router]:
-        lines += ["interface " + ifname, " ip router isis wan",
-                  " isis passive" if kind == "passive" else " isis network point-to-point",
-                  "exit"]
+        lines += ["interface " + ifname, " ip router isis wan"] + v6 + [
+            " isis passive" if kind == "passive" else " isis network point-to-point", "exit"]
     lines += ["router isis wan", " net 49.0001.0000.0000.{}.00".format(SYSID[router]),
               " is-type level-2-only", " lsp-gen-interval 1"]
     if router == "pe1":
@@ -489,10 +522,13 @@ def cnpproxy_conf(router, args):
     if router == "p":
         cp = " congestion-point interface " + BOTTLENECK
         lines += ["router cnpproxy", " congestion-point",
-                  " congestion-point source-address " + LOOPBACK["p"], cp,
-                  cp + " thresholds static k-max {} k-min {}".format(args.k_max, args.k_min),
+                  " congestion-point source-address " + LOOPBACK["p"]]
+        if args.pre_ecn:
+            lines.append(" congestion-point source-address " + PRE_ECN["loopback"]["p"])
+        # Seed 003's two thresholds are T1 = K_min and T2 = K_max.
+        lines += [cp, cp + " thresholds static k-max {} k-min {}".format(args.k_max, args.k_min),
                   cp + " poll-interval 1", cp + " rtt {}".format(int(args.rtt_ms * 1000)),
-                  cp + " marking ce"]
+                  cp + " marking " + ("two-threshold" if args.pre_ecn else "ce")]
         if args.notify_min_interval:
             lines.append(cp + " notify min-interval {}".format(args.notify_min_interval))
         lines.append("exit")
@@ -591,6 +627,15 @@ def sender_format_config(fmt, args):
     """pe1's settings for senders of a format other than the standard CNP."""
     if fmt in (None, "rocev2-cnp"):
         return ()
+    if fmt == "pre-ecn":
+        # Standard CNPs for severe notifications; light ones shaped here, one
+        # cut of 20 % each, held for the WAN's round trip.
+        tunnel = "proxy flow-label-tunnel "
+        return (tunnel + "interface eth-p source " + PRE_ECN["loopback"]["pe1"],
+                tunnel + "prefix {} endpoint {}".format(
+                    ipaddress.ip_interface(LINKS[2][0][2]).network, PRE_ECN["sid"]),
+                tunnel + "local-shaping step 20 floor 1 hold-time {}".format(
+                    int(args.rtt_ms * 1000)))
     subnet = ipaddress.ip_interface(LINKS[0][0][2]).network
     lines = ("proxy sender {} format {}".format(subnet, fmt),)
     if fmt == "rate-advice":
@@ -697,8 +742,9 @@ def read_jsonl(path):
 LOG_LINE = re.compile(r"^(\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d+) \S+: (?:\[\S+\] )?(.*)$")
 
 
-# "congestion: eth-pe2: marking (backlog ...)", "... notification to 10.255.0.1 (...)"
-CP_EVENT = re.compile(r"congestion: " + BOTTLENECK + r": (\w+) (.*)$")
+# "congestion: eth-pe2: marking (backlog ...)", "... notification to 10.255.0.1 (...)",
+# "... flow-label FCN to 2001:db8:ff::1 (...)"
+CP_EVENT = re.compile(r"congestion: " + BOTTLENECK + r": ([\w-]+) (.*)$")
 
 
 def cp_log_events(text):
@@ -712,6 +758,22 @@ def cp_log_events(text):
         # FRR writes local time.
         t = datetime.datetime.strptime(m.group(1), "%Y/%m/%d %H:%M:%S.%f").timestamp()
         events.append((t, ev.group(1), ev.group(2)))
+    return events
+
+
+# pe1: "proxy: local shaping: flow label 0x00001 at 40000000 bit/s"
+SHAPED = re.compile(r"proxy: local shaping: flow label \S+ at (\d+) bit/s")
+
+
+def shaping_events(text):
+    """pe1's local shaping of the tunnelled flow: (realtime, Mb/s)."""
+    events = []
+    for line in text.splitlines():
+        m = LOG_LINE.match(line)
+        ev = SHAPED.search(m.group(2)) if m else None
+        if ev:
+            t = datetime.datetime.strptime(m.group(1), "%Y/%m/%d %H:%M:%S.%f").timestamp()
+            events.append((t, int(ev.group(1)) / 1e6))
     return events
 
 
@@ -733,8 +795,9 @@ def first_episode(queue, onset, k_min):
     return episode
 
 
-def load_series(name, files, cp_events, offset):
-    """The run's series in ms since the sender's first packet."""
+def load_series(name, files, cp_events, offset, shaped=()):
+    """The run's series in ms since the sender's first packet; shaped:
+    pe1's local shaping events (pre-ecn)."""
     req = read_jsonl(files["requester"])
     stats = [e for e in req if e["event"] == "stats"]
     if not stats:
@@ -759,6 +822,8 @@ def load_series(name, files, cp_events, offset):
         "cnps": [(rel(e["time"]), e["rate_mbps"]) for e in req
                  if e["event"] in ("cnp", "lh", "rate-advice")],
         "cp_events": [(rel(t), kind, msg) for t, kind, msg in cp_events],
+        # Rate cuts that pe1 made into the tunnel, the sender untold.
+        "shaped": [(rel(t), mbps) for t, mbps in shaped],
         "requester": next((e for e in req if e["event"] == "summary"), {}),
         "responder": next((e for e in read_jsonl(files["responder"])
                            if e["event"] == "summary"), {}),
@@ -770,7 +835,8 @@ def add_metrics(res, k_min):
     during = [q for q in res["queue"] if q[0] >= 0]
     onset = next((t for t, b in during if b > k_min), None)
     first = first_episode(during, onset, k_min)
-    cut = res["cnps"][0] if res["cnps"] else (None, None)
+    # The first cut of the flow: at the sender, or at pe1 into the tunnel.
+    cut = min(res["cnps"][:1] + res["shaped"][:1], default=(None, None))
     res.update({
         "onset_ms": onset,
         "first_cut_ms": cut[0],
@@ -779,7 +845,10 @@ def add_metrics(res, k_min):
         "peak_queue": max((b for _, b in during), default=0),
         "episode_peak": max((b for _, b in first), default=0),
         "episode_end_ms": first[-1][0] if first else None,
-        "first_notification_ms": first_cp_event(res["cp_events"], "notification"),
+        "first_notification_ms": min(
+            (t for t in (first_cp_event(res["cp_events"], k)
+                         for k in ("notification", "flow-label")) if t is not None),
+            default=None),
         "cp_marking_ms": first_cp_event(res["cp_events"], "marking"),
         "cp_congested_ms": first_cp_event(res["cp_events"], "congested"),
     })
@@ -814,10 +883,12 @@ def one_run(args, paths, logdir, run, procs, offset):
     for router in ("p", "pe1"):
         vtysh(router, paths, "clear cnpproxy counters")
     cp_log = os.path.join(run_dir("p"), "cnpproxyd.log")
-    log_start = log_size(cp_log)
+    pe1_log = os.path.join(run_dir("pe1"), "cnpproxyd.log")
+    log_start, pe1_start = log_size(cp_log), log_size(pe1_log)
     files = traffic(args, paths, logdir, name, procs, fmt)
+    shaped = shaping_events(read_from(pe1_log, pe1_start)) if fmt == "pre-ecn" else ()
     res = add_metrics(load_series(name, files, cp_log_events(read_from(cp_log, log_start)),
-                                  offset), args.k_min)
+                                  offset, shaped), args.k_min)
     cp = vtysh("p", paths, "show cnpproxy congestion json", as_json=True)
     res["p_counters"] = cp["interfaces"][BOTTLENECK]["counters"]
     res["p_peak_backlog"] = cp["interfaces"][BOTTLENECK]["peakBacklogBytes"]
@@ -843,12 +914,17 @@ def timeline(res, args):
         (0.0, "sender starts at {} Mb/s (TBF {} Mb/s)".format(args.rate_mbit, args.tbf_mbit)),
         (res["onset_ms"], "congestion onset: p's queue above K_min ({} octets, "
          "pnc-qmon)".format(args.k_min)),
-        (res["cp_marking_ms"], "cnpproxyd on p: marking (CE on packets to the receiver)"),
+        (res["cp_marking_ms"], "cnpproxyd on p: marking ({} on packets to the receiver)".format(
+            "ECT(1), then CE above T2" if args.pre_ecn else "CE")),
         (res["cp_congested_ms"], "cnpproxyd on p: congested (queue above K_max {} "
          "octets)".format(args.k_max)),
         (res["first_notification_ms"], "p: first notification to pe1" + ignored),
-        (res["first_cut_ms"], "sender: first message, from {}, rate cut to {:.1f} Mb/s".format(
-            cut_from, res["rate_after_cut"] or 0)),
+        (res["cnps"][0][0] if res["cnps"] else None,
+         "sender: first message, from {}, rate cut to {:.1f} Mb/s".format(
+             cut_from, res["cnps"][0][1] if res["cnps"] else 0)),
+        (res["shaped"][0][0] if res["shaped"] else None,
+         "pe1: light notification, the flow shaped into the tunnel at {:.1f} Mb/s (the "
+         "sender is told nothing)".format(res["shaped"][0][1] if res["shaped"] else 0)),
         (res["episode_peak_ms"], "queue peaks at p: {} octets".format(res["episode_peak"])),
         (res["episode_end_ms"], "queue back under K_min"),
     ]
@@ -868,12 +944,16 @@ def print_timeline(res, label, args, setup):
     rq, rs = res["requester"], res["responder"]
     sent = sum(res["pe1_counters"].get(k, 0) for k in SENT_COUNTERS)
     pe1 = ("pe1 {} notifications received, {} messages sent".format(
-        res["pe1_counters"].get("received"), sent)
+        res["pe1_counters"].get("received", 0) + res["pe1_counters"].get("receivedFlowLabel", 0),
+        sent)
         if res["pe1_counters"] else "pe1's proxy role off")
+    p_sent = sum(res["p_counters"].get(k, 0) for k in ("notificationsSent", "flowLabelSent"))
+    if res["pe1_counters"].get("shapedLocally"):
+        pe1 += ", {} light ones shaped locally".format(res["pe1_counters"]["shapedLocally"])
     print("    counters: sender {} CNPs, average {:.1f} Mb/s; receiver {} CE packets, {} CNPs "
           "sent; p {} notifications; {}".format(
               rq.get("cnps"), rq.get("tx_mbps", 0), rs.get("ce_pkts"), rs.get("cnps_sent"),
-              res["p_counters"].get("notificationsSent"), pe1))
+              p_sent, pe1))
 
 
 SENT_COUNTERS = ("cnpSent", "longHaulIcmpv6Sent", "longHaulRocev2Sent", "rateAdviceSent")
@@ -891,12 +971,33 @@ def run_verdict(res, base):
     if res["queue_drops"]:
         return False, ("FAIL: {} did not hold the queue: the bottleneck dropped "
                        "{} packets".format(what, res["queue_drops"]))
+    if res["format"] == "pre-ecn":
+        return pre_ecn_verdict(res, a, b)
     if a < b:
         return True, ("PASS: {} reacted {:.2f} ms after congestion onset, "
                       "{:.2f} ms sooner than the baseline ({:.2f} ms, {:.1f}x faster)".format(
                           what, a, b - a, b, b / a if a > 0 else float("inf")))
     return False, ("FAIL: {} ({:.2f} ms) was not faster than the baseline "
                    "({:.2f} ms)".format(what, a, b))
+
+
+def pre_ecn_verdict(res, a, b):
+    """Seed 003: light congestion handled at pe1, the sender told of severe only."""
+    shaped = res["pe1_counters"].get("shapedLocally", 0)
+    severe = res["pe1_counters"].get("cnpSent", 0)
+    heard = res["requester"].get("cnps", 0)
+    if not shaped:
+        return False, "FAIL: pre-ecn: pe1 shaped nothing for light congestion"
+    if heard > severe:
+        return False, ("FAIL: pre-ecn: the sender got {} CNPs, pe1 sent {} for severe "
+                       "congestion".format(heard, severe))
+    if a >= b:
+        return False, ("FAIL: pre-ecn: the first cut ({:.2f} ms) was not sooner than the "
+                       "baseline's ({:.2f} ms)".format(a, b))
+    return True, ("PASS: seed 003: pe1 cut the flow into the tunnel {} times for light "
+                  "congestion, the first {:.2f} ms after onset ({:.1f}x sooner than the "
+                  "baseline), the sender told nothing of it; {} CNPs for severe "
+                  "congestion".format(shaped, a, b / a if a > 0 else float("inf"), heard))
 
 
 def verdict(results, args):
@@ -913,7 +1014,7 @@ def print_comparison(results, args):
     octets = "{:8d} B ".format
     rows = (("congestion onset (> K_min)", "onset_ms", fmt_ms),
             ("first notification at p", "first_notification_ms", fmt_ms),
-            ("first rate cut at sender", "first_cut_ms", fmt_ms),
+            ("first rate cut of the flow", "first_cut_ms", fmt_ms),
             ("reaction (onset -> cut)", "reaction_ms", fmt_ms),
             ("peak queue, first episode", "episode_peak", octets),
             ("queue back under K_min", "episode_end_ms", fmt_ms),
@@ -924,6 +1025,13 @@ def print_comparison(results, args):
     print(line.format("", *[r["name"] for r in runs]))
     for label, key, fmt in rows:
         print(line.format(label, *[fmt(r[key]) for r in runs]))
+    if args.pre_ecn:
+        print(line.format("light: cuts at pe1, sender untold",
+                          *["{:8d}   ".format(len(r["shaped"])) for r in runs]))
+    print(line.format("throughput at the receiver", *["{:8.1f} Mb/s".format(
+        r["responder"].get("rx_mbps", 0)) for r in runs]))
+    print(line.format("packets lost on the way", *["{:8d}   ".format(
+        r["requester"].get("tx_pkts", 0) - r["responder"].get("rx_pkts", 0)) for r in runs]))
     for label, keys, fmt in (("CNPs at the sender", ("cnps",), "{:8d}   ".format),
                              ("Long-haul / advice at sender",
                               ("lh_roce", "lh_icmp6", "rate_advices"), "{:8d}   ".format),
