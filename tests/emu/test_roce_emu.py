@@ -12,12 +12,15 @@ not with pnc-pkt, and sent only between the test's own namespaces: a
 Long-haul CNP of the RoCEv2 form (Pause, Rate Reduce, Resume, the
 recovery timer), of the ICMPv6 form, SCONE rate advice, the E-bit packet
 taken for a plain CNP without --long-haul, and a Long-haul CNP from an
-unknown source ignored.  The test
+unknown source ignored.  Last, a fixed transfer (--bytes): it completes,
+reports its completion time and ends the run early, and one too large for
+--duration reports none.  The test
 creates and removes its own namespaces; it needs root.
 """
 
 import json
 import os
+import select
 import socket
 import struct
 import subprocess
@@ -84,6 +87,9 @@ def check_clean_stream(local, remote, req_args, resp_args, cm):
     assert rs["acks_sent"] == rq["tx_pkts"] // 8 and rq["acks"] == rs["acks_sent"], (rq, rs)
     assert 30 < rq["tx_mbps"] < 45, rq
     assert rq["cnps"] == 0 and rs["ce_pkts"] == 0, (rq, rs)
+    # without --bytes: no transfer, no completion
+    assert rq["transfer_bytes"] == 0 and rq["completion_ms"] is None, rq
+    assert not event(req, "complete")
 
 
 def check_cnp_reaction(local, remote, extra):
@@ -373,6 +379,59 @@ def check_lh_unknown_source():
     assert rq["lh_rate_reduce"] == 0 and rq["lh_pause"] == 0 and rq["rate_mbps"] == 40.0, rq
 
 
+def run_transfer(req_args):
+    """A requester with CM and req_args against a responder that is stopped
+    once the requester is done.  Returns both ends' lines and the
+    requester's wall time in seconds."""
+    resp = subprocess.Popen(["ip", "netns", "exec", NS[1], EMU, "responder", "--local",
+                             "192.0.2.2", "--log-ms", "100", "--duration", "20"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        # its first stats line comes once its sockets are open
+        ready, _, _ = select.select([resp.stdout], [], [], 10)
+        assert ready, "responder did not start"
+        first = resp.stdout.readline()
+        began = time.monotonic()
+        req = subprocess.run(["ip", "netns", "exec", NS[0], EMU, "requester", "--local",
+                              "192.0.2.1", "--remote", "192.0.2.2"] + req_args,
+                             stdout=subprocess.PIPE, text=True, timeout=30, check=True)
+        wall = time.monotonic() - began
+        resp.terminate()
+        out, _ = resp.communicate(timeout=30)
+    finally:
+        if resp.poll() is None:
+            resp.kill()
+            resp.communicate()
+    assert resp.returncode == 0, resp.returncode
+    return ([json.loads(line) for line in req.stdout.splitlines()],
+            [json.loads(line) for line in (first + out).splitlines()], wall)
+
+
+def check_fixed_transfer():
+    """--bytes: 200 kB at 50 Mb/s, 196 packets (the last one short), about
+    34 ms of sending; the run ends then, not at --duration."""
+    req, resp, wall = run_transfer(["--bytes", "200000", "--rate", "50", "--duration", "10"])
+    done = event(req, "complete")
+    assert len(done) == 1, done
+    done = done[0]
+    assert done["bytes"] == 200000 and done["tx_pkts"] == 196, done
+    assert 20 < done["completion_ms"] < 5000, done
+    rq, rs = event(req, "summary")[0], event(resp, "summary")[0]
+    assert rq["transfer_bytes"] == 200000 and rq["tx_pkts"] == 196, rq
+    assert rq["completion_ms"] == done["completion_ms"], (rq, done)
+    assert rs["rx_pkts"] == 196 and rs["psn_gaps"] == 0 and rq["acks"] == 196 // 8, (rq, rs)
+    # well before --duration: the summary follows the first stats line closely
+    assert rq["time"] - event(req, "stats")[0]["time"] < 5, rq
+    assert wall < 8, wall
+    # too much for --duration: cut there, no completion
+    req, resp, wall = run_transfer(["--bytes", "100000000", "--rate", "50",
+                                    "--duration", "0.5"])
+    rq = event(req, "summary")[0]
+    assert not event(req, "complete"), req
+    assert rq["transfer_bytes"] == 100000000 and rq["completion_ms"] is None, rq
+    assert 1000 < rq["tx_pkts"] < 100000000 // 1024, rq
+
+
 def main():
     for tool in (EMU, PKT):
         if not os.access(tool, os.X_OK):
@@ -405,6 +464,8 @@ def main():
         print("ok: without --long-haul the E-bit packet is a CNP; advice unknown")
         check_lh_unknown_source()
         print("ok: Long-haul CNPs from an unknown source are ignored")
+        check_fixed_transfer()
+        print("ok: --bytes completes, reports its completion time and ends early")
     finally:
         teardown()
     return 0

@@ -79,6 +79,9 @@ static void usage(FILE *f)
 	      "  --cnp-on-ce          responder: CNP for CE-marked packets\n"
 	      "  --cnp-interval-us N  responder: minimum CNP interval (default 50)\n"
 	      "  --duration S         seconds to run (default 5)\n"
+	      "  --bytes N            requester: send N payload octets (the last packet\n"
+	      "                       short), log \"complete\" and stop; --duration still\n"
+	      "                       caps the run (then summary completion_ms is null)\n"
 	      "  --log-ms N           stats interval (default 10)\n"
 	      "  --log FILE           JSON lines here instead of stdout\n",
 	      f);
@@ -111,6 +114,7 @@ int main(int argc, char **argv)
 					      { "cnp-on-ce", no_argument, NULL, 'c' },
 					      { "cnp-interval-us", required_argument, NULL, 'C' },
 					      { "duration", required_argument, NULL, 't' },
+					      { "bytes", required_argument, NULL, 'b' },
 					      { "log-ms", required_argument, NULL, 'L' },
 					      { "log", required_argument, NULL, 'o' },
 					      { "help", no_argument, NULL, 'h' },
@@ -214,6 +218,18 @@ int main(int argc, char **argv)
 		case 't':
 			cfg.duration_s = atof(optarg);
 			break;
+		case 'b': {
+			char *end;
+
+			/* strtoull takes "-1" for a huge count: digits only. */
+			cfg.transfer_bytes = strtoull(optarg, &end, 0);
+			if (optarg[0] < '0' || optarg[0] > '9' || *end || !cfg.transfer_bytes) {
+				fprintf(stderr, "roce-emu: --bytes needs a positive count: %s\n",
+					optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'L':
 			cfg.log_ms = (unsigned int)strtoul(optarg, NULL, 0);
 			break;

@@ -117,8 +117,12 @@ static int send_write(struct requester *rq)
 	struct emu_cfg *cfg = rq->cfg;
 	static uint8_t payload[9000];
 	struct pnc_rc_data d = {};
+	unsigned int plen = cfg->mtu;
 	size_t len;
 
+	/* The last packet of a --bytes transfer carries only what is left. */
+	if (cfg->transfer_bytes && cfg->transfer_bytes - rq->tx_payload < plen)
+		plen = (unsigned int)(cfg->transfer_bytes - rq->tx_payload);
 	emu_ip_fill(rq->cfg, &d.ip, (uint8_t)(cfg->dscp << 2 | cfg->ecn));
 	d.bth.opcode = PNC_OP_RC_WRITE_ONLY;
 	d.bth.pkey = cfg->pkey;
@@ -127,17 +131,21 @@ static int send_write(struct requester *rq)
 	d.bth.ack_req = (rq->tx_pkts % cfg->ack_every) == cfg->ack_every - 1;
 	d.reth.va = rq->va;
 	d.reth.rkey = 0x1000;
-	d.reth.dma_len = cfg->mtu;
+	d.reth.dma_len = plen;
 	d.payload = payload;
-	d.payload_len = cfg->mtu;
+	d.payload_len = plen;
 	if (pnc_rc_data_encode(&d, rq->pkt, sizeof(rq->pkt), &len))
 		return -1;
 	if (emu_net_send(&cfg->net, rq->pkt, len))
 		return -1;
 	rq->psn = (rq->psn + 1) & 0xffffff;
-	rq->va += cfg->mtu;
+	rq->va += plen;
+	rq->last_tx_us = emu_now_us();
+	if (!rq->tx_pkts)
+		rq->first_tx_us = rq->last_tx_us;
 	rq->tx_pkts++;
 	rq->tx_bytes += len;
+	rq->tx_payload += plen;
 	return 0;
 }
 
@@ -325,7 +333,13 @@ void emu_requester_rx(struct requester *rq, const uint8_t *pkt, size_t len)
 		rq->naks++;
 }
 
-static void log_stats(struct requester *rq, const char *event, double tx_mbps)
+static double completion_ms(const struct requester *rq)
+{
+	return (double)(rq->last_tx_us - rq->first_tx_us) / 1000.0;
+}
+
+/* extra: more fields, each with its leading comma, or "". */
+static void log_stats(struct requester *rq, const char *event, double tx_mbps, const char *extra)
 {
 	uint64_t now = emu_now_us();
 
@@ -336,7 +350,7 @@ static void log_stats(struct requester *rq, const char *event, double tx_mbps)
 		"\"lh_roce\":%llu,\"lh_icmp6\":%llu,\"rate_advices\":%llu,"
 		"\"lh_notify\":%llu,\"lh_pause\":%llu,\"lh_rate_reduce\":%llu,"
 		"\"lh_resume\":%llu,\"advice_zero\":%llu,"
-		"\"ignored\":%llu,\"unknown_src\":%llu,\"malformed\":%llu,\"unknown\":%llu",
+		"\"ignored\":%llu,\"unknown_src\":%llu,\"malformed\":%llu,\"unknown\":%llu%s",
 		event, rq->cfg->local_qpn, emu_lh_effective_mbps(&rq->lh, &rq->rate, now), tx_mbps,
 		(unsigned long long)rq->tx_pkts, (unsigned long long)rq->acks,
 		(unsigned long long)rq->naks, (unsigned long long)rq->cnps,
@@ -348,7 +362,7 @@ static void log_stats(struct requester *rq, const char *event, double tx_mbps)
 		(unsigned long long)rq->lh_reduce, (unsigned long long)rq->lh_resume,
 		(unsigned long long)rq->advice_zero, (unsigned long long)rq->ignored,
 		(unsigned long long)rq->unknown_src, (unsigned long long)rq->malformed,
-		(unsigned long long)rq->unknown);
+		(unsigned long long)rq->unknown, extra);
 }
 
 /* Long-haul CNPs of the ICMPv6 form waiting on their own socket. */
@@ -388,6 +402,7 @@ int emu_run_requester(struct emu_cfg *cfg)
 {
 	struct requester *rq = calloc(1, sizeof(*rq));
 	uint64_t start, end, next_send, next_log, log_bytes = 0;
+	char extra[96];
 	uint8_t buf[9216];
 	int ret = 0;
 
@@ -424,7 +439,8 @@ int emu_run_requester(struct emu_cfg *cfg)
 		if (now >= next_log) {
 			double secs = cfg->log_ms / 1000.0;
 
-			log_stats(rq, "stats", (double)(rq->tx_bytes - log_bytes) * 8 / secs / 1e6);
+			log_stats(rq, "stats", (double)(rq->tx_bytes - log_bytes) * 8 / secs / 1e6,
+				  "");
 			log_bytes = rq->tx_bytes;
 			next_log += cfg->log_ms * 1000u;
 		}
@@ -436,6 +452,14 @@ int emu_run_requester(struct emu_cfg *cfg)
 
 			if (send_write(rq) && errno != ENOBUFS) {
 				ret = 1;
+				break;
+			}
+			if (cfg->transfer_bytes && rq->tx_payload >= cfg->transfer_bytes) {
+				rq->complete = true;
+				emu_log(cfg,
+					"\"event\":\"complete\",\"qpn\":%u,\"bytes\":%llu,\"tx_pkts\":%llu,\"completion_ms\":%.3f",
+					cfg->local_qpn, (unsigned long long)rq->tx_payload,
+					(unsigned long long)rq->tx_pkts, completion_ms(rq));
 				break;
 			}
 			/* Pace on the packet just sent, at the current rate. */
@@ -460,7 +484,14 @@ int emu_run_requester(struct emu_cfg *cfg)
 	end = emu_now_us();
 	if (!ret)
 		drain_acks(rq, buf, sizeof(buf));
-	log_stats(rq, "summary", (double)rq->tx_bytes * 8 / ((end - start) / 1e6) / 1e6);
+	/* null: no --bytes, or not all of it sent within --duration. */
+	if (rq->complete)
+		snprintf(extra, sizeof(extra), ",\"transfer_bytes\":%llu,\"completion_ms\":%.3f",
+			 (unsigned long long)cfg->transfer_bytes, completion_ms(rq));
+	else
+		snprintf(extra, sizeof(extra), ",\"transfer_bytes\":%llu,\"completion_ms\":null",
+			 (unsigned long long)cfg->transfer_bytes);
+	log_stats(rq, "summary", (double)rq->tx_bytes * 8 / ((end - start) / 1e6) / 1e6, extra);
 	free(rq);
 	return ret;
 }

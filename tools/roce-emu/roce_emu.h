@@ -32,6 +32,8 @@ struct emu_cfg {
 	unsigned int mtu;
 	unsigned int ack_every; /* request an ACK every N packets */
 	double duration_s;
+	/* Requester: payload octets to send, then stop; 0 = until --duration. */
+	uint64_t transfer_bytes;
 	unsigned int log_ms;
 	struct emu_rate_cfg rate;
 	/* Long-haul CNPs (seed 000): off, the RoCEv2 form is a plain CNP. */
@@ -74,6 +76,9 @@ struct requester {
 	uint32_t psn;
 	uint64_t va;
 	uint64_t tx_pkts, tx_bytes, acks, naks, cnps, cnps_invalid;
+	/* RDMA WRITE payload sent, and when the first and the last packet left. */
+	uint64_t tx_payload, first_tx_us, last_tx_us;
+	bool complete;
 	struct emu_rate rate;
 	struct emu_lh lh;
 	/* Messages beyond CNP and ACK: kinds, actions, what was not acted on. */
