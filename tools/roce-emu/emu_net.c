@@ -40,10 +40,19 @@ static int open_sink(int version, const uint8_t local[16])
 	int fd = socket(version == 4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_NONBLOCK, 0);
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_port = htons(ROCE_PORT) };
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(ROCE_PORT) };
+	int one = 1;
 	int rv;
 
 	if (fd < 0)
 		return -1;
+	/*
+	 * Several endpoints may share an address (one per QP, the demo's
+	 * --flows): any of them keeps the kernel quiet.
+	 */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0) {
+		close(fd);
+		return -1;
+	}
 	if (version == 4) {
 		memcpy(&sin.sin_addr, local, 4);
 		rv = bind(fd, (struct sockaddr *)&sin, sizeof(sin));
