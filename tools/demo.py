@@ -49,9 +49,12 @@ import subprocess
 import sys
 import time
 
+import demo_flows
+
 PREFIX = "pncdemo"
 ROUTERS = ("pe1", "p", "pe2")
-NAMESPACES = ("sender", "pe1", "p", "pe2", "receiver")
+# sender2 exists with --flows only.
+NAMESPACES = ("sender", "pe1", "p", "pe2", "receiver", "sender2")
 SENDER, RECEIVER = "10.1.0.2", "10.2.0.2"
 LOOPBACK = {"pe1": "10.255.0.1", "p": "10.255.0.2", "pe2": "10.255.0.3"}
 router_ids = {}  # the routers' IDs (their IPv4 loopbacks), set by use_ipv6()
@@ -90,6 +93,14 @@ IPV6_PLAN = {
                    "proxy accept-from prefix-list ROUTERS", "proxy learn-interface eth-sender",
                    "proxy learn-interface eth-p"),
 }
+# --flows: a second sender behind pe1, on a subnet of its own
+SENDER2_LINK = (("sender2", "eth0", "10.1.1.2/24"), ("pe1", "eth-sender2", "10.1.1.1/24"))
+# --flows: flow i goes to receiver address 10.2.0.(2 + i), one responder
+# each (a CM request reaches its own), from sender QPN 0x100 + i (a CNP to a
+# sender address reaches every requester there: the QPN tells them apart).
+FLOW_QPN = 0x100
+# --flows: stats every 5 ms per process (8 flows at 1 ms would load the host)
+FLOW_LOG_MS = 5
 # --signalling bgp: one AS per router, eBGP over the routed links
 ASN = {"pe1": 65001, "p": 65002, "pe2": 65003}
 BGP_NEIGHBORS = {"pe1": ("10.0.1.2",), "p": ("10.0.1.1", PE2_ADDR.split("/")[0]),
@@ -199,6 +210,10 @@ def parse_args(argv):
                     help="what pe1 sends the sender, one proxy run each, side by side: "
                     + ", ".join(FORMATS) + " (default rocev2-cnp; long-haul-icmpv6 needs "
                     "--signalling ospf6)")
+    ap.add_argument("--flows", type=int, default=1, metavar="N",
+                    help="N RoCEv2 flows from two senders (sender, sender2) sharing the "
+                    "bottleneck, each a fixed transfer; --rate-mbit is then their sum at "
+                    "start (default 1)")
     ap.add_argument("--print-config", metavar="ROUTER", choices=ROUTERS,
                     help="print the router's frr.conf for these options and exit")
     args = ap.parse_args(argv)
@@ -228,7 +243,21 @@ def parse_args(argv):
     args.igp_daemon, args.igp_name = SIGNALLING[args.signalling]
     if args.signalling == "ospf6":
         use_ipv6()
+    if not 1 <= args.flows <= 16:
+        ap.error("--flows: 1 to 16")
+    if args.flows > 1:
+        if args.signalling == "ospf6" or args.pre_ecn:
+            ap.error("--flows runs over IPv4 with the standard formats: leave out "
+                     "--signalling ospf6 and --format pre-ecn")
+        use_second_sender()
     return args
+
+
+def use_second_sender():
+    """sender2 behind pe1 (--flows): a passive interface, PNC and learning."""
+    global PROXY_ROLE  # pylint: disable=global-statement
+    ISIS_IFS["pe1"] = ISIS_IFS["pe1"] + (("eth-sender2", "passive"),)
+    PROXY_ROLE = PROXY_ROLE + ("proxy learn-interface eth-sender2",)
 
 
 def use_ipv6():
@@ -362,10 +391,13 @@ def if_up(name, ifname, addr=None):
 
 
 def build_topology(args):
+    links = LINKS + ((SENDER2_LINK,) if args.flows > 1 else ())
     for name in NAMESPACES:
+        if name == "sender2" and args.flows == 1:
+            continue
         run(["ip", "netns", "add", nsname(name)])
         ns_run(name, "ip", "link", "set", "lo", "up")
-    for (ns_a, if_a, addr_a), (ns_b, if_b, addr_b) in LINKS:
+    for (ns_a, if_a, addr_a), (ns_b, if_b, addr_b) in links:
         veth(ns_a, if_a, ns_b, if_b)
         if_up(ns_a, if_a, addr_a)
         if_up(ns_b, if_b, addr_b)
@@ -379,11 +411,15 @@ def build_topology(args):
     if_up("p", "dl-a")
     if_up("p", "dl-b")
     if_up("pe2", "eth-p", PE2_ADDR)
-    for host, (_, _, gateway) in (("sender", LINKS[0][1]), ("receiver", LINKS[2][0])):
+    hosts = (("sender", LINKS[0][1]), ("receiver", LINKS[2][0]))
+    for host, (_, _, gateway) in hosts + ((("sender2", SENDER2_LINK[1]),) if args.flows > 1
+                                          else ()):
         ns_run(host, "ip", "route", "add", "default", "via", gateway.split("/")[0])
     for router in ROUTERS:
         ns_run(router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
         ns_run(router, "sysctl", "-qw", "net.ipv6.conf.all.forwarding=1")
+    for i in range(1, args.flows):
+        ns_run("receiver", "ip", "addr", "add", "{}/24".format(flow_receiver(i)), "dev", "eth0")
     if args.pre_ecn:
         for name, ifname, addr in PRE_ECN["core"]:
             ns_run(name, "ip", "addr", "add", addr, "dev", ifname, "nodad")
@@ -479,6 +515,8 @@ def frr_conf(router, args):
     elif router == "pe1":
         lines += ["ip prefix-list SENDERS seq 5 permit 10.1.0.0/24",
                   "ip prefix-list ROUTERS seq 5 permit 10.255.0.0/24 le 32", "!"]
+        if args.flows > 1:
+            lines[-1:-1] = ["ip prefix-list SENDERS seq 10 permit 10.1.1.0/24"]
         if args.pre_ecn:
             # p's flow-label notifications come from its IPv6 loopback
             lines += ["ipv6 prefix-list ROUTERS seq 5 permit 2001:db8:ff::/64 le 128", "!"]
@@ -636,8 +674,9 @@ def sender_format_config(fmt, args):
                     ipaddress.ip_interface(LINKS[2][0][2]).network, PRE_ECN["sid"]),
                 tunnel + "local-shaping step 20 floor 1 hold-time {}".format(
                     int(args.rtt_ms * 1000)))
-    subnet = ipaddress.ip_interface(LINKS[0][0][2]).network
-    lines = ("proxy sender {} format {}".format(subnet, fmt),)
+    senders = (LINKS[0][0],) + ((SENDER2_LINK[0],) if args.flows > 1 else ())
+    lines = tuple("proxy sender {} format {}".format(
+        ipaddress.ip_interface(addr).network, fmt) for _, _, addr in senders)
     if fmt == "rate-advice":
         # Level 4, where p starts notifying, advises the bottleneck's rate.
         lines += ("proxy rate-advice max-rate {}".format(2 * args.tbf_mbit),)
@@ -731,6 +770,231 @@ def traffic(args, paths, logdir, name, procs, fmt):
     qmon.send_signal(signal.SIGINT)
     qmon.wait(timeout=5)
     return files
+
+
+# ---- many flows (--flows) -------------------------------------------------------
+
+def flow_host(i):
+    """The namespace and address flow i sends from: sender and sender2 in turn."""
+    return ("sender", SENDER) if i % 2 == 0 else ("sender2", SENDER2_LINK[0][2].split("/")[0])
+
+
+def flow_receiver(i):
+    """The receiver address of flow i."""
+    return str(ipaddress.ip_address(RECEIVER) + i)
+
+
+def flow_reaction(args):
+    """Each flow's floor and increase, REACTION's divided among the flows:
+    together they recover as fast as the single flow does."""
+    return [a / args.flows if isinstance(a, int) else a for a in REACTION]
+
+
+def flow_transfer(args):
+    """Octets each flow sends: 60 % of the run at a fair share of the bottleneck."""
+    return int(args.tbf_mbit * 1e6 / 8 / args.flows * args.duration * 0.6)
+
+
+def traffic_flows(args, paths, logdir, name, procs, fmt):
+    """One run with args.flows flows: qmon at p, a responder per flow, then
+    the requesters, alternately on sender and sender2, to completion."""
+    files = {"qmon": os.path.join(logdir, name + "-qmon.jsonl"), "flows": []}
+    with open(files["qmon"], "w") as qlog:
+        qmon = subprocess.Popen(in_ns("p", paths["qmon"], "--dev", BOTTLENECK,
+                                      "--interval-ms", 1), stdout=qlog)
+    procs.append(qmon)
+    resp_extra = ["--cnp-on-ce"] if fmt is None else []
+    req_extra = list(FORMATS[fmt][2]) if fmt else []
+    if "--long-haul" in req_extra:
+        req_extra += ["--lh-known", pe1_source()]
+    pairs = []
+    for i in range(args.flows):
+        f = {k: os.path.join(logdir, "{}-flow{}-{}.jsonl".format(name, i, k))
+             for k in ("requester", "responder")}
+        files["flows"].append(f)
+        pairs.append([f, None, subprocess.Popen(in_ns(
+            "receiver", paths["roce-emu"], "responder", "--local", flow_receiver(i),
+            "--duration", args.duration + 1.5, "--log-ms", FLOW_LOG_MS, "--log",
+            f["responder"], *resp_extra))])
+        procs.append(pairs[-1][2])
+    time.sleep(0.5)  # every responder listening before the CM requests
+    for i, pair in enumerate(pairs):
+        host, addr = flow_host(i)
+        pair[1] = subprocess.Popen(in_ns(
+            host, paths["roce-emu"], "requester", "--local", addr, "--remote",
+            flow_receiver(i), "--qpn", FLOW_QPN + i, "--rate", args.rate_mbit / args.flows,
+            *flow_reaction(args), "--recovery-us",
+            args.recovery_us, "--duration", args.duration, "--bytes", flow_transfer(args),
+            "--log-ms", FLOW_LOG_MS, "--log", pair[0]["requester"], *req_extra))
+        procs.append(pair[1])
+    for f, req, resp in pairs:
+        wait_roce_pair(req, resp, f, args.duration + 30)
+    qmon.send_signal(signal.SIGINT)
+    qmon.wait(timeout=5)
+    return files
+
+
+CUT_EVENTS = ("cnp", "lh", "rate-advice")
+MESSAGE_COUNTERS = ("cnps", "lh_roce", "lh_icmp6", "rate_advices")
+
+
+def flow_series(name, files, offset):
+    """Per flow its series in ms since the first flow's first packet, and
+    the queue."""
+    reqs = [read_jsonl(f["requester"]) for f in files["flows"]]
+    resps = [read_jsonl(f["responder"]) for f in files["flows"]]
+    starts = [next((e["time"] for e in req if e["event"] == "stats"), None) for req in reqs]
+    if None in starts:
+        raise DemoError("{}: a requester logged no traffic".format(name))
+    t0 = min(starts)
+
+    def rel(t):
+        return round((t - t0) * 1000, 3)
+
+    flows = []
+    for req, resp, start in zip(reqs, resps, starts):
+        done = next((e for e in req if e["event"] == "complete"), None)
+        summary = next((e for e in req if e["event"] == "summary"), {})
+        flows.append({
+            "rate": [(rel(e["time"]), e["rate_mbps"]) for e in req if e["event"] == "stats"],
+            "rx": [(rel(e["time"]), e["rx_mbps"]) for e in resp if e["event"] == "stats"],
+            "cuts": [rel(e["time"]) for e in req if e["event"] in CUT_EVENTS],
+            "completion": done["completion_ms"] if done else None,
+            "done_at": rel(start) + done["completion_ms"] if done else None,
+            "messages": sum(summary.get(k, 0) for k in MESSAGE_COUNTERS),
+        })
+    samples = [s for s in read_jsonl(files["qmon"]) if "backlog_bytes" in s]
+    end = max(r[0] for f in flows for r in f["rate"]) + 200
+    queue = [(rel(s["ts_us"] / 1e6 + offset), s["backlog_bytes"]) for s in samples]
+    return {"name": name, "flows": flows, "queue": [q for q in queue if -100 <= q[0] <= end],
+            "queue_drops": samples[-1]["drops"] - samples[0]["drops"] if samples else 0}
+
+
+def one_flows_run(args, paths, logdir, run, procs, offset):
+    """One run of --flows: pe1 configured, the flows, their figures."""
+    name, _, fmt = run
+    set_proxy_role(paths, fmt, args)
+    for router in ("p", "pe1"):
+        vtysh(router, paths, "clear cnpproxy counters")
+    res = flow_series(name, traffic_flows(args, paths, logdir, name, procs, fmt), offset)
+    res.update(demo_flows.flow_figures(res["flows"], res["queue"], args.tbf_mbit, args.k_min))
+    res["format"] = fmt
+    res["p_counters"] = vtysh("p", paths, "show cnpproxy congestion json",
+                              as_json=True)["interfaces"][BOTTLENECK]["counters"]
+    time.sleep(1.0 + args.rtt_ms / 1000)
+    return res
+
+
+def flows_verdict(results, args):
+    """(ok, sentences): each proxy run reacted sooner than the baseline,
+    without a drop, and kept the bottleneck at least as busy (within 10 %)."""
+    base = results["baseline"]
+    ok, sentences = True, []
+    for name, _, fmt in args.runs:
+        res = results[name]
+        if not fmt:
+            continue
+        a, b = res["reaction_ms"], base["reaction_ms"]
+        if a is None or b is None or a >= b:
+            ok = False
+            sentences.append("FAIL: {}: reaction {} against the baseline's {}".format(
+                name, demo_flows.fmt_ms(a), demo_flows.fmt_ms(b)))
+        elif res["queue_drops"]:
+            ok = False
+            sentences.append("FAIL: {}: the bottleneck dropped {} packets".format(
+                name, res["queue_drops"]))
+        elif res["utilisation"] < 0.9 * base["utilisation"]:
+            ok = False
+            sentences.append("FAIL: {}: utilisation {:.1%}, the baseline's {:.1%}".format(
+                name, res["utilisation"], base["utilisation"]))
+        else:
+            sentences.append(
+                "PASS: {}: {} flows cut {:.2f} ms after onset ({:.1f}x sooner than the "
+                "baseline), utilisation {:.1%} (baseline {:.1%}), Jain's index {:.3f} "
+                "(baseline {:.3f})".format(name, args.flows, a, b / a if a > 0 else float("inf"),
+                                           res["utilisation"], base["utilisation"],
+                                           res["jain"] or 0, base["jain"] or 0))
+    return ok, sentences
+
+
+def print_flows_comparison(results, args):
+    step("Side by side: {} flows from sender and sender2, {} kB each (WAN RTT {} ms, TBF {} "
+         "Mb/s, {:g} Mb/s per flow at start)".format(
+             args.flows, flow_transfer(args) // 1000, args.rtt_ms, args.tbf_mbit,
+             args.rate_mbit / args.flows))
+    runs = [results[name] for name, _, _ in args.runs]
+    line = "  {:31}" + " {:>16}" * len(runs)
+    print(line.format("", *[r["name"] for r in runs]))
+    for label, cells in demo_flows.comparison_rows(runs, args.flows):
+        print(line.format(label, *cells))
+    print(line.format("packets dropped at the TBF",
+                      *["{:8d}   ".format(r["queue_drops"]) for r in runs]))
+
+
+def plot_flows(results, args, path):
+    """Per run: p's queue, and each flow's rate at its sender."""
+    import matplotlib  # pylint: disable=import-outside-toplevel
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+
+    names = [name for name, _, _ in args.runs]
+    fig, axes = plt.subplots(2, len(names), figsize=(7 * len(names), 8), sharex=True,
+                             sharey="row", squeeze=False)
+    xmax = args.duration * 1000
+    for col, name in enumerate(names):
+        res, qax, rax = results[name], axes[0][col], axes[1][col]
+        qax.plot([t for t, _ in res["queue"]], [b / 1000 for _, b in res["queue"]], lw=0.8)
+        for i, flow in enumerate(res["flows"]):
+            rax.plot([t for t, _ in flow["rate"]], [r for _, r in flow["rate"]], lw=0.8,
+                     label="flow {} ({})".format(i, flow_host(i)[0]))
+        rax.axhline(args.tbf_mbit / args.flows, color="grey", ls="-.", lw=0.7)
+        rax.annotate("fair share", (xmax, args.tbf_mbit / args.flows), ha="right",
+                     va="bottom", fontsize=7, color="grey")
+        qax.axhline(args.k_max / 1000, color="grey", ls="-.", lw=0.7)
+        qax.set_title("queue at p - {} (utilisation {:.0%}, Jain {:.3f})".format(
+            name, res["utilisation"], res["jain"] or 0), fontsize=10)
+        rax.set_title("rate of each flow at its sender - " + name, fontsize=10)
+        qax.set_ylabel("backlog (kB)")
+        rax.set_ylabel("Mb/s")
+        rax.set_xlabel("ms since the first packet")
+        rax.set_xlim(0, xmax)
+        for ax in (qax, rax):
+            ax.grid(alpha=0.3)
+    axes[1][0].legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def flows_demo(args, paths, procs, setup, out, logdir):
+    """--flows: every run, the table, the plot and the verdict."""
+    results = {}
+    offset = clock_offset()
+    for run in args.runs:
+        name, label, _ = run
+        step("Run {}: {}, {} flows, for at most {:g} s".format(name, label, args.flows,
+                                                                args.duration))
+        results[name] = one_flows_run(args, paths, logdir, run, procs, offset)
+        res = results[name]
+        print("  {}/{} transfers done, the last after {}; {} messages at the senders; p {} "
+              "notifications".format(res["completed"], args.flows,
+                                     demo_flows.fmt_ms(max(res["completion_ms"], default=None)),
+                                     res["messages"],
+                                     res["p_counters"].get("notificationsSent")))
+    print_flows_comparison(results, args)
+    png, raw = (os.path.join(out, "pnc-demo-flows" + ext) for ext in (".png", ".json"))
+    with open(raw, "w") as fh:
+        json.dump({"parameters": {"flows": args.flows, "transfer_bytes": flow_transfer(args),
+                                  "rtt_ms": args.rtt_ms, "tbf_mbit": args.tbf_mbit,
+                                  "rate_mbit": args.rate_mbit, "duration": args.duration},
+                   "setup": setup, "runs": results}, fh)
+    plot_flows(results, args, png)
+    ok, sentences = flows_verdict(results, args)
+    step("Verdict")
+    for sentence in sentences:
+        print("  " + sentence)
+    print("  plot: {}\n  raw series: {}\n  logs: {}".format(png, raw, logdir))
+    return 0 if ok or not args.short else 1
 
 
 def read_jsonl(path):
@@ -1195,6 +1459,8 @@ def demo(args, paths, procs, parents):
     """The whole demo; returns the exit status."""
     out, logdir = out_dirs(args, parents)
     setup = set_up(args, paths, procs, logdir)
+    if args.flows > 1:
+        return flows_demo(args, paths, procs, setup, out, logdir)
 
     # A host stall can spoil a --short verdict; those runs are repeated once.
     attempts = 2 if args.short else 1
