@@ -94,6 +94,8 @@ def test_level1_prefixes_reach_level2_with_p_and_r():
     "r3 sees r1's prefixes in r2's LSP: P kept, R set, proxy as Source Router ID."
     _, result = topotest.run_and_expect(check_propagated_up, None, count=90, wait=1)
     assert result is None, result
+    # Seed 002 5.1: P crosses the level boundary with no PNC knob on r2.
+    assert "proxy-node-capability" not in gear("r2").vtysh_cmd("show running-config")
 
     # r2 advertises the r1-r2 link subnet itself: it is not added again
     link = [e for p, e in lsp_entry_list(gear("r3"), "r2.00-00") if p == "10.0.12.0/24"]

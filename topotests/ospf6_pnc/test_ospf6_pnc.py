@@ -11,12 +11,14 @@
 #
 # Area 1 is an NSSA.  r1 flags its loopback /128 and the sender subnet
 # with P in an E-Intra-Area-Prefix-LSA, and its redistributed
-# 2001:db8:7::/64 in an E-NSSA-LSA.  r2 and r4 propagate:
+# 2001:db8:7::/64 in an E-NSSA-LSA.  r2 and r4, ABRs with no PNC
+# configuration, keep P as seed 002 5.3 requires:
 # E-Inter-Area-Prefix-LSAs into areas 0 and 2 naming r1 (RFC 9084 prefix
 # source sub-TLVs), and r2 translates the NSSA route into an
 # E-AS-External-LSA that keeps P and names r1.  r3 has no
 # PNC configuration and floods the E-LSAs unchanged.  r5 redistributes
-# 2001:db8:5::/64 with P.
+# 2001:db8:5::/64 with P.  "no proxy-node-capability propagate" (a
+# deviation) strips P at an ABR.
 
 import os
 import re
@@ -299,6 +301,28 @@ def pnc_knobs(on):
                              "propagate\n".format(no))
 
 
+def test_abr_can_be_told_to_strip_p():
+    "no proxy-node-capability propagate on r4 (a deviation): area 2 loses P, then gets it back."
+    r4, r5 = gear("r4"), gear("r5")
+    rc, out = vtysh_rc(r4, "configure terminal", "router ospf6",
+                       "no proxy-node-capability propagate")
+    assert rc == 0, out
+    assert " no proxy-node-capability propagate\n" in r4.vtysh_cmd("show running-config")
+    out = r4.vtysh_cmd("show ipv6 ospf6 proxy-node-capability json", isjson=True)
+    assert out["propagate"] is False, out
+
+    def stripped():
+        return sorted(k for k in flagged(elsa_tlvs(r5)) if k[2] == "10.255.0.4")
+
+    expect([], stripped, count=40)
+    expect("none", route_pnc, r5, "2001:db8:1::/64", "ospf6", count=40)
+    rc, out = vtysh_rc(r4, "configure terminal", "router ospf6", "proxy-node-capability propagate")
+    assert rc == 0, out
+    assert "proxy-node-capability" not in r4.vtysh_cmd("show running-config")
+    expect(None, check_lsas, "r5", count=60)
+    expect(None, check_rib, "r5", count=60)
+
+
 def no_elsas(name):
     return sorted(elsa_tlvs(gear(name)))
 
@@ -328,8 +352,9 @@ def test_refused_configuration():
     rc, out = vtysh_rc(gear("r2"), "configure terminal", "router ospf6",
                        "no proxy-node-capability flag-bit 5")
     assert rc != 0 and "The P flag is bit 2, not 5" in out, out
+    # The ABR keeps P with nothing configured: its configuration says nothing of PNC.
     running = gear("r2").vtysh_cmd("show running-config")
-    assert "proxy-node-capability propagate" in running and "flag-bit" not in running, running
+    assert "proxy-node-capability" not in running, running
     rc, out = vtysh_rc(gear("r1"), "configure terminal", "router ospf6",
                        "proxy-node-capability flag-bit 40")
     assert rc != 0, out

@@ -10,11 +10,13 @@
 #
 # r1 flags its loopback and the sender subnet with P (Extended Prefix
 # LSAs, route type 1) and redistributes 10.7.0.0/24 into the NSSA with P
-# (route type 7).  r2 and r4 propagate: inter-area LSAs (route type 3)
-# into areas 0 and 2 naming r1 as the proxy, and r2 translates the NSSA
-# route into an AS-external one keeping P (route type 5).  r3 has opaque
-# LSAs but no PNC configuration and floods everything unchanged.  r5
-# redistributes 10.5.0.0/24 with P in an AS-scope LSA.
+# (route type 7).  r2 and r4, ABRs with no PNC configuration, keep P as
+# seed 002 5.2 requires: inter-area LSAs (route type 3) into areas 0 and 2
+# naming r1 as the proxy, and r2 translates the NSSA route into an
+# AS-external one keeping P (route type 5).  r3 has opaque LSAs but no PNC
+# configuration and floods everything unchanged.  r5 redistributes
+# 10.5.0.0/24 with P in an AS-scope LSA.  "no proxy-node-capability
+# propagate" (a deviation) strips P at an ABR.
 
 import functools
 import json
@@ -261,7 +263,7 @@ def test_router_without_pnc_floods_unchanged():
     assert result, (lsa_versions(gear("r2"), "10.255.0.2"),
                     lsa_versions(gear("r4"), "10.255.0.2"))
     out = gear("r3").vtysh_cmd("show ip ospf proxy-node-capability json", isjson=True)
-    assert out["proxy"] is False and out["propagate"] is False, out
+    assert out["proxy"] is False and out["propagate"] is True, out
     assert out["lsasOriginated"] == 0 and out["advertised"] == [], out
 
 
@@ -349,14 +351,14 @@ def test_refused_configuration():
     assert rc != 0 and "configure 'capability opaque' first" in out, out
     rc, out = vtysh_rc(r3, "configure terminal", "router ospf", "capability opaque")
     assert rc == 0, out
-    rc, out = vtysh_rc(gear("r2"), "configure terminal", "router ospf", "no capability opaque")
+    rc, out = vtysh_rc(gear("r1"), "configure terminal", "router ospf", "no capability opaque")
     assert rc != 0 and "remove it first" in out, out
     rc, out = vtysh_rc(gear("r2"), "configure terminal", "router ospf",
                        "no proxy-node-capability flag-bit 5")
     assert rc != 0 and "The P flag is bit 2, not 5" in out, out
+    # The ABR keeps P with nothing configured: its configuration says nothing of PNC.
     running = gear("r2").vtysh_cmd("show running-config")
-    assert "capability opaque" in running and "proxy-node-capability propagate" in running
-    assert "flag-bit" not in running, running
+    assert "capability opaque" in running and "proxy-node-capability" not in running, running
 
 
 def test_flag_bit_is_configurable():
@@ -434,6 +436,29 @@ def test_proxy_without_host_prefix_is_its_router_id():
                                          want, count=40, wait=1)
         assert got == want, "{}: {}".format(prefix, got)
     r1.vtysh_cmd("configure terminal\nrouter ospf\nnetwork 10.255.0.1/32 area 1\n")
+    expect(None, check_rib, "r5", count=40)
+
+
+def test_abr_can_be_told_to_strip_p():
+    "no proxy-node-capability propagate on r4 (a deviation): area 2 loses P, then gets it back."
+    r4, r5 = gear("r4"), gear("r5")
+    rc, out = vtysh_rc(r4, "configure terminal", "router ospf",
+                       "no proxy-node-capability propagate")
+    assert rc == 0, out
+    assert " no proxy-node-capability propagate\n" in r4.vtysh_cmd("show running-config")
+    out = r4.vtysh_cmd("show ip ospf proxy-node-capability json", isjson=True)
+    assert out["propagate"] is False, out
+
+    def stripped():
+        return sorted(k for k in flagged(ext_prefix_tlvs(r5)) if k[1] == "10.255.0.4")
+
+    expect([], stripped, count=40)
+    expect("none", route_pnc, r5, "10.1.0.0/24", "ospf", count=40)
+    assert lookup(r5, "10.1.0.9")["found"] is False
+    rc, out = vtysh_rc(r4, "configure terminal", "router ospf", "proxy-node-capability propagate")
+    assert rc == 0, out
+    assert "proxy-node-capability" not in r4.vtysh_cmd("show running-config")
+    expect(None, check_area_lsas, "0.0.0.2", count=40)
     expect(None, check_rib, "r5", count=40)
 
 
