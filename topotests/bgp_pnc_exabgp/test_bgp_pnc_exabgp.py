@@ -22,7 +22,9 @@
 #   10.10.2.0/24  NHC next hop 10.9.9.9 (not the route's), PNC: the NHC is
 #                 ignored (no PNC), counted as nhcNextHopMismatch.
 #   10.10.3.0/24  malformed NHC (shorter than its fixed part) and
-#   10.10.4.0/24  malformed NHC (a characteristic overruns the attribute):
+#   10.10.4.0/24  malformed NHC (a characteristic overruns the attribute),
+#   10.10.5.0/24  a well-formed NHC with the Optional bit clear (a flags
+#                 conflict, RFC 7606 3(c)):
 #                 attribute discarded (RFC 7606), routes kept, session kept,
 #                 counted as nhcMalformed.
 # r1 -> peer1:
@@ -56,7 +58,7 @@ R1_LINK = "10.0.1.1"  # r1 on s1
 R1_ID = "10.255.0.2"
 PNC_PREFIX = "10.10.1.0/24"
 MISMATCH_PREFIX = "10.10.2.0/24"
-MALFORMED_PREFIXES = ["10.10.3.0/24", "10.10.4.0/24"]
+MALFORMED_PREFIXES = ["10.10.3.0/24", "10.10.4.0/24", "10.10.5.0/24"]
 FROM_PEER = [PNC_PREFIX, MISMATCH_PREFIX] + MALFORMED_PREFIXES
 LOOPBACK = "10.255.0.2/32"  # r1: "network"
 STUB = "10.20.0.0/24"  # r1: "redistribute connected"
@@ -307,8 +309,8 @@ def test_malformed_nhc():
     assert nbr.get("bgpState") == "Established", nbr.get("bgpState")
     assert (nbr.get("connectionsEstablished"), nbr.get("connectionsDropped")) == (1, 0), \
         "session was reset: {}".format(nbr.get("lastResetDueTo"))
-    # one UPDATE each for 10.10.3.0/24 and 10.10.4.0/24
-    assert nbr.get("nhcMalformed", 0) >= 2, {
+    # one UPDATE each for 10.10.3.0/24, 10.10.4.0/24 and 10.10.5.0/24
+    assert nbr.get("nhcMalformed", 0) >= 3, {
         k: v for k, v in nbr.items() if k.startswith("nhc")}
 
 
