@@ -14,13 +14,13 @@
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_FL_FILE, "cnpproxyd flow-label state buffer");
 
-#define FL_FILE_NAME "cnpproxyd-flow-labels.state"
 /*
- * Labels handed out after the last save are not on file: the restored
- * cursor skips this many allocations so that none of them is given to
- * another flow while FCNs naming it may be in flight.
+ * Labels handed out after the last save (at most 2 s before a crash) are
+ * not on file; drawn at random, one of them is given to another flow
+ * while FCNs naming it may still be in flight only by the chance of a
+ * draw among 2^19 - 1.
  */
-#define FL_FILE_CURSOR_SKIP 65536
+#define FL_FILE_NAME "cnpproxyd-flow-labels.state"
 
 static uint64_t generation(const void *obj);
 static int save(const void *obj, const char *name);
@@ -51,14 +51,9 @@ static void restore_one(const struct pnc_flenc_flow *f, void *arg)
 
 static int decode(const uint8_t *buf, size_t len, void *arg)
 {
-	uint32_t cursor = 0;
-	int rv = pnc_fl_state_decode(buf, len, &cursor, restore_one, arg);
+	uint32_t unused;
 
-	if (rv >= 0)
-		pnc_flenc_set_label_cursor(arg, cursor + ((uint64_t)FL_FILE_CURSOR_SKIP *
-							  PNC_FLENC_LABEL_STEP) %
-								 PNC_FLENC_LABEL_ALLOC_MAX);
-	return rv;
+	return pnc_fl_state_decode(buf, len, &unused, restore_one, arg);
 }
 
 size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s)
@@ -97,7 +92,7 @@ static int save(const void *obj, const char *name)
 	if (!err) {
 		len = pnc_fl_state_size(c.n);
 		buf = XMALLOC(MTYPE_PNC_FL_FILE, len);
-		pnc_fl_state_encode(pnc_flenc_label_cursor(fe), c.s, c.n, buf);
+		pnc_fl_state_encode(0, c.s, c.n, buf);
 		err = cnpproxy_state_file_write(name, buf, len);
 		XFREE(MTYPE_PNC_FL_FILE, buf);
 	}

@@ -44,15 +44,15 @@ static void rec_decode(const uint8_t *p, struct pnc_flenc_flow *s)
 	memcpy(s->dst, p + 32, 16);
 }
 
-void pnc_fl_state_encode(uint32_t cursor, const struct pnc_flenc_flow *fl, size_t n, uint8_t *buf)
+void pnc_fl_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n, uint8_t *buf)
 {
-	put_be32(buf + pnc_state_meta_off(&kind), cursor);
+	put_be32(buf + pnc_state_meta_off(&kind), meta);
 	for (size_t i = 0; i < n; i++)
 		rec_encode(&fl[i], buf + pnc_state_rec_off(&kind, i));
 	pnc_state_seal(&kind, buf, n);
 }
 
-int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *cursor,
+int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
 			void (*cb)(const struct pnc_flenc_flow *s, void *arg), void *arg)
 {
 	struct pnc_flenc_flow s;
@@ -60,7 +60,7 @@ int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *cursor,
 
 	if (n < 0)
 		return n;
-	*cursor = get_be32(buf + pnc_state_meta_off(&kind));
+	*meta = get_be32(buf + pnc_state_meta_off(&kind));
 	for (int i = 0; i < n; i++) {
 		rec_decode(buf + pnc_state_rec_off(&kind, (size_t)i), &s);
 		cb(&s, arg);

@@ -7,7 +7,9 @@
  * sender.  Pure codec, no I/O.
  *
  * In the frame of cnpproxy_state_frame.h: magic "PNCL", version 1; meta
- * data (4 octets): the allocation cursor.  Each record (48 octets,
+ * data (4 octets): a word the codec carries but the daemon no longer uses
+(written 0: labels are drawn at random; versions that allocated them in
+sequence kept their cursor there).  Each record (48 octets,
  * big-endian): inner IP version, 0, P_Key, UDP source port, 0 (16 bits),
  * label, receiver QP, sender and receiver addresses (16 octets each,
  * IPv4 in the first 4): the fields of the loader's struct pnc_flenc_flow
@@ -27,15 +29,15 @@
 /* Octets of a file of n records. */
 extern size_t pnc_fl_state_size(size_t n);
 
-/* Write the cursor and n records to buf of pnc_fl_state_size(n) octets. */
-extern void pnc_fl_state_encode(uint32_t cursor, const struct pnc_flenc_flow *fl, size_t n,
+/* Write the meta word and n records to buf of pnc_fl_state_size(n) octets. */
+extern void pnc_fl_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n,
 				uint8_t *buf);
 
 /*
- * Check a whole file; when sound, set *cursor and call cb for each record
+ * Check a whole file; when sound, set *meta and call cb for each record
  * in order.  Number of records, or a PNC_STATE_E_*.
  */
-extern int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *cursor,
+extern int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
 			       void (*cb)(const struct pnc_flenc_flow *f, void *arg), void *arg);
 
 #endif /* _CNPPROXY_FL_STATE_H */

@@ -6,7 +6,7 @@
  * through a file into a new table, and files that are damaged, cut
  * short, of another version or with records that make no flow.  The
  * flow-label tunnel's labels (cnpproxyd/cnpproxy_fl_state.c) in the same
- * frame: a round trip with the allocation cursor, and damage.
+ * frame: a round trip with the meta word, and damage.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -239,7 +239,7 @@ static void test_labels_round_trip_and_damage(void **state)
 	(void)state;
 	assert_int_equal(pnc_fl_state_size(2), sizeof(buf));
 	pnc_fl_state_encode(0x5a5a5, labels, 2, buf);
-	/* Layout: "PNCL", version 1, two records, the cursor in front of them. */
+	/* Layout: "PNCL", version 1, two records, the meta word in front of them. */
 	assert_memory_equal(buf, "PNCL\x00\x01\x00\x00\x00\x00\x00\x02", 12);
 	assert_memory_equal(buf + PNC_STATE_HDR_LEN, "\x00\x05\xa5\xa5", 4);
 	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf), &cursor, label_collect, &k), 2);
@@ -247,7 +247,7 @@ static void test_labels_round_trip_and_damage(void **state)
 	assert_int_equal(k.n, 2);
 	assert_memory_equal(k.got, labels, sizeof(labels));
 
-	/* The cursor is covered by the CRC too; nothing is handed out. */
+	/* The meta word is covered by the CRC too; nothing is handed out. */
 	k.n = 0;
 	cursor = 7;
 	buf[PNC_STATE_HDR_LEN + 3] ^= 1;
@@ -258,7 +258,7 @@ static void test_labels_round_trip_and_damage(void **state)
 	buf[PNC_STATE_HDR_LEN + 3] ^= 1;
 	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf) - 1, &cursor, label_collect, &k),
 			 PNC_STATE_E_LENGTH);
-	/* A header without its cursor is cut short. */
+	/* A header without its meta word is cut short. */
 	assert_int_equal(pnc_fl_state_decode(buf, PNC_STATE_HDR_LEN, &cursor, label_collect, &k),
 			 PNC_STATE_E_LENGTH);
 

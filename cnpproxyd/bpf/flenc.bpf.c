@@ -9,7 +9,8 @@
  * its FCN), destination = the egress PE's SID, traffic class copied
  * from the inner header (so the ECN field too), hop limit 64.  The Flow
  * Label identifies the flow: a RoCEv2 flow, keyed by (src, dst, BTH
- * DestQP), gets a label allocated here and remembered in two maps,
+ * DestQP), gets a random label allocated here (seed 001: random and
+ * locally unique) and remembered in two maps,
  * flow -> label and label -> flow, which user space ages and reads to
  * resolve FCNs.  Everything else gets a hashed label from the other
  * half of the label space (see flenc.h), or 0 if so configured.
@@ -54,13 +55,6 @@ struct pnc_flenc_cfg pnc_cfg = {
 	.hop_limit = PNC_FLENC_HOP_LIMIT,
 	.other_label = PNC_FLENC_OTHER_HASH,
 };
-
-/*
- * Where label allocation stands, 0 .. PNC_FLENC_LABEL_ALLOC_MAX - 1.
- * Updated without atomics: two CPUs that pick the same label are sorted
- * out by the BPF_NOEXIST insert into labels.
- */
-__u32 label_cursor;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -242,16 +236,17 @@ static __always_inline __u8 *roce_bth(struct __sk_buff *skb, struct inner_pkt *p
 	return bth;
 }
 
-/* The next label in the scrambled order of PNC_FLENC_LABEL_STEP. */
+/* A random label of the RoCE half, 1 .. PNC_FLENC_LABEL_ALLOC_MAX. */
 static __always_inline __u32 next_label(void)
 {
-	__u32 n = label_cursor % PNC_FLENC_LABEL_ALLOC_MAX;
-
-	label_cursor = (n + PNC_FLENC_LABEL_STEP) % PNC_FLENC_LABEL_ALLOC_MAX;
-	return n + 1;
+	return bpf_get_prandom_u32() % PNC_FLENC_LABEL_ALLOC_MAX + 1;
 }
 
-/* Allocate a label for a new flow; 0 if the tables are full. */
+/*
+ * Allocate a label for a new flow; 0 if the tables are full.  A label in
+ * use is drawn again: the BPF_NOEXIST insert into labels also sorts out
+ * two CPUs drawing the same one.
+ */
 static __always_inline __u32 new_flow(const struct pnc_flenc_flow_key *key, __u16 pkey,
 				      __u16 sport, __u32 ip_len)
 {

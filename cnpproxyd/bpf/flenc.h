@@ -25,12 +25,10 @@
  */
 #define PNC_FLENC_LABEL_ALLOC_MAX 0x7ffff
 /*
- * Labels are allocated in a scrambled order, so that their bits vary as
- * RFC 6437 asks of flow labels (ECMP may hash on them): the cursor
- * advances by this step.  PNC_FLENC_LABEL_ALLOC_MAX is prime (2^19 - 1),
- * so any step visits every label once per round.
+ * Labels are drawn at random (bpf_get_prandom_u32()), as seed 001 asks;
+ * their bits then vary as RFC 6437 wants of flow labels (ECMP may hash
+ * on them), and a label says nothing of the flows set up before it.
  */
-#define PNC_FLENC_LABEL_STEP	 0x4f1bb /* about 0.618 of the range */
 #define PNC_FLENC_LABEL_HASH_BIT 0x80000
 #define PNC_FLENC_LABEL_MASK	 0xfffff
 

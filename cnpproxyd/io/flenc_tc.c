@@ -472,17 +472,6 @@ int pnc_flenc_restore_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow 
 	return 0;
 }
 
-uint32_t pnc_flenc_label_cursor(const struct pnc_flenc_tc *fe)
-{
-	return fe->skel->bss->label_cursor;
-}
-
-void pnc_flenc_set_label_cursor(struct pnc_flenc_tc *fe, uint32_t cursor)
-{
-	/* .bss is mmap'ed like .data: the program sees it at once. */
-	fe->skel->bss->label_cursor = cursor % PNC_FLENC_LABEL_ALLOC_MAX;
-}
-
 int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_cb cb, void *arg)
 {
 	struct age_ctx ac = {};

@@ -125,9 +125,6 @@ extern int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc
  * bad label or IP version, or another -errno.
  */
 extern int pnc_flenc_restore_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f);
-/* Where label allocation stands, to carry it over a restart. */
-extern uint32_t pnc_flenc_label_cursor(const struct pnc_flenc_tc *fe);
-extern void pnc_flenc_set_label_cursor(struct pnc_flenc_tc *fe, uint32_t cursor);
 
 extern int pnc_flenc_counters(const struct pnc_flenc_tc *fe, struct pnc_flenc_counters *out);
 /* Zero the program's counters (not the flows' packet counts).  0 or -errno. */

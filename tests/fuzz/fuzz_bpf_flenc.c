@@ -11,8 +11,9 @@
  *      packets get label 0, 0x04 a GSO packet's segments fit the MTU
  *   1  hop limit (0: the default)
  *   2  outer source (16)
- *   18 u32 label cursor
- *   22 labels already taken on the cursor's path (n % 8)
+ *   18 u32 seed of what bpf_get_prandom_u32() returns: RND_N values,
+ *      drawn in turn from the first at every program run
+ *   22 labels already taken: those of the first n % 8 draws
  *   23 u16 MTU - 68 (n % 9000)
  *   25 u32 flow hash (bpf_get_hash_recalc())
  * Packet record: REC_LEN octets, then the frame (from the Ethernet header).
@@ -31,9 +32,10 @@
  *  - the verdict and every counter are those of a plain-C model of
  *    flenc.h: which packets are tunnelled (longest tunnel prefix), the
  *    outer source, the MTU, an inner length over the outer payload
- *    length's 65535, RoCEv2 flows and their labels (allocated on
- *    the scrambled cursor, skipping labels in use, 0 when four tries
- *    fail), the hashed or zero label of other packets, RFC 6040 with
+ *    length's 65535, RoCEv2 flows and their labels (drawn at random,
+ *    drawn again for a label in use, 0 when four draws fail; no draw
+ *    for a known flow or another packet), the hashed or zero label of
+ *    other packets, RFC 6040 with
  *    ECT(1) kept outside on decapsulation; so each packet lands in
  *    exactly one of the counters flenc.h lists;
  *  - an encapsulated packet is the original behind a well-formed outer
@@ -64,6 +66,7 @@
 #include "program_end.h"
 
 #define CFG_LEN	       29
+#define RND_N	       8
 #define REC_LEN	       24
 #define FRAMES_MAX     64
 #define FRAME_MAX      9200
@@ -109,7 +112,7 @@ struct m_label {
 static struct {
 	uint8_t flags;
 	uint64_t now;
-	uint32_t cursor;
+	uint32_t rnd[RND_N]; /* what bpf_get_prandom_u32() returns, in turn */
 	struct h_tab tunnels, flows, labels, sids;
 } m;
 
@@ -125,6 +128,7 @@ struct expect {
 	struct pnc_flenc_flow_key flow; /* encapsulation of a RoCE flow */
 	bool roce;
 	uint8_t outer_dst[16];
+	uint32_t draws; /* bpf_get_prandom_u32() calls */
 };
 
 /* ---- the model -------------------------------------------------------------------------- */
@@ -148,13 +152,10 @@ static const struct m_tunnel *m_tunnel_of(uint8_t family, const uint8_t *addr)
 	return best;
 }
 
-/* The next label on the scrambled cursor (flenc.h). */
-static uint32_t m_next_label(void)
+/* The label the program's n-th draw of a run gives (flenc.h). */
+static uint32_t m_label_draw(uint32_t n)
 {
-	uint32_t n = m.cursor % PNC_FLENC_LABEL_ALLOC_MAX;
-
-	m.cursor = (n + PNC_FLENC_LABEL_STEP) % PNC_FLENC_LABEL_ALLOC_MAX;
-	return n + 1;
+	return m.rnd[n % RND_N] % PNC_FLENC_LABEL_ALLOC_MAX + 1;
 }
 
 /* The label of a RoCE flow: its own, a new one, or 0 when four are taken. */
@@ -171,9 +172,10 @@ static uint32_t m_roce_label(const struct pnc_flenc_flow_key *key, uint16_t pkey
 		f->val.bytes += ip_len;
 		return f->val.label;
 	}
-	for (int i = 0; i < 4 && !label; i++) {
-		uint32_t cand = m_next_label();
+	for (uint32_t i = 0; i < 4 && !label; i++) {
+		uint32_t cand = m_label_draw(i);
 
+		e->draws++;
 		if (!h_tab_find(&m.labels, &cand))
 			label = cand;
 	}
@@ -460,6 +462,7 @@ static void configure(struct h_in *in)
 {
 	struct pnc_flenc_flow_key taken = { .dest_qp = 0xffffff, .ip_version = 4 };
 	struct pnc_flenc_cfg c = {};
+	uint32_t seed;
 	uint8_t ntaken;
 	uint16_t mtu;
 
@@ -473,19 +476,22 @@ static void configure(struct h_in *in)
 		m.flags &= (uint8_t)~F_SRC;
 	c.other_label = (m.flags & F_OTHER_ZERO) ? PNC_FLENC_OTHER_ZERO : PNC_FLENC_OTHER_HASH;
 	pnc_cfg = c;
-	m.cursor = label_cursor = h_u32(in);
+	seed = h_u32(in);
+	/* Distinct draws mostly; a seed of 0 makes them collide, also fine. */
+	for (uint32_t i = 0; i < RND_N; i++)
+		m.rnd[i] = seed * (2 * i + 1) + i * 0x9e3779b9u;
+	shim_env.random = m.rnd;
+	shim_env.n_random = RND_N;
 	ntaken = h_u8(in) % 8;
 	mtu = h_u16(in);
 	shim_env.mtu = 68u + mtu % 9000u;
 	shim_env.gso_fits = !!(m.flags & F_GSO_FITS);
 	shim_env.hash = h_u32(in);
-	/* Labels in use on the cursor's path: allocation skips them. */
-	for (uint32_t i = 0, cur = m.cursor; i < ntaken; i++) {
-		uint32_t l = cur % PNC_FLENC_LABEL_ALLOC_MAX + 1;
+	/* Labels in use where the draws fall: allocation draws again. */
+	for (uint32_t i = 0; i < ntaken; i++) {
+		uint32_t l = m_label_draw(i);
 		struct m_label *row;
 
-		cur = (cur % PNC_FLENC_LABEL_ALLOC_MAX + PNC_FLENC_LABEL_STEP) %
-		      PNC_FLENC_LABEL_ALLOC_MAX;
 		FUZZ_CHECK(!shim_map_update(&labels, &l, &taken, BPF_ANY));
 		row = h_tab_put(&m.labels, &l);
 		row->key = taken;
@@ -575,6 +581,7 @@ static void run(const uint8_t *f, size_t n, size_t lin, bool decap, bool gso, st
 	}
 	check_partition(after);
 	FUZZ_CHECK(rv == e->rv);
+	FUZZ_CHECK(shim_trace.random_drawn == e->draws);
 	check_output(f, n, got, len, e);
 	if (!decap && !e->changed)
 		FUZZ_CHECK(skb->protocol == bpf_htons(proto));

@@ -259,8 +259,8 @@ PE = bytes.fromhex("20010db8aaaa" + "00" * 9 + "01")
 EGRESS = bytes.fromhex("20010db8bbbb" + "00" * 9 + "02")
 
 
-def flenc_cfg(flags=0x01, hop=0, src=PE, cursor=0, taken=0, mtu=1500, hashv=0x1234567):
-    return struct.pack("<BB", flags, hop) + src + struct.pack("<IBHI", cursor, taken, mtu - 68,
+def flenc_cfg(flags=0x01, hop=0, src=PE, seed=0, taken=0, mtu=1500, hashv=0x1234567):
+    return struct.pack("<BB", flags, hop) + src + struct.pack("<IBHI", seed, taken, mtu - 68,
                                                               hashv)
 
 
@@ -294,10 +294,10 @@ def flenc_seeds(corpus):
           + flenc_rec(other, op=rt, plen=0) + flenc_rec(big, op=rt | GSO)
           + flenc_rec(data, op=rt, plen=0))
     write(corpus, t, "no_source", flenc_cfg(flags=0) + flenc_rec(data, op=rt))
-    write(corpus, t, "taken", flenc_cfg(cursor=0x7fffe, taken=3)
+    write(corpus, t, "taken", flenc_cfg(seed=0x7fffe, taken=3)
           + flenc_rec(data, op=rt) + flenc_rec(data6, op=rt, plen=128)
           + flenc_rec(ack, op=rt))
-    write(corpus, t, "full", flenc_cfg(cursor=77, taken=5) + flenc_rec(data, op=rt))
+    write(corpus, t, "full", flenc_cfg(seed=77, taken=5) + flenc_rec(data, op=rt))
     # The egress PE: CE copied in (IPv4 with its checksum, IPv6), dropped
     # over Not-ECT, ECT(1) left outside; not for us; truncated.
     inner4 = frame("rc-write", "only", "ecn=2")[14:]
