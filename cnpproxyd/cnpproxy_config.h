@@ -172,6 +172,8 @@ struct cnp_cp_config {
 	char direct_plist[CNP_PLIST_NAME_MAX];
 	/* Long-haul CNPs sent from here carry no queue depth. */
 	bool hide_queue_state;
+	/* FCNs carry the label they name in their own IPv6 header (seed 001). */
+	bool fcn_copy_flow_label;
 	struct cnp_cp_if_config ifs[CNP_CP_IF_MAX];
 	unsigned int n_if;
 };

@@ -36,6 +36,10 @@
 #ifndef IPV6_FREEBIND
 #define IPV6_FREEBIND 78
 #endif
+/* linux/in6.h's, which cannot be included beside netinet/in.h. */
+#ifndef IPV6_FLOWINFO_SEND
+#define IPV6_FLOWINFO_SEND 33
+#endif
 
 #include "codec/lhcnp.h"
 #include "codec/notif.h"
@@ -198,6 +202,14 @@ static int socket_open(int family, bool bind_src, const uint8_t *src)
 	int fd, one = 1;
 
 	fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	/*
+	 * The destination's sin6_flowinfo sets the Flow Label (fcn-copy-flow-
+	 * label); 0 leaves it to the kernel, as without the option.
+	 */
+	if (fd >= 0 && family == AF_INET6 &&
+	    setsockopt(fd, SOL_IPV6, IPV6_FLOWINFO_SEND, &one, sizeof(one)) < 0)
+		zlog_warn("cnpproxyd: notification socket: cannot send flow labels: %s",
+			  safe_strerror(errno));
 	if (fd < 0 || !bind_src)
 		return fd;
 	/*
@@ -232,8 +244,9 @@ static void sockets_open(void)
 	cp.fd[1] = socket_open(AF_INET6, cc->src6_set, cc->src6);
 }
 
+/* flow_label: for the IPv6 header of a datagram to an IPv6 address; 0: the kernel's. */
 static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, const uint8_t *msg,
-		    size_t len, enum cp_counter ok)
+		    size_t len, enum cp_counter ok, uint32_t flow_label)
 {
 	union sockunion su = {};
 	int i = to->family == PT_AF_INET ? 0 : 1;
@@ -245,6 +258,7 @@ static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, c
 	} else {
 		memcpy(&su.sin6.sin6_addr, to->bytes, 16);
 		su.sin6.sin6_port = htons(port);
+		su.sin6.sin6_flowinfo = htonl(flow_label & 0xfffff);
 	}
 	if (cp.fd[i] < 0 ||
 	    sendto(cp.fd[i], msg, len, 0, &su.sa, sockunion_sizeof(&su)) != (ssize_t)len) {
@@ -323,7 +337,8 @@ static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const s
 		ci->c[CP_C_SEND_ERROR]++;
 		return;
 	}
-	send_to(ci, to, cnp_g.cfg.flow_label_port, msg, len, CP_C_FCN_SENT);
+	send_to(ci, to, cnp_g.cfg.flow_label_port, msg, len, CP_C_FCN_SENT,
+		cnp_g.cfg.cp.fcn_copy_flow_label ? v->flow_label : 0);
 }
 
 /*
@@ -472,7 +487,7 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 		ci->c[CP_C_SEND_ERROR]++;
 		return;
 	}
-	send_to(ci, &to, cnp_g.cfg.notification_port, msg, len, CP_C_NOTIF_SENT);
+	send_to(ci, &to, cnp_g.cfg.notification_port, msg, len, CP_C_NOTIF_SENT, 0);
 	if (fallback)
 		ci->c[CP_C_FALLBACK_SENT]++;
 }

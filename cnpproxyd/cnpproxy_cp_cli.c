@@ -174,6 +174,24 @@ DEFPY_YANG(cnpproxy_cp_hide_queue, cnpproxy_cp_hide_queue_cmd,
 	return cnpproxy_cli_apply(vty);
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/fcn-copy-flow-label
+ */
+DEFPY_YANG(cnpproxy_cp_fcn_copy, cnpproxy_cp_fcn_copy_cmd,
+	   "[no] congestion-point fcn-copy-flow-label",
+	   NO_STR CP_STR
+	   "Flow-label FCNs carry the label in their own IPv6 header too\n")
+{
+	if (!no && !cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	if (no && !yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point",
+				      VTY_CURR_XPATH))
+		return CMD_SUCCESS;
+	nb_cli_enqueue_change(vty, "./congestion-point/fcn-copy-flow-label", NB_OP_MODIFY,
+			      no ? "false" : "true");
+	return cnpproxy_cli_apply(vty);
+}
+
 void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
 	const char *name = dnode->schema->name, *value = yang_dnode_get_string(dnode, NULL);
@@ -187,6 +205,9 @@ void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode,
 	else if (!strcmp(name, "hide-queue-state")) {
 		if (yang_dnode_get_bool(dnode, NULL))
 			vty_out(vty, " congestion-point hide-queue-state\n");
+	} else if (!strcmp(name, "fcn-copy-flow-label")) {
+		if (yang_dnode_get_bool(dnode, NULL))
+			vty_out(vty, " congestion-point fcn-copy-flow-label\n");
 	} else
 		vty_out(vty, " congestion-point source-address %s\n", value);
 }
@@ -505,6 +526,7 @@ void cnpproxy_cp_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_direct_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_direct_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_hide_queue_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_fcn_copy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_collab_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_collab_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);

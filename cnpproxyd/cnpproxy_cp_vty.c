@@ -227,8 +227,11 @@ DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
 		json_object_boolean_add(json, "operational", !why);
 		if (why)
 			json_object_string_add(json, "reason", why);
+		json_object_boolean_add(json, "fcnCopyFlowLabel", cnp_g.cfg.cp.fcn_copy_flow_label);
 	} else {
 		vty_out(vty, "Congestion point: %s\n", why ? why : "running");
+		if (cnp_g.cfg.cp.fcn_copy_flow_label)
+			vty_out(vty, "Flow-label FCNs carry the label in their IPv6 header too\n");
 	}
 	direct_show(vty, json);
 	for (unsigned int i = 0; cnpproxy_cp_if_view(i, &v); i++) {

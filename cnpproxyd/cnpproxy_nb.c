@@ -353,6 +353,13 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/fcn-copy-flow-label",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/fallback-proxy",
 			.cbs = {
 				.modify = cnpproxy_cp_fallback_modify,

@@ -428,6 +428,10 @@ def test_flow_label_tunnel():
         return pe1.vtysh_cmd("show cnpproxy flow-labels json", isjson=True)
 
     expect(lambda: labels()["operational"], True)
+    # Seed 001's option: the FCN's own IPv6 header carries the label too.
+    assert congestion()["fcnCopyFlowLabel"] is False
+    p_config("congestion-point fcn-copy-flow-label")
+    assert congestion()["fcnCopyFlowLabel"] is True
     p.vtysh_cmd("clear cnpproxy counters")
     pe1.vtysh_cmd("clear cnpproxy counters")
     pcap = logfile("fcn.pcap")
@@ -457,6 +461,9 @@ def test_flow_label_tunnel():
     assert rc == 0, out
     fcn = json.loads(out.strip().splitlines()[0])
     assert fcn["fcn"]["label"] == flow["label"] and 1 <= fcn["fcn"]["cl"] <= 7, fcn
+    assert ip.fl == flow["label"], ip.fl
+    p_config("no congestion-point fcn-copy-flow-label")
+    assert "fcn-copy-flow-label" not in p.vtysh_cmd("show running-config cnpproxyd")
 
     # The label is kept when the tunnel is rebuilt for a new prefix ...
     def flow_labels():
