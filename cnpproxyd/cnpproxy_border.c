@@ -226,11 +226,12 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
 		if (border.error)
 			json_object_string_add(json, "reason", border.error);
 	} else {
-		vty_out(vty, "Border filter: UDP ports %u and %u dropped on ingress%s%s\n",
+		vty_out(vty,
+			"Border filter: UDP ports %u and %u dropped arriving and leaving%s%s\n",
 			cfg->notification_port, cfg->flow_label_port, border.error ? ": " : "",
 			border.error ? border.error : "");
-		vty_out(vty, "  %-16s %-20s %-10s %14s %14s %14s\n", "Interface", "State", "Mode",
-			"Notifications", "Flow-label", "Header-chain");
+		vty_out(vty, "  %-16s %-20s %-10s %-4s %14s %14s %14s\n", "Interface", "State",
+			"Mode", "Way", "Notifications", "Flow-label", "Header-chain");
 	}
 	for (unsigned int i = 0; i < border.n_ifs; i++) {
 		const struct border_if *bi = &border.ifs[i];
@@ -248,13 +249,22 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
 			json_object_int_add(j, "droppedNotifications", c.notifications);
 			json_object_int_add(j, "droppedFlowLabel", c.flow_label);
 			json_object_int_add(j, "droppedHeaderChain", c.header_chain);
+			json_object_int_add(j, "droppedNotificationsOut", c.notifications_out);
+			json_object_int_add(j, "droppedFlowLabelOut", c.flow_label_out);
+			json_object_int_add(j, "droppedHeaderChainOut", c.header_chain_out);
 			json_object_object_add(jifs, bi->name, j);
 		} else {
 			vty_out(vty,
-				"  %-16s %-20s %-10s %14" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n",
-				bi->name, state ? state : "not attached", mode,
+				"  %-16s %-20s %-10s %-4s %14" PRIu64 " %14" PRIu64 " %14" PRIu64
+				"\n",
+				bi->name, state ? state : "not attached", mode, "in",
 				(uint64_t)c.notifications, (uint64_t)c.flow_label,
 				(uint64_t)c.header_chain);
+			vty_out(vty,
+				"  %-16s %-20s %-10s %-4s %14" PRIu64 " %14" PRIu64 " %14" PRIu64
+				"\n",
+				"", "", "", "out", (uint64_t)c.notifications_out,
+				(uint64_t)c.flow_label_out, (uint64_t)c.header_chain_out);
 		}
 	}
 	if (uj) {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Border filter, tc ingress of the interfaces where the domain ends:
- * drops UDP datagrams to the notification and flow-label ports, whoever
- * they are for (this router, or one inside), and counts them per
- * interface.  Everything else gets no verdict (TC_ACT_UNSPEC), so the
+ * Border filter, tc ingress and egress of the interfaces where the
+ * domain ends (seed 002 8): drops UDP datagrams to the notification and
+ * flow-label ports, arriving whoever they are for (this router, or one
+ * inside) and leaving whoever sent them (this router's congestion point,
+ * or one inside), and counts them per interface and direction.  Everything else gets no verdict (TC_ACT_UNSPEC), so the
  * programs and filters after this one still run.
  *
  * IPv4: a fragment other than the first carries no UDP header and
@@ -114,8 +115,7 @@ static __always_inline __u32 udp_offset(struct __sk_buff *skb)
 	return 0;
 }
 
-SEC("tc")
-int pnc_border(struct __sk_buff *skb)
+static __always_inline int border(struct __sk_buff *skb, bool out)
 {
 	struct pnc_border_if_counters *ic;
 	struct pnc_border_config *cfg;
@@ -138,11 +138,24 @@ int pnc_border(struct __sk_buff *skb)
 	ic = bpf_map_lookup_elem(&if_counters, &ifindex);
 	if (ic) {
 		if (off == UDP_DEEP)
-			ic->header_chain++;
+			out ? ic->header_chain_out++ : ic->header_chain++;
 		else if (port == cfg->notification_port)
-			ic->notifications++;
+			out ? ic->notifications_out++ : ic->notifications++;
 		else
-			ic->flow_label++;
+			out ? ic->flow_label_out++ : ic->flow_label++;
 	}
 	return TC_ACT_SHOT;
+}
+
+SEC("tc")
+int pnc_border(struct __sk_buff *skb)
+{
+	return border(skb, false);
+}
+
+/* At egress skb->ifindex is the interface the packet leaves by. */
+SEC("tc")
+int pnc_border_out(struct __sk_buff *skb)
+{
+	return border(skb, true);
 }

@@ -2,8 +2,9 @@
 /*
  * What the border filter (border.bpf.c) and its loader (io/border_tc.c)
  * share.  Seed 002 asks that the notification ports be dropped where
- * the domain ends: a notification from outside could make a proxy slow
- * any sender down.  Only __u8..__u64 types; include vmlinux.h or
+ * the domain ends, both ways: a notification from outside could make a
+ * proxy slow any sender down, and one leaving tells the outside about
+ * the domain's congestion.  Only __u8..__u64 types; include vmlinux.h or
  * <linux/types.h> first.
  */
 #ifndef _CNPPROXY_BPF_BORDER_H
@@ -16,11 +17,14 @@ struct pnc_border_config {
 	__u32 rsvd;
 };
 
-/* Per interface (key: ifindex), per CPU. */
+/* Per interface (key: ifindex), per CPU; arriving, then leaving. */
 struct pnc_border_if_counters {
 	__u64 notifications; /* dropped: UDP to the notification port */
 	__u64 flow_label;    /* dropped: UDP to the flow-label port */
 	__u64 header_chain;  /* dropped: IPv6 header chain too long to walk */
+	__u64 notifications_out;
+	__u64 flow_label_out;
+	__u64 header_chain_out;
 };
 
 #define PNC_BORDER_IFS_MAX 64

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Loader of the border filter: libbpf skeleton, a tcx ingress link (or
- * a clsact ingress filter) per interface, per-CPU counters.
+ * Loader of the border filter: libbpf skeleton, tcx ingress and egress
+ * links (or clsact filters) per interface, per-CPU counters.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,9 +15,15 @@
 #include "io/tc_filter.h"
 #include "border.skel.h"
 
+/* One interface: the program on each side. */
+struct border_att {
+	int ifindex;
+	struct pnc_tc_attachment in, out;
+};
+
 struct pnc_border_tc {
 	struct pnc_border *skel;
-	struct pnc_tc_attachment *ifs;
+	struct border_att *ifs;
 	size_t nifs;
 };
 
@@ -66,7 +72,7 @@ int pnc_border_tc_set_ports(struct pnc_border_tc *bt, uint16_t notification_port
 	return 0;
 }
 
-static struct pnc_tc_attachment *find_if(const struct pnc_border_tc *bt, int ifindex)
+static struct border_att *find_if(const struct pnc_border_tc *bt, int ifindex)
 {
 	for (size_t i = 0; i < bt->nifs; i++)
 		if (bt->ifs[i].ifindex == ifindex)
@@ -95,7 +101,8 @@ int pnc_border_tc_counters(const struct pnc_border_tc *bt, int ifindex,
 
 int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex)
 {
-	struct pnc_tc_attachment *ifs;
+	struct border_att *ifs, *a;
+	__u32 key = (__u32)ifindex;
 	int err;
 
 	if (ifindex <= 0)
@@ -109,12 +116,20 @@ int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex)
 	err = pnc_border_tc_counters_clear(bt, ifindex);
 	if (err)
 		return err;
-	err = pnc_tc_attach(&ifs[bt->nifs], ifindex, true, PNC_TC_PRIORITY_BORDER,
+	a = &ifs[bt->nifs];
+	a->ifindex = ifindex;
+	err = pnc_tc_attach(&a->in, ifindex, true, PNC_TC_PRIORITY_BORDER,
 			    bpf_program__fd(bt->skel->progs.pnc_border),
 			    bpf_program__name(bt->skel->progs.pnc_border), false);
+	if (!err) {
+		err = pnc_tc_attach(&a->out, ifindex, false, PNC_TC_PRIORITY_BORDER,
+				    bpf_program__fd(bt->skel->progs.pnc_border_out),
+				    bpf_program__name(bt->skel->progs.pnc_border_out), false);
+		/* Half a border is no border. */
+		if (err)
+			pnc_tc_detach(&a->in);
+	}
 	if (err) {
-		__u32 key = (__u32)ifindex;
-
 		bpf_map_delete_elem(bpf_map__fd(bt->skel->maps.if_counters), &key);
 		return err;
 	}
@@ -124,13 +139,17 @@ int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex)
 
 int pnc_border_tc_detach(struct pnc_border_tc *bt, int ifindex)
 {
-	struct pnc_tc_attachment *a = find_if(bt, ifindex);
+	struct border_att *a = find_if(bt, ifindex);
 	__u32 key = (__u32)ifindex;
-	int err;
+	int err, err_in;
 
 	if (!a)
 		return -ENOENT;
-	err = pnc_tc_detach(a);
+	/* Egress first: the ingress side removes a clsact qdisc we made. */
+	err = pnc_tc_detach(&a->out);
+	err_in = pnc_tc_detach(&a->in);
+	if (!err)
+		err = err_in;
 	bpf_map_delete_elem(bpf_map__fd(bt->skel->maps.if_counters), &key);
 	*a = bt->ifs[--bt->nifs];
 	return err;
@@ -138,7 +157,7 @@ int pnc_border_tc_detach(struct pnc_border_tc *bt, int ifindex)
 
 const char *pnc_border_tc_mode(const struct pnc_border_tc *bt, int ifindex)
 {
-	const struct pnc_tc_attachment *a = find_if(bt, ifindex);
+	const struct border_att *a = find_if(bt, ifindex);
 
-	return a ? pnc_tc_attachment_mode(a) : NULL;
+	return a ? pnc_tc_attachment_mode(&a->in) : NULL;
 }

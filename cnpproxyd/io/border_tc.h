@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Loader of the border filter (bpf/border.bpf.c): tc ingress of the
- * interfaces where the domain ends drops the notification and
- * flow-label ports, counted per interface.  A tcx link where the kernel
- * has tcx (it goes with the process); elsewhere a filter on clsact
- * ingress at PNC_TC_HANDLE / PNC_TC_PRIORITY_BORDER (io/tc_filter.h).
+ * Loader of the border filter (bpf/border.bpf.c): tc ingress and egress
+ * of the interfaces where the domain ends drop the notification and
+ * flow-label ports, counted per interface and direction.  A tcx link
+ * per side where the kernel has tcx (it goes with the process);
+ * elsewhere a filter on clsact ingress and egress at PNC_TC_HANDLE /
+ * PNC_TC_PRIORITY_BORDER (io/tc_filter.h).
  * No FRR dependency.  Not thread safe.
  */
 #ifndef _CNPPROXY_IO_BORDER_TC_H
@@ -26,9 +27,9 @@ extern void pnc_border_tc_close(struct pnc_border_tc *bt);
 extern int pnc_border_tc_set_ports(struct pnc_border_tc *bt, uint16_t notification_port,
 				   uint16_t flow_label_port);
 
-/* Attach to an interface's ingress, counters zeroed.  0 or -errno (-EEXIST: attached). */
+/* Attach to both sides of an interface, counters zeroed.  0 or -errno (-EEXIST: attached). */
 extern int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex);
-/* Take our link or filter off.  0 or -errno (-ENOENT: not attached). */
+/* Take our links or filters off.  0 or -errno (-ENOENT: not attached). */
 extern int pnc_border_tc_detach(struct pnc_border_tc *bt, int ifindex);
 /* "tcx" or "tc-filter"; NULL when not attached. */
 extern const char *pnc_border_tc_mode(const struct pnc_border_tc *bt, int ifindex);

@@ -9,8 +9,9 @@
  *   0  u16 notification port, 2 u16 flow-label port (both 0: the defaults)
  *   4  flags: 0x01 per-interface counters on ifindex 1, 0x02 on ifindex 2
  * Packet record: REC_LEN octets, then the frame (from the Ethernet header).
- *   0  bits 0-1 ingress ifindex - 1; 0x04 skb->protocol is not the
- *      frame's EtherType but the other IP version's
+ *   0  bits 0-1 ifindex - 1; 0x04 skb->protocol is not the frame's
+ *      EtherType but the other IP version's; 0x08 the packet leaves
+ *      (pnc_border_out) instead of arriving (pnc_border)
  *   1  u16 octets in the linear part (0: all)
  *   3  u16 frame length
  *
@@ -24,7 +25,7 @@
  *    reads a notification) to one of the ports is dropped, and so is
  *    one behind an IPv6 header chain of any length;
  *  - the interface's counters count each drop under its port, or
- *    header_chain;
+ *    header_chain, of the way it went; both ways decide alike;
  *  - the packet is never changed; the shim's own checks.
  */
 #include <stddef.h>
@@ -157,19 +158,22 @@ static void one_packet(struct h_in *in)
 	}
 
 	skb = shim_skb_packet(f, n, lin, ifindex, bpf_htons(proto), 1);
-	rv = shim_run_skb(pnc_border, skb);
+	rv = shim_run_skb((op & 8) ? pnc_border_out : pnc_border, skb);
 	out = shim_skb_bytes(skb, &olen);
 	if (getenv("PNC_FUZZ_TRACE"))
 		fprintf(stderr, "%zu octets, UDP at %zu to %u: verdict %d\n", n, off, port, rv);
 	FUZZ_CHECK(rv == want);
 	FUZZ_CHECK(olen == n && !memcmp(out, f, n));
 	if (want == TC_ACT_SHOT && ifindex <= 2 && (m.flags & (1u << (ifindex - 1)))) {
+		struct pnc_border_if_counters *c = &m.ic[ifindex];
+		bool leaving = op & 8;
+
 		if (off == M_DEEP)
-			m.ic[ifindex].header_chain++;
+			leaving ? c->header_chain_out++ : c->header_chain++;
 		else if (port == m.cfg.notification_port)
-			m.ic[ifindex].notifications++;
+			leaving ? c->notifications_out++ : c->notifications++;
 		else
-			m.ic[ifindex].flow_label++;
+			leaving ? c->flow_label_out++ : c->flow_label++;
 	}
 	if (ifindex <= 2) {
 		ic = shim_map_lookup(&if_counters, &ifindex);

@@ -410,6 +410,30 @@ def test_no_proxy_then_fallback():
     expect(lookup, True, count=60)
 
 
+def p_border():
+    return gear("p").vtysh_cmd("show cnpproxy border json", isjson=True)["interfaces"]["p-eth0"]
+
+
+def test_border_stops_notifications_leaving():
+    """Seed 002 8: with p-eth0 (towards pe1) a border interface, p's own
+    notifications to pe1 never leave: counted leaving, pe1 receives none."""
+    p, pe1 = gear("p"), gear("pe1")
+    p_config("border-interface p-eth0")
+    expect(lambda: p_border()["state"], "filtering")
+    p.vtysh_cmd("clear cnpproxy counters")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    req, resp = run_pair("border-out", "10.0.1.1", "10.0.2.1", duration=3)
+    wait_done(req, resp)
+    c, b = p_eth1()["counters"], p_border()
+    assert c["notificationsSent"] >= 1, c
+    assert b["droppedNotificationsOut"] == c["notificationsSent"], (b, c)
+    assert b["droppedNotifications"] == 0 and b["droppedFlowLabelOut"] == 0, b
+    assert pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)["received"] == 0
+    assert summary("border-out", "req")["cnps"] == 0
+    p_config("no border-interface p-eth0")
+    assert "border-interface" not in p.vtysh_cmd("show running-config cnpproxyd")
+
+
 def encap_filters(router):
     """The encapsulation filters on pe1-eth1's egress, one line each."""
     out = router.cmd("tc filter show dev pe1-eth1 egress")

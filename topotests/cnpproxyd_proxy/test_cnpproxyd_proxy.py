@@ -1417,7 +1417,7 @@ def test_fast_path_af_xdp_falls_back():
 
 
 def test_border_interface_drops_notifications():
-    "On a border interface both notification ports are dropped on ingress, counted; nothing else."
+    "On a border interface both notification ports are dropped arriving, counted; nothing else."
     pe1 = gear("pe1")
     proxy_cfg("border-interface pe1-eth0")
     got = border()["interfaces"]["pe1-eth0"]
@@ -1440,6 +1440,8 @@ def test_border_interface_drops_notifications():
 
     _, got = topotest.run_and_expect(dropped, (5, 2), count=20, wait=0.5)
     assert got == (5, 2), border()
+    # Counted as arriving, not leaving (cnpproxyd_cp tests the way out).
+    assert border()["interfaces"]["pe1-eth0"]["droppedNotificationsOut"] == 0, border()
     # A longer IPv6 header chain than the filter walks: dropped, whatever it holds.
     send_chain("sender", "2001:db8:1::fe", 9, "00", 9)
     _, got = topotest.run_and_expect(

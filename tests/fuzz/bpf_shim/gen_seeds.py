@@ -319,8 +319,9 @@ def flenc_seeds(corpus):
 
 # ---- bpf_border --------------------------------------------------------------
 
-def border_rec(f, ifindex=1, swap=False, lin=0):
-    return struct.pack("<BHH", (ifindex - 1) | (4 if swap else 0), lin, len(f)) + f
+def border_rec(f, ifindex=1, swap=False, lin=0, out=False):
+    op = (ifindex - 1) | (4 if swap else 0) | (8 if out else 0)
+    return struct.pack("<BHH", op, lin, len(f)) + f
 
 
 def ip6_ext(f, *exts):
@@ -364,6 +365,10 @@ def border_seeds(corpus):
           + border_rec(n4, swap=True) + border_rec(n4[:40], ifindex=3) + border_rec(n6, lin=20))
     write(corpus, t, "other_ports", struct.pack("<HHB", 4791, 0, 0x01) + border_rec(data)
           + border_rec(n4) + border_rec(exts))
+    # Leaving by the border (seed 002 8), on both interfaces, beside arrivals.
+    write(corpus, t, "leaving", cfg + border_rec(n4, out=True) + border_rec(n6, 2, out=True)
+          + border_rec(fcn, out=True) + border_rec(data, out=True) + border_rec(n4)
+          + border_rec(ip6_ext(n6, *chain), 2, out=True) + border_rec(exts, out=True))
 
 
 def main():
