@@ -410,6 +410,51 @@ def test_no_proxy_then_fallback():
     expect(lookup, True, count=60)
 
 
+SRV6_SID6 = "2001:db8:ee::6"
+
+
+def test_notification_names_the_flow_inside_an_srv6_tunnel():
+    """Seed 002 4: p congested in the middle of a tunnel names the flow
+    below the encapsulation.  pe1 tunnels the IPv6 receiver's traffic with
+    the kernel's SRv6 encapsulation (outer IPv6 with the inner traffic
+    class, an SRH, the inner packet) to an End.DX6 SID of pe2; its outer
+    source, pe1's link address, is no tunnel head, so p sends the inner
+    flow's proxy a notification naming the inner five-tuple, and pe1
+    slows the sender."""
+    p, pe1, pe2 = gear("p"), gear("pe1"), gear("pe2")
+    pe2.cmd_raises("ip -6 route add {}/128 encap seg6local action End.DX6 nh6 2001:db8:2::1 "
+                   "dev pe2-eth1".format(SRV6_SID6))
+    pe1.cmd_raises("ip -6 route add 2001:db8:2::1/128 encap seg6 mode encap segs {} "
+                   "dev pe1-eth1".format(SRV6_SID6))
+    try:
+        p.vtysh_cmd("clear cnpproxy counters")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        pcap = logfile("notif-srv6.pcap")
+        cap = start_tcpdump(pe1, "pe1-eth1", "udp dst port 61791", pcap=pcap, count=1)
+        req, resp = run_pair("srv6", "2001:db8:1::1", "2001:db8:2::1", duration=3,
+                             extra_req=["--no-cm", "--peer-qpn", "0x22"],
+                             extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+        wait_done(req, resp)
+        cap.wait(timeout=10)
+    finally:
+        pe1.cmd("ip -6 route del 2001:db8:2::1/128")
+        pe2.cmd("ip -6 route del {}/128".format(SRV6_SID6))
+    c = p_eth1()["counters"]
+    assert c["notificationsSent"] >= 1 and c["flowLabelSent"] == 0, c
+    assert c["samplesMalformed"] == 0, c
+    got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+    assert got["received"] >= 1 and got["cnpSent"] >= 1, got
+    assert summary("srv6", "req")["cnps"] >= 1
+    _, payload = udp_datagram(pcap, layer="IPv6")
+    rc, out = run_rc(pe1, "echo {} | {} decode --input hex --as notif -".format(
+        payload.hex(), PNC_PKT))
+    assert rc == 0, out
+    n = json.loads(out.strip().splitlines()[0])["notif"]
+    assert (n["af"], n["flow_src"], n["flow_dst"], n["flow_dport"], n["start_name"]) == (
+        6, "2001:db8:1::1", "2001:db8:2::1", 4791, "inner"), n
+    assert n["invoking_roce"]["bth"]["dqpn"] == 0x22, n
+
+
 def p_border():
     return gear("p").vtysh_cmd("show cnpproxy border json", isjson=True)["interfaces"]["p-eth0"]
 
