@@ -318,21 +318,26 @@ def test_congestion_notifies_proxy_ipv6():
     assert rq["cnps"] >= 1 and rq["rate_mbps"] < 60, rq
 
 
+def big_and_small(tag, duration):
+    """A flow that fills p's queue (its 25 Mb/s floor keeps the 20 Mb/s
+    bottleneck congested) beside one of 1 Mb/s, to completion; p's counters."""
+    big = run_pair(tag + "-big", "10.0.1.1", "10.0.2.1", rate=60, duration=duration,
+                   extra_req=["--min-rate", "25"])
+    small = run_pair(tag + "-small", "2001:db8:1::1", "2001:db8:2::1", rate=1,
+                     duration=duration, extra_req=["--no-cm", "--peer-qpn", "0x22"],
+                     extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+    wait_done(*big)
+    wait_done(*small)
+    return p_eth1()["counters"]
+
+
 def test_small_flow_not_notified():
     """Seed 000 5.5: of two flows in p's queue, the one that fills it is
     notified, the one that barely uses it is not (notify min-share, 50 %
     of the largest flow's octets by default)."""
     p = gear("p")
     p.vtysh_cmd("clear cnpproxy counters")
-    # The big flow's floor (25 Mb/s) keeps the 20 Mb/s queue congested.
-    big = run_pair("share-big", "10.0.1.1", "10.0.2.1", rate=60, duration=4,
-                   extra_req=["--min-rate", "25"])
-    small = run_pair("share-small", "2001:db8:1::1", "2001:db8:2::1", rate=1, duration=4,
-                     extra_req=["--no-cm", "--peer-qpn", "0x22"],
-                     extra_resp=["--no-cm", "--peer-qpn", "0x11"])
-    wait_done(*big)
-    wait_done(*small)
-    c = p_eth1()["counters"]
+    c = big_and_small("share", 4)
     assert c["suppressedSmallFlow"] >= 1 and c["notificationsSent"] >= 1, c
     assert summary("share-big", "req")["cnps"] >= 1
     # (The small sender's CNPs are no measure: its receiver sends some
@@ -342,14 +347,7 @@ def test_small_flow_not_notified():
     p_config("congestion-point interface p-eth1 notify min-share 0")
     assert "notify min-share 0" in p.vtysh_cmd("show running-config cnpproxyd")
     p.vtysh_cmd("clear cnpproxy counters")
-    big = run_pair("share0-big", "10.0.1.1", "10.0.2.1", rate=60, duration=3,
-                   extra_req=["--min-rate", "25"])
-    small = run_pair("share0-small", "2001:db8:1::1", "2001:db8:2::1", rate=1, duration=3,
-                     extra_req=["--no-cm", "--peer-qpn", "0x22"],
-                     extra_resp=["--no-cm", "--peer-qpn", "0x11"])
-    wait_done(*big)
-    wait_done(*small)
-    c = p_eth1()["counters"]
+    c = big_and_small("share0", 3)
     assert c["suppressedSmallFlow"] == 0 and c["notificationsSent"] >= 1, c
     p_config("no congestion-point interface p-eth1 notify min-share")
     assert "min-share" not in p.vtysh_cmd("show running-config cnpproxyd")
