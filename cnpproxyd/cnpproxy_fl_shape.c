@@ -95,10 +95,9 @@ struct fs_req {
 	struct pnc_flenc_flow flow;
 };
 
-static int htb(size_t (*build)(void *, size_t, int, uint16_t), uint16_t major)
+/* One rtnetlink request built by io/htb.c; changing qdiscs needs CAP_NET_ADMIN. */
+static int htb_send(const void *msg, size_t len)
 {
-	uint8_t msg[PNC_HTB_MSG_MAX] __attribute__((aligned(4)));
-	size_t len = build(msg, sizeof(msg), fs.ifindex, major);
 	int rv;
 
 	frr_with_privs (&cnpproxy_privs) {
@@ -107,18 +106,30 @@ static int htb(size_t (*build)(void *, size_t, int, uint16_t), uint16_t major)
 	return rv;
 }
 
+static int htb(size_t (*build)(void *, size_t, int, uint16_t), uint16_t major)
+{
+	uint8_t msg[PNC_HTB_MSG_MAX] __attribute__((aligned(4)));
+
+	return htb_send(msg, build(msg, sizeof(msg), fs.ifindex, major));
+}
+
 static int htb_class(uint16_t minor, uint64_t rate_bps, bool del)
 {
 	uint8_t msg[PNC_HTB_MSG_MAX] __attribute__((aligned(4)));
 	size_t len;
-	int rv;
 
 	len = del ? pnc_htb_build_class_del(msg, sizeof(msg), fs.ifindex, FS_MAJOR, minor)
 		  : pnc_htb_build_class(msg, sizeof(msg), fs.ifindex, FS_MAJOR, minor, rate_bps);
-	frr_with_privs (&cnpproxy_privs) {
-		rv = pnc_htb_request(msg, len);
+	return htb_send(msg, len);
+}
+
+/* Our root qdisc goes with the last shaper. */
+static void root_release_if_unused(void)
+{
+	if (!fs.n && fs.root) {
+		htb(pnc_htb_build_root_del, FS_MAJOR);
+		fs.root = false;
 	}
-	return rv;
 }
 
 static bool same_flow(const struct pnc_flenc_flow *a, const struct pnc_flenc_flow *b)
@@ -142,10 +153,7 @@ static void release(struct fs_flow *s)
 	htb_class((uint16_t)minor, 0, true);
 	memset(s, 0, sizeof(*s));
 	fs.n--;
-	if (!fs.n && fs.root) {
-		htb(pnc_htb_build_root_del, FS_MAJOR);
-		fs.root = false;
-	}
+	root_release_if_unused();
 }
 
 static void release_check(struct event *t)
@@ -236,10 +244,7 @@ static void shape(const struct pnc_flenc_flow *ff)
 		fs.c[FS_C_ERRORS]++;
 		zlog_warn("cnpproxyd: local shaping: flow label 0x%05x: %s", ff->label,
 			  strerror(-rv));
-		if (!fs.n && fs.root) {
-			htb(pnc_htb_build_root_del, FS_MAJOR);
-			fs.root = false;
-		}
+		root_release_if_unused();
 		return;
 	}
 	if (!s->used) {
