@@ -49,6 +49,20 @@ static int no_cp_leaf(struct vty *vty, const char *leaf, const char *typed)
 	return cnpproxy_cli_no(vty, xpath, typed, xpath, NB_OP_DESTROY);
 }
 
+/*
+ * A boolean leaf of the role's container: "no" sets it false, and does
+ * nothing (not even create the role) when the role is not configured.
+ */
+static int cp_flag(struct vty *vty, const char *leaf, bool no)
+{
+	if (!no)
+		return set_cp_leaf(vty, leaf, "true");
+	if (!yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point",
+				VTY_CURR_XPATH))
+		return CMD_SUCCESS;
+	return set_cp_leaf(vty, leaf, "false");
+}
+
 static void enqueue_if_leaf(struct vty *vty, const char *ifname, const char *leaf,
 			    enum nb_operation op, const char *value)
 {
@@ -164,14 +178,7 @@ DEFPY_YANG(cnpproxy_cp_hide_queue, cnpproxy_cp_hide_queue_cmd,
 	   NO_STR CP_STR
 	   "Long-haul CNPs sent from here carry no queue depth\n")
 {
-	if (!no && !cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	if (no && !yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point",
-				      VTY_CURR_XPATH))
-		return CMD_SUCCESS;
-	nb_cli_enqueue_change(vty, "./congestion-point/hide-queue-state", NB_OP_MODIFY,
-			      no ? "false" : "true");
-	return cnpproxy_cli_apply(vty);
+	return cp_flag(vty, "hide-queue-state", no);
 }
 
 /*
@@ -182,14 +189,7 @@ DEFPY_YANG(cnpproxy_cp_fcn_copy, cnpproxy_cp_fcn_copy_cmd,
 	   NO_STR CP_STR
 	   "Flow-label FCNs carry the label in their own IPv6 header too\n")
 {
-	if (!no && !cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	if (no && !yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point",
-				      VTY_CURR_XPATH))
-		return CMD_SUCCESS;
-	nb_cli_enqueue_change(vty, "./congestion-point/fcn-copy-flow-label", NB_OP_MODIFY,
-			      no ? "false" : "true");
-	return cnpproxy_cli_apply(vty);
+	return cp_flag(vty, "fcn-copy-flow-label", no);
 }
 
 void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
