@@ -719,23 +719,57 @@ def pe1_source():
     return next(c.split()[-1] for c in PROXY_ROLE if c.startswith("proxy source-address"))
 
 
+def roce_extras(fmt):
+    """roce-emu's options for a run, (requester, responder): what the
+    sender understands of pe1's format fmt, or (None: the baseline) the
+    receiver's CNPs for CE marks."""
+    req_extra = list(FORMATS[fmt][2]) if fmt else []
+    if "--long-haul" in req_extra:
+        req_extra += ["--lh-known", pe1_source()]
+    return req_extra, ["--cnp-on-ce"] if fmt is None else []
+
+
+def wait_responders(addrs):
+    """roce-emu responders in the receiver listening at addrs: their UDP
+    port bound (each opens its packet socket before it)."""
+    want = {("[{}]:4791" if ":" in a else "{}:4791").format(a) for a in addrs}
+
+    def bound():
+        out = ns_run("receiver", "ss", "-Hlun", check=False)
+        return want <= {f for line in out.splitlines() for f in line.split()[3:4]}
+
+    wait_for("roce-emu responders listening", bound, 10)
+
+
+def start_qmon(paths, path, procs):
+    """pnc-qmon at p's bottleneck, every 1 ms, into path."""
+    with open(path, "w") as qlog:
+        qmon = subprocess.Popen(in_ns("p", paths["qmon"], "--dev", BOTTLENECK,
+                                      "--interval-ms", 1), stdout=qlog)
+    procs.append(qmon)
+    return qmon
+
+
+def stop_qmon(qmon):
+    time.sleep(0.1)  # the queue's tail
+    qmon.send_signal(signal.SIGINT)
+    qmon.wait(timeout=5)
+
+
 def start_roce_pair(args, paths, files, procs, fmt, duration, log_ms=(1, None)):
     """The receiver's responder, then the sender's requester sending for
     duration s, started and added to procs: (requester, responder).  fmt:
     what pe1 sends the sender (None: the baseline, the receiver's CNPs);
     log_ms: the requester's and the responder's stats intervals (None:
     roce-emu's default)."""
-    resp_extra = ["--cnp-on-ce"] if fmt is None else []
-    req_extra = list(FORMATS[fmt][2]) if fmt else []
-    if "--long-haul" in req_extra:
-        req_extra += ["--lh-known", pe1_source()]
+    req_extra, resp_extra = roce_extras(fmt)
     if log_ms[1]:
         resp_extra += ["--log-ms", log_ms[1]]
     resp = subprocess.Popen(in_ns("receiver", paths["roce-emu"], "responder", "--local", RECEIVER,
                                   "--duration", duration + 1.5, "--log",
                                   files["responder"], *resp_extra))
     procs.append(resp)
-    time.sleep(0.5)  # listening before the requester's CM REQ
+    wait_responders([RECEIVER])  # before the requester's CM REQ
     req = subprocess.Popen(in_ns("sender", paths["roce-emu"], "requester", "--local", SENDER,
                                  "--remote", RECEIVER, "--rate", args.rate_mbit, *REACTION,
                                  "--recovery-us", args.recovery_us,
@@ -760,15 +794,10 @@ def traffic(args, paths, logdir, name, procs, fmt):
     """One run: qmon at p, responder, requester to completion."""
     files = {k: os.path.join(logdir, "{}-{}.jsonl".format(name, k))
              for k in ("qmon", "requester", "responder")}
-    with open(files["qmon"], "w") as qlog:
-        qmon = subprocess.Popen(in_ns("p", paths["qmon"], "--dev", BOTTLENECK,
-                                      "--interval-ms", 1), stdout=qlog)
-    procs.append(qmon)
+    qmon = start_qmon(paths, files["qmon"], procs)
     req, resp = start_roce_pair(args, paths, files, procs, fmt, args.duration)
     wait_roce_pair(req, resp, files, args.duration + 30)
-    time.sleep(0.1)  # the queue's tail
-    qmon.send_signal(signal.SIGINT)
-    qmon.wait(timeout=5)
+    stop_qmon(qmon)
     return files
 
 
@@ -799,14 +828,8 @@ def traffic_flows(args, paths, logdir, name, procs, fmt):
     """One run with args.flows flows: qmon at p, a responder per flow, then
     the requesters, alternately on sender and sender2, to completion."""
     files = {"qmon": os.path.join(logdir, name + "-qmon.jsonl"), "flows": []}
-    with open(files["qmon"], "w") as qlog:
-        qmon = subprocess.Popen(in_ns("p", paths["qmon"], "--dev", BOTTLENECK,
-                                      "--interval-ms", 1), stdout=qlog)
-    procs.append(qmon)
-    resp_extra = ["--cnp-on-ce"] if fmt is None else []
-    req_extra = list(FORMATS[fmt][2]) if fmt else []
-    if "--long-haul" in req_extra:
-        req_extra += ["--lh-known", pe1_source()]
+    qmon = start_qmon(paths, files["qmon"], procs)
+    req_extra, resp_extra = roce_extras(fmt)
     pairs = []
     for i in range(args.flows):
         f = {k: os.path.join(logdir, "{}-flow{}-{}.jsonl".format(name, i, k))
@@ -817,7 +840,7 @@ def traffic_flows(args, paths, logdir, name, procs, fmt):
             "--duration", args.duration + 1.5, "--log-ms", FLOW_LOG_MS, "--log",
             f["responder"], *resp_extra))])
         procs.append(pairs[-1][2])
-    time.sleep(0.5)  # every responder listening before the CM requests
+    wait_responders([flow_receiver(i) for i in range(args.flows)])  # before the CM requests
     for i, pair in enumerate(pairs):
         host, addr = flow_host(i)
         pair[1] = subprocess.Popen(in_ns(
@@ -829,8 +852,7 @@ def traffic_flows(args, paths, logdir, name, procs, fmt):
         procs.append(pair[1])
     for f, req, resp in pairs:
         wait_roce_pair(req, resp, f, args.duration + 30)
-    qmon.send_signal(signal.SIGINT)
-    qmon.wait(timeout=5)
+    stop_qmon(qmon)
     return files
 
 
@@ -873,15 +895,13 @@ def flow_series(name, files, offset):
 def one_flows_run(args, paths, logdir, run, procs, offset):
     """One run of --flows: pe1 configured, the flows, their figures."""
     name, _, fmt = run
-    set_proxy_role(paths, fmt, args)
-    for router in ("p", "pe1"):
-        vtysh(router, paths, "clear cnpproxy counters")
+    prepare_run(args, paths, fmt)
     res = flow_series(name, traffic_flows(args, paths, logdir, name, procs, fmt), offset)
     res.update(demo_flows.flow_figures(res["flows"], res["queue"], args.tbf_mbit, args.k_min))
     res["format"] = fmt
     res["p_counters"] = vtysh("p", paths, "show cnpproxy congestion json",
                               as_json=True)["interfaces"][BOTTLENECK]["counters"]
-    time.sleep(1.0 + args.rtt_ms / 1000)
+    settle(paths)
     return res
 
 
@@ -1140,12 +1160,28 @@ def read_from(path, offset):
         return fh.read()
 
 
-def one_run(args, paths, logdir, run, procs, offset):
-    """Configure pe1 for the run, send the traffic, collect what happened."""
-    name, _, fmt = run
+def settle(paths):
+    """Until p's queue has drained and its congestion point is idle again,
+    so that the next run starts from rest."""
+    def idle():
+        cp = vtysh("p", paths, "show cnpproxy congestion json", as_json=True)
+        point = cp["interfaces"][BOTTLENECK]
+        return point["state"] == "idle" and point.get("queue", {}).get("backlogBytes") == 0
+
+    wait_for("p's queue drained and its congestion point idle", idle, 30)
+
+
+def prepare_run(args, paths, fmt):
+    """pe1's proxy role set for the run's format, both routers' counters zeroed."""
     set_proxy_role(paths, fmt, args)
     for router in ("p", "pe1"):
         vtysh(router, paths, "clear cnpproxy counters")
+
+
+def one_run(args, paths, logdir, run, procs, offset):
+    """Configure pe1 for the run, send the traffic, collect what happened."""
+    name, _, fmt = run
+    prepare_run(args, paths, fmt)
     cp_log = os.path.join(run_dir("p"), "cnpproxyd.log")
     pe1_log = os.path.join(run_dir("pe1"), "cnpproxyd.log")
     log_start, pe1_start = log_size(cp_log), log_size(pe1_log)
@@ -1160,7 +1196,7 @@ def one_run(args, paths, logdir, run, procs, offset):
     res["pe1_counters"] = (vtysh("pe1", paths, "show cnpproxy counters json", as_json=True)
                            if fmt else {})
     # Let the queue drain and p go back to idle before the next run.
-    time.sleep(1.0 + args.rtt_ms / 1000)
+    settle(paths)
     return res
 
 
