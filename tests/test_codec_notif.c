@@ -4,7 +4,8 @@
  * (cnpproxyd/codec/notif.c): the seed 002 notification in the v1 layout
  * of doc/wire-formats.md 6.2 (IPv4 and IPv6 round trips, octet layout,
  * truncation of the invoking packet, every rejection, finding the BTH
- * in the invoking packet) and the seed 001 flow-label FCN of 6.3.
+ * in the invoking packet), its ICMP / ICMPv6 form of 6.5 and the seed 001
+ * flow-label FCN of 6.3.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -323,6 +324,122 @@ static const struct fcn_case fcn_cases[] = {
 	{ 0x80000, 1, "80 00 02 00" },
 };
 
+/* RFC 1071 over the octets given, plus an optional IPv6 pseudo header. */
+static uint16_t ref_csum(const uint8_t *src6, const uint8_t *dst6, const uint8_t *p, size_t len)
+{
+	uint32_t sum = 0;
+	size_t i;
+
+	if (src6) {
+		for (i = 0; i < 16; i += 2)
+			sum += (uint32_t)(src6[i] << 8 | src6[i + 1]) +
+			       (uint32_t)(dst6[i] << 8 | dst6[i + 1]);
+		sum += (uint32_t)len + 58;
+	}
+	for (i = 0; i < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | (i + 1 < len ? p[i + 1] : 0);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* 6.5: header, then the UDP form's payload unchanged; same size limits. */
+static void test_icmp_round_trip(void **state)
+{
+	static const uint8_t s6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	static const uint8_t d6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+	uint8_t buf[1500], udp[1500];
+	size_t i, n, un;
+
+	(void)state;
+	init_invoking();
+	for (i = 0; i < ARRAY_SIZE(rt_cases); i++) {
+		const struct rt_case *c = &rt_cases[i];
+		struct pnc_notif_icmp ic = { .version = c->carrier };
+		struct pnc_notif in, out;
+
+		print_message("  icmp %s\n", c->name);
+		fill_notif(c, &in);
+		ic.type = c->carrier == 4 ? PNC_NOTIF_ICMP_TYPE : PNC_NOTIF_ICMP6_TYPE;
+		ic.src6 = c->carrier == 6 ? s6 : NULL;
+		ic.dst6 = c->carrier == 6 ? d6 : NULL;
+		/* The carrier comes from the ICMP version, whatever the caller set. */
+		in.carrier_af = c->carrier == 4 ? 6 : 4;
+		assert_int_equal(pnc_notif_icmp_encode(&ic, &in, buf, sizeof(buf), &n), PNC_OK);
+		in.carrier_af = c->carrier;
+		assert_int_equal(pnc_notif_encode(&in, udp, sizeof(udp), &un), PNC_OK);
+		assert_int_equal(n, 8 + un);
+		assert_int_equal(buf[0], ic.type);
+		assert_int_equal(buf[1], 0);
+		assert_int_equal(buf[4] | buf[5] | buf[6] | buf[7], 0);
+		assert_memory_equal(buf + 8, udp, un);
+		assert_int_equal(ref_csum(ic.src6, ic.dst6, buf, n), 0xffff);
+
+		assert_int_equal(pnc_notif_icmp_decode(&ic, buf, n, &out), PNC_OK);
+		assert_int_equal(out.cl, c->cl);
+		assert_int_equal(out.invoking_len, c->kept_len);
+		/* Without addresses: checksum left to the kernel both ways. */
+		if (c->carrier == 6) {
+			ic.src6 = ic.dst6 = NULL;
+			assert_int_equal(pnc_notif_icmp_encode(&ic, &in, buf, sizeof(buf), &n),
+					 PNC_OK);
+			assert_int_equal(buf[2] | buf[3], 0);
+			assert_int_equal(pnc_notif_icmp_decode(&ic, buf, n, &out), PNC_OK);
+		}
+	}
+}
+
+/* A valid ICMPv4 checksum over the first len octets. */
+static void icmp4_fix(uint8_t *buf, size_t len)
+{
+	uint16_t c;
+
+	buf[2] = buf[3] = 0;
+	c = (uint16_t)~ref_csum(NULL, NULL, buf, len);
+	buf[2] = (uint8_t)(c >> 8);
+	buf[3] = (uint8_t)c;
+}
+
+static void test_icmp_rejects(void **state)
+{
+	struct pnc_notif_icmp ic4 = { .version = 4, .type = PNC_NOTIF_ICMP_TYPE };
+	struct pnc_notif_icmp bad = { .version = 5, .type = 1 };
+	struct pnc_notif in, out;
+	uint8_t buf[600], good[600];
+	size_t n;
+
+	(void)state;
+	init_invoking();
+	fill_notif(&rt_cases[1], &in);
+	assert_int_equal(pnc_notif_icmp_encode(&bad, &in, buf, sizeof(buf), &n), PNC_E_INVALID_ARG);
+	assert_int_equal(pnc_notif_icmp_encode(&ic4, &in, buf, 7, &n), PNC_E_BUF_TOO_SMALL);
+	assert_int_equal(pnc_notif_icmp_encode(&ic4, &in, buf, 8 + 16, &n), PNC_E_BUF_TOO_SMALL);
+	assert_int_equal(pnc_notif_icmp_encode(&ic4, &in, good, sizeof(good), &n), PNC_OK);
+
+	assert_int_equal(pnc_notif_icmp_decode(&ic4, good, 7, &out), PNC_E_NOTIF_TRUNCATED);
+	memcpy(buf, good, n);
+	buf[0] = 254;
+	assert_int_equal(pnc_notif_icmp_decode(&ic4, buf, n, &out), PNC_E_NOTIF_ICMP_TYPE);
+	memcpy(buf, good, n);
+	buf[1] = 1;
+	assert_int_equal(pnc_notif_icmp_decode(&ic4, buf, n, &out), PNC_E_NOTIF_ICMP_CODE);
+	memcpy(buf, good, n);
+	buf[20] ^= 0x40;
+	assert_int_equal(pnc_notif_icmp_decode(&ic4, buf, n, &out), PNC_E_NOTIF_ICMP_CHECKSUM);
+	/* Reserved octets: ignored (the checksum must still match them). */
+	memcpy(buf, good, n);
+	buf[4] = 0x12;
+	icmp4_fix(buf, n);
+	assert_int_equal(pnc_notif_icmp_decode(&ic4, buf, n, &out), PNC_OK);
+	/* The body's own checks still apply. */
+	memcpy(buf, good, n);
+	buf[8] = 0x24;
+	icmp4_fix(buf, n);
+	assert_int_equal(pnc_notif_icmp_decode(&ic4, buf, n, &out), PNC_E_NOTIF_VERSION);
+	icmp4_fix(buf, 8);
+	assert_int_equal(pnc_notif_icmp_decode(&ic4, buf, 8, &out), PNC_E_NOTIF_TRUNCATED);
+}
+
 static void test_fcn_round_trip(void **state)
 {
 	uint8_t buf[8], want[4];
@@ -372,7 +489,8 @@ int main(void)
 		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_encode_errors),
 		cmocka_unit_test(test_rejects),	      cmocka_unit_test(test_accepts),
 		cmocka_unit_test(test_invoking_roce), cmocka_unit_test(test_fcn_round_trip),
-		cmocka_unit_test(test_fcn_errors),
+		cmocka_unit_test(test_fcn_errors),    cmocka_unit_test(test_icmp_round_trip),
+		cmocka_unit_test(test_icmp_rejects),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

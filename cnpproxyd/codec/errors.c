@@ -61,6 +61,9 @@ static const char *const err_names[PNC_CODEC_NERR] = {
 	[-PNC_E_RA_LEN] = "ra-bad-length",
 	[-PNC_E_RA_VERSION] = "ra-bad-version",
 	[-PNC_E_RA_QP] = "ra-qp-mismatch",
+	[-PNC_E_NOTIF_ICMP_TYPE] = "notif-icmp-bad-type",
+	[-PNC_E_NOTIF_ICMP_CODE] = "notif-icmp-bad-code",
+	[-PNC_E_NOTIF_ICMP_CHECKSUM] = "notif-icmp-bad-checksum",
 };
 
 const char *pnc_codec_strerror(int err)

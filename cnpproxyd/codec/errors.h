@@ -84,10 +84,15 @@ enum pnc_codec_err {
 	PNC_E_RA_LEN = -52,
 	PNC_E_RA_VERSION = -53,
 	PNC_E_RA_QP = -54,
+
+	/* The notification's ICMP form (doc/wire-formats.md 6.5) */
+	PNC_E_NOTIF_ICMP_TYPE = -55,
+	PNC_E_NOTIF_ICMP_CODE = -56,
+	PNC_E_NOTIF_ICMP_CHECKSUM = -57,
 };
 
 /* Number of reasons including PNC_OK: valid errors are 0 > err > -NERR. */
-#define PNC_CODEC_NERR 55
+#define PNC_CODEC_NERR 58
 
 /* Short stable identifier of a reason; "unknown" for anything else. */
 extern const char *pnc_codec_strerror(int err);

@@ -94,6 +94,12 @@ void pnc_ipudp_finish(const struct pnc_ip_udp *ip, uint8_t *buf, size_t total)
 int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip, size_t *hdr_len,
 		       size_t *pkt_len)
 {
+	return pnc_ip_parse(pkt, len, IPPROTO_UDP_NUM, ip, hdr_len, pkt_len);
+}
+
+int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_udp *ip,
+		 size_t *hdr_len, size_t *pkt_len)
+{
 	uint16_t frag;
 
 	if (len < 1)
@@ -116,7 +122,7 @@ int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip, si
 		/* MF or a fragment offset: the UDP header may not be here */
 		if (frag & 0x3fff)
 			return PNC_E_IP_FRAGMENT;
-		if (pkt[9] != IPPROTO_UDP_NUM)
+		if (pkt[9] != proto)
 			return PNC_E_IP_NOT_UDP;
 		ip->version = 4;
 		ip->tos = pkt[1];
@@ -131,7 +137,7 @@ int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip, si
 		if (len < PNC_IPV6_HLEN)
 			return PNC_E_IP_TRUNCATED;
 		/* extension headers are outside what RoCEv2 handles (3.2) */
-		if (pkt[6] != IPPROTO_UDP_NUM)
+		if (pkt[6] != proto)
 			return PNC_E_IP_NOT_UDP;
 		ip->version = 6;
 		ip->tos = (uint8_t)(get_be32(pkt) >> 20);

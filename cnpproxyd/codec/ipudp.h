@@ -42,6 +42,12 @@ extern uint16_t pnc_ipudp_csum(const uint8_t *pkt, uint8_t version, size_t hlen,
  */
 extern int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip,
 			      size_t *hdr_len, size_t *pkt_len);
+/*
+ * The same for another protocol after the IP header (ICMP 1, ICMPv6 58:
+ * the notification's ICMP form); PNC_E_IP_NOT_UDP names any mismatch.
+ */
+extern int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_udp *ip,
+			size_t *hdr_len, size_t *pkt_len);
 
 /* A UDP datagram, parsed by pnc_ipudp_parse(). */
 struct pnc_udp_view {

@@ -121,6 +121,66 @@ int pnc_notif_invoking_roce(const struct pnc_notif *n, size_t *ip_off, struct pn
 	return pnc_roce_parse(n->invoking + off, n->invoking_len - off, PNC_ROCE_F_TRUNCATED, v);
 }
 
+/* ---- ICMP form --------------------------------------------------------- */
+
+#define NOTIF_IPPROTO_ICMPV6 58
+
+static uint32_t icmp_sum(const struct pnc_notif_icmp *ic, size_t len)
+{
+	uint32_t sum = 0;
+
+	/* ICMPv6 covers the RFC 8200 pseudo header; ICMPv4 does not. */
+	if (ic->version == 6) {
+		sum = csum_add(0, ic->src6, 16);
+		sum = csum_add(sum, ic->dst6, 16);
+		sum += (uint32_t)len + NOTIF_IPPROTO_ICMPV6;
+	}
+	return sum;
+}
+
+int pnc_notif_icmp_encode(const struct pnc_notif_icmp *ic, const struct pnc_notif *in,
+			  uint8_t *buf, size_t buflen, size_t *outlen)
+{
+	struct pnc_notif body = *in;
+	size_t blen;
+	int ret;
+
+	if (ic->version != 4 && ic->version != 6)
+		return PNC_E_INVALID_ARG;
+	if (buflen < PNC_NOTIF_ICMP_HLEN)
+		return PNC_E_BUF_TOO_SMALL;
+	body.carrier_af = ic->version;
+	ret = pnc_notif_encode(&body, buf + PNC_NOTIF_ICMP_HLEN, buflen - PNC_NOTIF_ICMP_HLEN,
+			       &blen);
+	if (ret)
+		return ret;
+	buf[0] = ic->type;
+	buf[1] = 0;
+	put_be16(buf + 2, 0);
+	put_be32(buf + 4, 0);
+	if (ic->version == 4 || (ic->src6 && ic->dst6))
+		put_be16(buf + 2, csum_fold(csum_add(icmp_sum(ic, PNC_NOTIF_ICMP_HLEN + blen), buf,
+						     PNC_NOTIF_ICMP_HLEN + blen)));
+	if (outlen)
+		*outlen = PNC_NOTIF_ICMP_HLEN + blen;
+	return PNC_OK;
+}
+
+int pnc_notif_icmp_decode(const struct pnc_notif_icmp *ic, const uint8_t *buf, size_t len,
+			  struct pnc_notif *out)
+{
+	if (len < PNC_NOTIF_ICMP_HLEN)
+		return PNC_E_NOTIF_TRUNCATED;
+	if (buf[0] != ic->type)
+		return PNC_E_NOTIF_ICMP_TYPE;
+	if (buf[1] != 0)
+		return PNC_E_NOTIF_ICMP_CODE;
+	if ((ic->version == 4 || (ic->src6 && ic->dst6)) &&
+	    csum_fold(csum_add(icmp_sum(ic, len), buf, len)) != 0)
+		return PNC_E_NOTIF_ICMP_CHECKSUM;
+	return pnc_notif_decode(buf + PNC_NOTIF_ICMP_HLEN, len - PNC_NOTIF_ICMP_HLEN, out);
+}
+
 /* ---- Seed 001 flow-label FCN ------------------------------------------- */
 
 int pnc_fcn_encode(const struct pnc_fcn *in, uint8_t *buf, size_t buflen, size_t *outlen)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Congested node -> proxy messages (doc/wire-formats.md section 6), UDP
- * payloads only:
+ * Congested node -> proxy messages (doc/wire-formats.md section 6):
  *  - the seed 002 notification in the versioned cnpproxyd v1 layout of
- *    section 6.2: five-tuple, congestion level, truncated invoking packet;
+ *    section 6.2: five-tuple, congestion level, truncated invoking packet,
+ *    as a UDP payload or in an ICMP / ICMPv6 message (section 6.5);
  *  - the seed 001 flow-label FCN of section 6.3: flow label and CL.
  */
 #ifndef _CNPPROXY_CODEC_NOTIF_H
@@ -82,6 +82,45 @@ extern int pnc_notif_decode(const uint8_t *buf, size_t len, struct pnc_notif *ou
  */
 extern int pnc_notif_invoking_roce(const struct pnc_notif *n, size_t *ip_off,
 				   struct pnc_roce_view *v);
+
+/* ---- The notification's ICMP form (section 6.5) -------------------------- */
+
+/*
+ * Suggested defaults (TBD, section 0): an RFC 4727 experimental ICMPv4
+ * type, and the RFC 4443 private experimentation ICMPv6 type that the
+ * Long-haul CNP's default (200) leaves free.
+ */
+#define PNC_NOTIF_ICMP_TYPE  253
+#define PNC_NOTIF_ICMP6_TYPE 201
+/* Type, code, checksum and 4 reserved octets: as long as a UDP header. */
+#define PNC_NOTIF_ICMP_HLEN 8
+
+struct pnc_notif_icmp {
+	uint8_t version; /* 4: ICMP, 6: ICMPv6 */
+	uint8_t type;
+	/*
+	 * ICMPv6 only: the pseudo header's addresses.  Without them the
+	 * encoder leaves the checksum 0 (a raw ICMPv6 socket fills it in)
+	 * and the decoder does not check it (the kernel did).
+	 */
+	const uint8_t *src6, *dst6;
+};
+
+/*
+ * The ICMP message, from its type octet: header, then the v1 body of
+ * pnc_notif_encode() with in->carrier_af taken from ic->version (the
+ * ICMP header is as long as the UDP one, so the same limits apply).
+ */
+extern int pnc_notif_icmp_encode(const struct pnc_notif_icmp *ic, const struct pnc_notif *in,
+				 uint8_t *buf, size_t buflen, size_t *outlen);
+/*
+ * Decode an ICMP message: type ic->type (PNC_E_NOTIF_ICMP_TYPE), code 0
+ * (PNC_E_NOTIF_ICMP_CODE), checksum (ICMPv4 always, ICMPv6 with the
+ * addresses); the reserved octets are ignored; then the body as
+ * pnc_notif_decode().
+ */
+extern int pnc_notif_icmp_decode(const struct pnc_notif_icmp *ic, const uint8_t *buf, size_t len,
+				 struct pnc_notif *out);
 
 /* ---- Seed 001 flow-label FCN ------------------------------------------- */
 

@@ -342,7 +342,7 @@ def test_changed_octet_is_caught():
 
 
 def test_notification_fits():
-    """Seed 002: the UDP packet stays within 576 (IPv4) / 1280 (IPv6) octets."""
+    """Seed 002: the UDP (or ICMP) packet stays within 576 (IPv4) / 1280 (IPv6) octets."""
     cases = (  # carrier args, invoking args, IP total, invoking octets kept
         ([], ["inv.len=1000"], 576, 576 - 20 - 8 - 16),
         (["-6"], ["inv.src=2001:db8::a", "inv.dst=2001:db8::b", "inv.len=2000"],
@@ -350,6 +350,10 @@ def test_notification_fits():
         (["-6"], ["inv.len=2000"], 1280, 1280 - 40 - 8 - 16),
         ([], ["inv.src=2001:db8::a", "inv.dst=2001:db8::b", "inv.len=1000"],
          576, 576 - 20 - 8 - 40),
+        # The ICMP form (6.5): an 8-octet ICMP header in the UDP header's place.
+        (["icmp=1"], ["inv.len=1000"], 576, 576 - 20 - 8 - 16),
+        (["-6", "icmp=1"], ["inv.src=2001:db8::a", "inv.dst=2001:db8::b", "inv.len=2000"],
+         1280, 1280 - 40 - 8 - 40),
     )
     import json
     for carrier, inv, total, kept in cases:

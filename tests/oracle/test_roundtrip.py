@@ -398,9 +398,12 @@ def test_msg_fields(tmp):
                 expect(tag + " (pcap%s)" % eth, v[0] if v else {}, w)
             txt = run(["decode", "--format", "text"] + opts, raw).decode()
             check(("kind: " + str(w.get("kind", kind))) in txt, "%s: text output" % tag)
-    # Without the decode option, the other code point is not recognised.
+    # Without the decode option, the other code point is not recognised;
+    # 201 is the notification's ICMPv6 type by default (6.5), read as such.
+    h = build_hex(["long-haul-icmpv6", "icmp-type=202"])[0]
+    decode_error("icmp type 202 by default", h, "lh-not-long-haul")
     h = build_hex(["long-haul-icmpv6", "icmp-type=201"])[0]
-    decode_error("icmp type 201 by default", h, "lh-not-long-haul")
+    decode_error("icmp type 201 by default", h, "notif-bad-version")
     h = build_hex(["long-haul-rocev2"] + EXT)[0]
     out = run_json(["decode"], (h + "\n").encode())
     check(get(out[0], "lh.unknown_objects") == 3 and get(out[0], "lh.device_id") == "<missing>",

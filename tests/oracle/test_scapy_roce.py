@@ -22,6 +22,10 @@ The formats of doc/wire-formats.md 7, random with --random SEED:
     (0x20 of resv6), its ICRC (IPv4) or the zlib one (IPv6) is the
     packet's, the block and extension are at their offsets;
   * rate-advice: the same for the BTH and ICRC, and the four words.
+The notification's ICMP form (doc/wire-formats.md 6.5), random over IPv4
+and IPv6: scapy rebuilds the packet from the IP header fields and the
+ICMP / ICMPv6 type, code and body, computing both checksums itself, and
+gets the same octets.
 """
 import struct
 import zlib
@@ -29,7 +33,7 @@ import zlib
 from pnc_oracle import check, die, finish, run_json, build_hex
 
 try:
-    from scapy.all import IP, UDP, Raw, raw
+    from scapy.all import ICMP, IP, UDP, Raw, raw
     from scapy.contrib.roce import BTH, CNPPadding
     from scapy.layers.inet6 import IPv6, ICMPv6Unknown
     from scapy.utils import checksum as inet_checksum
@@ -210,6 +214,32 @@ def test_lh_icmp6(count, seed):
     check(exts == {False, True}, "long-haul-icmpv6: extension present in %s" % exts)
 
 
+def test_notif_icmp(count, seed, extra=()):
+    """The ICMP form: checksums and layout as scapy computes them."""
+    for i, (h, v) in enumerate(same_packets("notif", count, seed, ["icmp=1"] + list(extra))):
+        tag = "notif icmp=1 %s #%d" % (" ".join(extra), i)
+        data = bytes.fromhex(h)
+        check(v.get("form") == "icmp", "%s: pnc-pkt decodes %r" % (tag, v.get("form")))
+        if extra:
+            p = IPv6(data)
+            m = ICMPv6Unknown(raw(p.payload))
+            again = raw(IPv6(src=p.src, dst=p.dst, tc=p.tc, fl=p.fl, hlim=p.hlim) /
+                        ICMPv6Unknown(type=m.type, code=m.code, msgbody=m.msgbody))
+            # ICMPv6Unknown's body starts at the reserved word.
+            want_type, body = 201, m.msgbody[4:]
+        else:
+            p = IP(data)
+            m = p[ICMP]
+            again = raw(IP(src=p.src, dst=p.dst, tos=p.tos, ttl=p.ttl, id=p.id, flags=p.flags) /
+                        ICMP(type=m.type, code=m.code, id=m.id, seq=m.seq) / Raw(raw(m.payload)))
+            want_type, body = 253, raw(m.payload)
+        check(m.type == want_type and m.code == 0, "%s: type %d code %d" % (tag, m.type, m.code))
+        check(again == data, "%s: scapy rebuild differs:\n  scapy   %s\n  pnc-pkt %s" %
+              (tag, again.hex(), data.hex()))
+        # After the 8-octet header: the UDP form's payload.
+        check(body == data[(48 if extra else 28):], "%s: body not where 6.5 puts it" % tag)
+
+
 def test_roce_msg(kind, count, seed, extra=()):
     """long-haul-rocev2 and rate-advice: BTH and ICRC by scapy or zlib."""
     seen = set()
@@ -266,6 +296,8 @@ def main():
               "cnp -6 #%d: ICRC reference %s, pnc-pkt %s" %
               (i, icrc_v6_reference(data).hex(), data[-4:].hex()))
     test_lh_icmp6(100, SEED + 4)
+    test_notif_icmp(50, SEED + 7)
+    test_notif_icmp(50, SEED + 8, ["-6"])
     for extra in ([], ["-6"]):
         check(test_roce_msg("long-haul-rocev2", 100, SEED + 5, extra) == {False, True},
               "long-haul-rocev2 %s: extension not always/never present" % extra)

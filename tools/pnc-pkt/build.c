@@ -94,8 +94,45 @@ static void tuple_from_invoking(struct pkt_spec *s)
 	s->notif.dport = v.ip.dport;
 }
 
+/* The notification's type of the ICMP form for the spec's IP version. */
+static uint8_t notif_icmp_type(const struct pkt_spec *s)
+{
+	if (s->icmp_type)
+		return s->icmp_type;
+	return s->ip.version == 4 ? PNC_NOTIF_ICMP_TYPE : PNC_NOTIF_ICMP6_TYPE;
+}
+
+/*
+ * IP header + the ICMP message.  pnc_ipudp_write() lays out the IP
+ * header for a UDP datagram as long as the message; the message then
+ * takes the UDP header's place and the protocol is changed.
+ */
+static int ip_icmp_encode(const struct pkt_spec *s, const uint8_t *msg, size_t mlen, uint8_t *buf,
+			  size_t buflen, size_t *len)
+{
+	size_t hlen, tot;
+	int ret;
+
+	ret = pnc_ipudp_write(&s->ip, mlen - PNC_UDP_HLEN, buf, buflen, &hlen, &tot);
+	if (ret)
+		return ret;
+	/* hlen ends after the UDP header. */
+	memcpy(buf + hlen - PNC_UDP_HLEN, msg, mlen);
+	if (s->ip.version == 4) {
+		buf[9] = 1;
+		put_be16(buf + 10, 0);
+		put_be16(buf + 10,
+			 s->ip_csum_set ? s->ip_csum : csum_fold(csum_add(0, buf, PNC_IPV4_HLEN)));
+	} else {
+		buf[6] = 58;
+	}
+	*len = tot;
+	return PNC_OK;
+}
+
 static int build_udp_msg(struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t *len)
 {
+	struct pnc_notif_icmp ic = {};
 	uint8_t msg[PKT_MAX];
 	size_t mlen;
 	int ret;
@@ -113,10 +150,19 @@ static int build_udp_msg(struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t
 		s->notif.invoking = s->invoking;
 		s->notif.invoking_len = s->invoking_len;
 		s->notif.carrier_af = s->ip.version;
-		ret = pnc_notif_encode(&s->notif, msg, sizeof(msg), &mlen);
+		ic.version = s->ip.version;
+		ic.type = notif_icmp_type(s);
+		ic.src6 = s->ip.src;
+		ic.dst6 = s->ip.dst;
+		if (s->notif_icmp)
+			ret = pnc_notif_icmp_encode(&ic, &s->notif, msg, sizeof(msg), &mlen);
+		else
+			ret = pnc_notif_encode(&s->notif, msg, sizeof(msg), &mlen);
 	}
 	if (ret)
 		return ret;
+	if (s->notif_icmp && s->icmp_csum_set)
+		put_be16(msg + 2, s->icmp_csum);
 	if (s->bare) {
 		if (buflen < mlen)
 			return PNC_E_BUF_TOO_SMALL;
@@ -124,6 +170,8 @@ static int build_udp_msg(struct pkt_spec *s, uint8_t *buf, size_t buflen, size_t
 		*len = mlen;
 		return PNC_OK;
 	}
+	if (s->notif_icmp)
+		return ip_icmp_encode(s, msg, mlen, buf, buflen, len);
 	ret = ipudp_encode(&s->ip, msg, mlen, buf, buflen);
 	if (ret < 0)
 		return ret;

@@ -182,8 +182,11 @@ static void print_json(const struct pkt_spec *s, const uint8_t *pkt, size_t len)
 	}
 	if (s->kind == K_RATE_ADVICE)
 		d.ra_opcode = s->bth.opcode;
-	if (s->kind == K_NOTIF)
+	if (s->kind == K_NOTIF) {
 		d.notif_port = s->ip.dport;
+		if (s->icmp_type)
+			d.notif_icmp_type = d.notif_icmp6_type = s->icmp_type;
+	}
 	if (s->kind == K_FCN)
 		d.fcn_port = s->ip.dport;
 	if (s->bare)

@@ -220,6 +220,12 @@ int cmd_decode(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--fcn-port") && !parse_port(v, &st.d.fcn_port)) {
 			i++;
+		} else if (!strcmp(a, "--notif-icmp-type") &&
+			   !parse_octet(v, &st.d.notif_icmp_type)) {
+			i++;
+		} else if (!strcmp(a, "--notif-icmpv6-type") &&
+			   !parse_octet(v, &st.d.notif_icmp6_type)) {
+			i++;
 		} else if (!strcmp(a, "--lh-icmp-type") && !parse_octet(v, &st.d.lh_icmp_type)) {
 			i++;
 		} else if (!strcmp(a, "--lh-class-num") && !parse_octet(v, &st.d.lh_class_num)) {

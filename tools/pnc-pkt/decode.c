@@ -3,8 +3,9 @@
  * pnc-pkt: decode one packet starting at the IP header.  UDP 4791 goes
  * to the RoCEv2 decoder (decode_roce.c); the notification ports carry
  * the seed 002 notification or the seed 001 FCN (doc/wire-formats.md 6);
- * ICMPv6 is the seed 000 Long-haul CNP (7.2).  --as notif|fcn decodes a
- * bare UDP payload instead.
+ * ICMP and ICMPv6 of the notification's types are its ICMP form (6.5);
+ * other ICMPv6 is the seed 000 Long-haul CNP (7.2).  --as notif|fcn
+ * decodes a bare UDP payload instead.
  */
 #include <string.h>
 
@@ -18,6 +19,8 @@ void decode_opts_init(struct decode_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->notif_port = PNC_NOTIF_UDP_PORT;
 	o->fcn_port = PNC_FCN_UDP_PORT;
+	o->notif_icmp_type = PNC_NOTIF_ICMP_TYPE;
+	o->notif_icmp6_type = PNC_NOTIF_ICMP6_TYPE;
 	o->lh_icmp_type = PNC_LH_ICMP6_TYPE;
 	o->lh_class_num = PNC_LH_EXT_CLASS_NUM;
 	o->ra_opcode = PNC_RA_OPCODE;
@@ -241,13 +244,79 @@ static int decode_msg(enum decode_as as, const uint8_t *pkt, const struct pnc_ip
 	return PNC_OK;
 }
 
+/*
+ * An IP packet carrying ICMP or ICMPv6 of the notification's type, its
+ * IP header as the codec checks it: its IP fields and the message, else
+ * false.
+ */
+static bool notif_icmp_of(const uint8_t *pkt, size_t len, const struct decode_opts *o,
+			  struct pnc_ip_udp *ip, const uint8_t **msg, size_t *mlen)
+{
+	uint8_t version = len ? pkt[0] >> 4 : 0;
+	size_t hlen, tot;
+
+	memset(ip, 0, sizeof(*ip));
+	if (version != 4 && version != 6)
+		return false;
+	if (pnc_ip_parse(pkt, len, version == 4 ? 1 : IPPROTO_ICMPV6_NUM, ip, &hlen, &tot) ||
+	    tot <= hlen || tot > len)
+		return false;
+	if (pkt[hlen] != (version == 4 ? o->notif_icmp_type : o->notif_icmp6_type))
+		return false;
+	/* A type given to both: --lh-icmp-type says what is wanted. */
+	if (version == 6 && pkt[hlen] == o->lh_icmp_type)
+		return false;
+	*msg = pkt + hlen;
+	*mlen = tot - hlen;
+	return true;
+}
+
+/* The notification's ICMP form (6.5), checksum included. */
+static int decode_notif_icmp(const uint8_t *pkt, const struct pnc_ip_udp *ip, const uint8_t *msg,
+			     size_t mlen, const struct decode_opts *o, struct emit *e)
+{
+	struct pnc_notif_icmp ic = { .version = ip->version };
+	struct pnc_notif n;
+	int ret;
+
+	ic.type = msg[0];
+	if (ip->version == 6) {
+		ic.src6 = ip->src;
+		ic.dst6 = ip->dst;
+	}
+	ret = pnc_notif_icmp_decode(&ic, msg, mlen, &n);
+	if (ret)
+		return ret;
+	emit_begin(e, e->f, e->fmt);
+	emit_str(e, "kind", "notif");
+	emit_str(e, "form", "icmp");
+	emit_uint(e, "len", (size_t)(msg - pkt) + mlen);
+	emit_ip(e, pkt, ip);
+	emit_obj(e, ip->version == 4 ? "icmp" : "icmp6");
+	emit_uint(e, "type", msg[0]);
+	emit_uint(e, "code", msg[1]);
+	emit_xint(e, "checksum", get_be16(msg + 2), 4);
+	emit_obj_end(e);
+	emit_uint(e, "msg_len", mlen - PNC_NOTIF_ICMP_HLEN);
+	emit_notif(e, &n);
+	if (o->with_hex)
+		emit_hex(e, "hex", pkt, (size_t)(msg - pkt) + mlen);
+	emit_end(e);
+	return PNC_OK;
+}
+
 int decode_packet(const uint8_t *pkt, size_t len, const struct decode_opts *o, struct emit *e)
 {
 	struct pnc_udp_view v;
+	struct pnc_ip_udp ip;
+	const uint8_t *msg;
+	size_t mlen;
 	int ret;
 
 	if (o->as != AS_AUTO)
 		return decode_msg(o->as, NULL, NULL, pkt, len, o, e);
+	if (notif_icmp_of(pkt, len, o, &ip, &msg, &mlen))
+		return decode_notif_icmp(pkt, &ip, msg, mlen, o, e);
 	if (is_icmp6(pkt, len))
 		return decode_lh_icmp6(pkt, len, o, e);
 	ret = pnc_ipudp_parse(pkt, len, 0, &v);

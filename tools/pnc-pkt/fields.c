@@ -913,7 +913,10 @@ static const struct field fields[] = {
 	FN("flow-sport", KM(K_NOTIF), set_flow_sport, "five-tuple source port"),
 	FN("flow-dport", KM(K_NOTIF), set_flow_dport, "five-tuple destination port"),
 	FN("invoking", KM(K_NOTIF), set_invoking, "invoking packet: hex, or a kind + inv.FIELD"),
-	FN("bare", KM_UDPMSG, set_bare, "output the UDP payload only"),
+	FN("bare", KM_UDPMSG, set_bare, "output the UDP (or ICMP) payload only"),
+	B("icmp", KM(K_NOTIF), notif_icmp, "the ICMP form: ICMP or ICMPv6, not UDP (6.5)"),
+	U("icmp-type", KM(K_NOTIF), icmp_type, 0xff, "its type (0: 253, ICMPv6 201)"),
+	FN("icmp-csum", KM(K_NOTIF), set_icmp_csum, "its checksum: auto or a value"),
 
 	U("label", KM(K_FCN), fcn.flow_label, 0xfffff, "flow label (not 0)"),
 	U("cl", KM(K_FCN), fcn.cl, 7, "congestion level, 0 = not given"),

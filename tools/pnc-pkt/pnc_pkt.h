@@ -105,11 +105,12 @@ struct pkt_spec {
 	size_t invoking_len;
 	struct pkt_spec *inv; /* invoking packet built from another kind */
 	struct pnc_fcn fcn;
-	bool bare; /* notif/fcn: UDP payload only */
+	bool bare;	 /* notif/fcn: UDP payload only */
+	bool notif_icmp; /* notif: the ICMP form (6.5) instead of UDP */
 
 	struct pnc_lh_cnp lh; /* long-haul-*: block and RFC 4884 extension */
 	uint8_t icmp_type, icmp_code;
-	bool icmp_csum_set; /* ICMPv6 checksum forced */
+	bool icmp_csum_set; /* ICMP(v6) checksum forced */
 	uint16_t icmp_csum;
 	bool lh_cnp_sized;	   /* long-haul-rocev2: pad to a CNP's length */
 	struct pnc_rate_advice ra; /* rate-advice: rate, version, peer QP */
@@ -177,6 +178,7 @@ struct decode_opts {
 	bool lenient; /* decode despite a bad ICRC (icrc_ok false) */
 	bool with_hex;
 	uint16_t notif_port, fcn_port;
+	uint8_t notif_icmp_type, notif_icmp6_type; /* the notification's ICMP form */
 	uint8_t lh_icmp_type; /* ICMPv6 type of the Long-haul CNP */
 	uint8_t lh_class_num; /* Class-Num of its extension objects */
 	uint8_t ra_opcode;    /* BTH opcode of the rate advice */
