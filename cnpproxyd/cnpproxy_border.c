@@ -113,7 +113,8 @@ void cnpproxy_border_apply(void)
 		border.error = NULL;
 	}
 	/* The ports first: an interface is never attached with old ones. */
-	err = pnc_border_tc_set_ports(border.bt, cfg->notification_port, cfg->flow_label_port);
+	err = pnc_border_tc_set_ports(border.bt, cfg->notification_port, cfg->flow_label_port,
+				      cfg->notification_icmp_type, cfg->notification_icmp6_type);
 	if (err) {
 		border.error = "cannot set the border filter's ports";
 		zlog_warn("cnpproxyd: border filter ports: %s", safe_strerror(-err));
@@ -153,9 +154,10 @@ void cnpproxy_border_apply(void)
 		}
 		bi->ifindex = ifindex;
 		bi->error = NULL;
-		zlog_info("cnpproxyd: border filter on %s (%s): UDP ports %u and %u dropped",
+		zlog_info("cnpproxyd: border filter on %s (%s): UDP ports %u and %u, ICMP type %u and ICMPv6 type %u dropped",
 			  bi->name, pnc_border_tc_mode(border.bt, ifindex), cfg->notification_port,
-			  cfg->flow_label_port);
+			  cfg->flow_label_port, cfg->notification_icmp_type,
+			  cfg->notification_icmp6_type);
 	}
 	if (missing && !border.t_retry)
 		event_add_timer(master, border_retry, NULL, BORDER_RETRY_S, &border.t_retry);
@@ -223,12 +225,15 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
 		jifs = json_object_new_object();
 		json_object_int_add(json, "notificationPort", cfg->notification_port);
 		json_object_int_add(json, "flowLabelPort", cfg->flow_label_port);
+		json_object_int_add(json, "notificationIcmpType", cfg->notification_icmp_type);
+		json_object_int_add(json, "notificationIcmpv6Type", cfg->notification_icmp6_type);
 		if (border.error)
 			json_object_string_add(json, "reason", border.error);
 	} else {
 		vty_out(vty,
-			"Border filter: UDP ports %u and %u dropped arriving and leaving%s%s\n",
-			cfg->notification_port, cfg->flow_label_port, border.error ? ": " : "",
+			"Border filter: UDP ports %u and %u, ICMP type %u, ICMPv6 type %u dropped arriving and leaving%s%s\n",
+			cfg->notification_port, cfg->flow_label_port, cfg->notification_icmp_type,
+			cfg->notification_icmp6_type, border.error ? ": " : "",
 			border.error ? border.error : "");
 		vty_out(vty, "  %-16s %-20s %-10s %-4s %14s %14s %14s\n", "Interface", "State",
 			"Mode", "Way", "Notifications", "Flow-label", "Header-chain");

@@ -874,6 +874,37 @@ DEFPY_YANG(no_cnpproxy_port, no_cnpproxy_port_cmd,
 	return cnpproxy_cli_no(vty, xpath, port_str, xpath, NB_OP_DESTROY);
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/notification-icmp-type and
+ * notification-icmpv6-type
+ */
+#define ICMP_TYPE_HELP                                                                            \
+	"ICMP type of five-tuple notifications in ICMP form over IPv4 (default 253)\n"            \
+	"Type\n"                                                                                  \
+	"ICMPv6 type of five-tuple notifications in ICMP form over IPv6 (default 201)\n"          \
+	"Type\n"
+
+DEFPY_YANG(cnpproxy_icmp_type, cnpproxy_icmp_type_cmd,
+	   "<notification-icmp-type$leaf (44-255)$type|notification-icmpv6-type$leaf (162-255)$type>",
+	   ICMP_TYPE_HELP)
+{
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "./%s", leaf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, type_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_icmp_type, no_cnpproxy_icmp_type_cmd,
+	   "no <notification-icmp-type$leaf [(44-255)$type]|notification-icmpv6-type$leaf [(162-255)$type]>",
+	   NO_STR ICMP_TYPE_HELP)
+{
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "./%s", leaf);
+	return cnpproxy_cli_no(vty, xpath, type_str, xpath, NB_OP_DESTROY);
+}
+
 /* The command keyword is the leaf name. */
 void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
@@ -1010,4 +1041,6 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_border_if_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_tunnel_egress_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_icmp_type_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_icmp_type_cmd);
 }

@@ -90,6 +90,18 @@ bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port
 	return true;
 }
 
+bool cnp_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_type, char *err,
+				  size_t errlen)
+{
+	if (notification_type == long_haul_type) {
+		snprintf(err, errlen,
+			 "notification ICMPv6 type %u is the Long-haul CNP's ICMPv6 type: they must differ",
+			 notification_type);
+		return false;
+	}
+	return true;
+}
+
 const char *cnp_role_name(enum cnp_role role)
 {
 	switch (role) {

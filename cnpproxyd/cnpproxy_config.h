@@ -174,6 +174,8 @@ struct cnp_cp_config {
 	bool hide_queue_state;
 	/* FCNs carry the label they name in their own IPv6 header (seed 001). */
 	bool fcn_copy_flow_label;
+	/* Five-tuple notifications go out in their ICMP form, not as UDP. */
+	bool notify_icmp;
 	struct cnp_cp_if_config ifs[CNP_CP_IF_MAX];
 	unsigned int n_if;
 };
@@ -185,6 +187,9 @@ struct cnp_config {
 	bool role[CNP_ROLE_MAX];
 	uint16_t notification_port;
 	uint16_t flow_label_port;
+	/* Types of the notification's ICMP form (doc/wire-formats.md 6.5). */
+	uint8_t notification_icmp_type;
+	uint8_t notification_icmp6_type;
 	struct cnp_proxy_config proxy;
 	struct cnp_cp_config cp;
 	/* Where the domain ends: both notification ports dropped on ingress. */
@@ -206,6 +211,13 @@ extern void cnp_config_init(struct cnp_config *cfg);
  */
 extern bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
 				   size_t errlen);
+
+/*
+ * Check the notification's ICMPv6 type against the Long-haul CNP's: a
+ * router must be able to tell the two apart.  As cnp_config_ports_valid().
+ */
+extern bool cnp_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_type,
+					 char *err, size_t errlen);
 
 /* A congestion point interface named name, every value zero. */
 extern void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name);

@@ -23,7 +23,9 @@
  */
 #include <zebra.h>
 
+#include <linux/filter.h>
 #include <net/if.h>
+#include <netinet/icmp6.h>
 
 #include "lib/frrevent.h"
 #include "lib/if.h"
@@ -112,12 +114,14 @@ static struct {
 	struct pnc_mark_tc *mt;
 	const char *not_operational;
 	struct event *t_samples, *t_retry;
-	int fd[2]; /* UDP, IPv4 and IPv6 */
+	int fd[2];	/* UDP, IPv4 and IPv6 */
+	int icmp_fd[2]; /* raw ICMP and ICMPv6, for notification-form icmp */
 	struct cp_gate gate;
 	struct cp_gate_slot slots[CP_GATE_SLOTS];
 	struct cnp_bucket debug;
 } cp = {
 	.fd = { -1, -1 },
+	.icmp_fd = { -1, -1 },
 };
 
 static const char *const counter_names[CP_C_MAX] = {
@@ -192,16 +196,51 @@ static void sockets_close(void)
 	for (int i = 0; i < 2; i++) {
 		if (cp.fd[i] >= 0)
 			close(cp.fd[i]);
-		cp.fd[i] = -1;
+		if (cp.icmp_fd[i] >= 0)
+			close(cp.icmp_fd[i]);
+		cp.fd[i] = cp.icmp_fd[i] = -1;
 	}
 }
 
-static int socket_open(int family, bool bind_src, const uint8_t *src)
+/*
+ * A raw ICMP socket gets a copy of every ICMP message the host receives:
+ * this one only sends, so it takes none in.
+ */
+static int icmp_socket(int family)
+{
+	struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+	struct sock_fprog prog = { .len = 1, .filter = none };
+	struct icmp6_filter f6;
+	int fd = -1;
+
+	frr_with_privs (&cnpproxy_privs) {
+		fd = socket(family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    family == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6);
+	}
+	if (fd < 0) {
+		zlog_warn("cnpproxyd: cannot open a raw %s socket for notifications: %s",
+			  family == AF_INET ? "ICMP" : "ICMPv6", safe_strerror(errno));
+		return -1;
+	}
+	if (family == AF_INET6) {
+		ICMP6_FILTER_SETBLOCKALL(&f6);
+		setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &f6, sizeof(f6));
+	} else {
+		setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
+	}
+	return fd;
+}
+
+/* UDP, or with icmp the raw socket of the notification's ICMP form. */
+static int socket_open(int family, bool icmp, bool bind_src, const uint8_t *src)
 {
 	union sockunion su = {};
 	int fd, one = 1;
 
-	fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (icmp)
+		fd = icmp_socket(family);
+	else
+		fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	/*
 	 * The destination's sin6_flowinfo sets the Flow Label (fcn-copy-flow-
 	 * label); 0 leaves it to the kernel, as without the option.
@@ -240,16 +279,24 @@ static void sockets_open(void)
 	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
 
 	sockets_close();
-	cp.fd[0] = socket_open(AF_INET, cc->src4_set, cc->src4);
-	cp.fd[1] = socket_open(AF_INET6, cc->src6_set, cc->src6);
+	cp.fd[0] = socket_open(AF_INET, false, cc->src4_set, cc->src4);
+	cp.fd[1] = socket_open(AF_INET6, false, cc->src6_set, cc->src6);
+	if (!cc->notify_icmp)
+		return;
+	cp.icmp_fd[0] = socket_open(AF_INET, true, cc->src4_set, cc->src4);
+	cp.icmp_fd[1] = socket_open(AF_INET6, true, cc->src6_set, cc->src6);
 }
 
-/* flow_label: for the IPv6 header of a datagram to an IPv6 address; 0: the kernel's. */
+/*
+ * port 0: an ICMP message on the raw socket.  flow_label: for the IPv6
+ * header of a datagram to an IPv6 address; 0: the kernel's.
+ */
 static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, const uint8_t *msg,
 		    size_t len, enum cp_counter ok, uint32_t flow_label)
 {
 	union sockunion su = {};
 	int i = to->family == PT_AF_INET ? 0 : 1;
+	int fd = port ? cp.fd[i] : cp.icmp_fd[i];
 
 	su.sa.sa_family = i == 0 ? AF_INET : AF_INET6;
 	if (i == 0) {
@@ -260,8 +307,7 @@ static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, c
 		su.sin6.sin6_port = htons(port);
 		su.sin6.sin6_flowinfo = htonl(flow_label & 0xfffff);
 	}
-	if (cp.fd[i] < 0 ||
-	    sendto(cp.fd[i], msg, len, 0, &su.sa, sockunion_sizeof(&su)) != (ssize_t)len) {
+	if (fd < 0 || sendto(fd, msg, len, 0, &su.sa, sockunion_sizeof(&su)) != (ssize_t)len) {
 		ci->c[CP_C_SEND_ERROR]++;
 		CP_DEBUG("%s: cannot send to %pSU: %s", ci->cfg.name, &su, safe_strerror(errno));
 		return;
@@ -269,7 +315,10 @@ static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, c
 	ci->c[ok]++;
 	ci->last_notify_us = cnpproxy_now_us();
 	CP_DEBUG("%s: %s to %pSU (%zu octets, CL %u)", ci->cfg.name,
-		 ok == CP_C_FCN_SENT ? "flow-label FCN" : "notification", &su, len, ci->level);
+		 ok == CP_C_FCN_SENT ? "flow-label FCN"
+		 : port		     ? "notification"
+				     : "ICMP notification",
+		 &su, len, ci->level);
 }
 
 static void pt_addr_of(struct pt_addr *a, uint8_t version, const uint8_t *bytes)
@@ -464,7 +513,8 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
 	const struct pt_entry *e;
 	struct pt_addr sender, to;
-	uint8_t msg[PNC_NOTIF_MAX_LEN6];
+	uint8_t msg[PNC_NOTIF_ICMP_HLEN + PNC_NOTIF_MAX_LEN6];
+	struct pnc_notif_icmp form = {};
 	bool fallback = false;
 	size_t len;
 
@@ -482,12 +532,16 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 		CP_DEBUG("%s: no proxy for sender of QP 0x%06x", ci->cfg.name, v->roce.bth.dest_qp);
 		return;
 	}
-	if (cp_notification_build(v, notify_level(ci, ci->level), to.family == PT_AF_INET ? 4 : 6,
-				  msg, sizeof(msg), &len)) {
+	/* The carrier's family; with the ICMP form, its type (0: UDP). */
+	form.version = to.family == PT_AF_INET ? 4 : 6;
+	if (cc->notify_icmp)
+		form.type = form.version == 4 ? cnp_g.cfg.notification_icmp_type
+					      : cnp_g.cfg.notification_icmp6_type;
+	if (cp_notification_build(v, notify_level(ci, ci->level), &form, msg, sizeof(msg), &len)) {
 		ci->c[CP_C_SEND_ERROR]++;
 		return;
 	}
-	send_to(ci, &to, cnp_g.cfg.notification_port, msg, len, CP_C_NOTIF_SENT, 0);
+	send_to(ci, &to, form.type ? 0 : cnp_g.cfg.notification_port, msg, len, CP_C_NOTIF_SENT, 0);
 	if (fallback)
 		ci->c[CP_C_FALLBACK_SENT]++;
 }

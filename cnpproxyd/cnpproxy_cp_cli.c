@@ -192,6 +192,29 @@ DEFPY_YANG(cnpproxy_cp_fcn_copy, cnpproxy_cp_fcn_copy_cmd,
 	return cp_flag(vty, "fcn-copy-flow-label", no);
 }
 
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/notification-form
+ */
+#define CP_FORM_HELP                                                                              \
+	CP_STR                                                                                    \
+	"How five-tuple notifications are sent to proxies\n"                                      \
+	"UDP datagrams to notification-port (the default)\n"                                      \
+	"ICMP or ICMPv6 messages of notification-icmp-type / notification-icmpv6-type\n"
+
+DEFPY_YANG(cnpproxy_cp_form, cnpproxy_cp_form_cmd,
+	   "congestion-point notification-form <udp|icmp>$form",
+	   CP_FORM_HELP)
+{
+	return set_cp_leaf(vty, "notification-form", form);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_form, no_cnpproxy_cp_form_cmd,
+	   "no congestion-point notification-form [<udp|icmp>$form]",
+	   NO_STR CP_FORM_HELP)
+{
+	return no_cp_leaf(vty, "notification-form", form);
+}
+
 void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
 	const char *name = dnode->schema->name, *value = yang_dnode_get_string(dnode, NULL);
@@ -205,6 +228,8 @@ void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode,
 	else if (!strcmp(name, "hide-queue-state")) {
 		if (yang_dnode_get_bool(dnode, NULL))
 			vty_out(vty, " congestion-point hide-queue-state\n");
+	} else if (!strcmp(name, "notification-form")) {
+		vty_out(vty, " congestion-point notification-form %s\n", value);
 	} else if (!strcmp(name, "fcn-copy-flow-label")) {
 		if (yang_dnode_get_bool(dnode, NULL))
 			vty_out(vty, " congestion-point fcn-copy-flow-label\n");
@@ -527,6 +552,8 @@ void cnpproxy_cp_cli_init(void)
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_direct_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_hide_queue_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_fcn_copy_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_form_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_form_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_collab_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_collab_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);

@@ -51,8 +51,9 @@ int cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off,
 	return PNC_OK;
 }
 
-int cp_notification_build(const struct cp_sample_view *v, uint8_t level, uint8_t carrier_af,
-			  uint8_t *buf, size_t buflen, size_t *outlen)
+int cp_notification_build(const struct cp_sample_view *v, uint8_t level,
+			  const struct pnc_notif_icmp *form, uint8_t *buf, size_t buflen,
+			  size_t *outlen)
 {
 	const struct pnc_ip_udp *ip = &v->roce.ip;
 	struct pnc_notif n = {
@@ -64,10 +65,12 @@ int cp_notification_build(const struct cp_sample_view *v, uint8_t level, uint8_t
 		.dport = ip->dport,
 		.invoking = v->ip,
 		.invoking_len = v->ip_len,
-		.carrier_af = carrier_af,
+		.carrier_af = form->version,
 	};
 
 	memcpy(n.src, ip->src, sizeof(n.src));
 	memcpy(n.dst, ip->dst, sizeof(n.dst));
+	if (form->type)
+		return pnc_notif_icmp_encode(form, &n, buf, buflen, outlen);
 	return pnc_notif_encode(&n, buf, buflen, outlen);
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec/notif.h"
 #include "codec/roce.h"
 
 struct cp_sample_view {
@@ -44,9 +45,12 @@ extern int cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off
  * The seed 002 notification (6.2 layout) for a sample: the RoCEv2
  * packet's five-tuple, congestion level 0-7, the packet from its
  * (inner) IP header as invoking packet, cut to what a carrier of IP
- * version carrier_af allows.
+ * version form->version allows; a UDP payload when form->type is 0,
+ * else the ICMP message of that type (6.5; the kernel fills in an
+ * ICMPv6 checksum).
  */
-extern int cp_notification_build(const struct cp_sample_view *v, uint8_t level, uint8_t carrier_af,
-				 uint8_t *buf, size_t buflen, size_t *outlen);
+extern int cp_notification_build(const struct cp_sample_view *v, uint8_t level,
+				 const struct pnc_notif_icmp *form, uint8_t *buf, size_t buflen,
+				 size_t *outlen);
 
 #endif /* _CNPPROXY_CP_SAMPLE_H */

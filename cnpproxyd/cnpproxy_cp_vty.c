@@ -228,8 +228,15 @@ DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
 		if (why)
 			json_object_string_add(json, "reason", why);
 		json_object_boolean_add(json, "fcnCopyFlowLabel", cnp_g.cfg.cp.fcn_copy_flow_label);
+		json_object_string_add(json, "notificationForm",
+				       cnp_g.cfg.cp.notify_icmp ? "icmp" : "udp");
 	} else {
 		vty_out(vty, "Congestion point: %s\n", why ? why : "running");
+		if (cnp_g.cfg.cp.notify_icmp)
+			vty_out(vty,
+				"Five-tuple notifications are sent as ICMP (type %u) / ICMPv6 (type %u)\n",
+				cnp_g.cfg.notification_icmp_type,
+				cnp_g.cfg.notification_icmp6_type);
 		if (cnp_g.cfg.cp.fcn_copy_flow_label)
 			vty_out(vty, "Flow-label FCNs carry the label in their IPv6 header too\n");
 	}

@@ -119,6 +119,8 @@ void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx)
 	local = local_table(&n_local);
 	gc.notification_port = cfg->notification_port;
 	gc.flow_label_port = cfg->flow_label_port;
+	gc.icmp_type = cfg->notification_icmp_type;
+	gc.icmp6_type = cfg->notification_icmp6_type;
 	gc.rate = gc.burst = cfg->proxy.rl_per_source;
 
 	frr_with_privs (&cnpproxy_privs) {

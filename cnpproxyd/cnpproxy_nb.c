@@ -163,7 +163,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/long-haul/icmpv6-type",
 			.cbs = {
-				.modify = cnpproxy_nb_modify,
+				.modify = cnpproxy_icmp6_type_modify,
 				.cli_show = cli_show_cnpproxy_proxy_setting,
 			},
 		},
@@ -353,6 +353,13 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/congestion-point/notification-form",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_cp_setting,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point/fcn-copy-flow-label",
 			.cbs = {
 				.modify = cnpproxy_nb_modify,
@@ -507,6 +514,20 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/notification-icmp-type",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+				.cli_show = cli_show_cnpproxy_port,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/notification-icmpv6-type",
+			.cbs = {
+				.modify = cnpproxy_icmp6_type_modify,
+				.cli_show = cli_show_cnpproxy_port,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/tunnel-egress/interface",
 			.cbs = {
 				.create = cnpproxy_nb_create,
@@ -538,6 +559,12 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		},
 		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received-flow-label",
+			.cbs = {
+				.get_elem = cnpproxy_state_proxy_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy/received-icmp",
 			.cbs = {
 				.get_elem = cnpproxy_state_proxy_get_elem,
 			},

@@ -51,6 +51,10 @@ void cnpproxy_nb_config_reset(void)
 	cnp_config_init(&cnp_g.cfg);
 	cnp_g.cfg.notification_port = yang_get_default_uint16(CNPPROXY_XPATH "/notification-port");
 	cnp_g.cfg.flow_label_port = yang_get_default_uint16(CNPPROXY_XPATH "/flow-label-port");
+	cnp_g.cfg.notification_icmp_type = yang_get_default_uint8(CNPPROXY_XPATH
+								  "/notification-icmp-type");
+	cnp_g.cfg.notification_icmp6_type = yang_get_default_uint8(CNPPROXY_XPATH
+								   "/notification-icmpv6-type");
 }
 
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy */
@@ -233,6 +237,8 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cfg->present = true;
 	cfg->notification_port = yang_dnode_get_uint16(cnpproxy, "notification-port");
 	cfg->flow_label_port = yang_dnode_get_uint16(cnpproxy, "flow-label-port");
+	cfg->notification_icmp_type = yang_dnode_get_uint8(cnpproxy, "notification-icmp-type");
+	cfg->notification_icmp6_type = yang_dnode_get_uint8(cnpproxy, "notification-icmpv6-type");
 
 	proxy = yang_dnode_get(cnpproxy, "proxy");
 	cfg->role[CNP_ROLE_PROXY] = proxy != NULL;
@@ -335,6 +341,36 @@ static uint16_t port_or_default(const struct lyd_node *parent, const char *name)
 	if (yang_dnode_exists(parent, name))
 		return yang_dnode_get_uint16(parent, "%s", name);
 	return yang_get_default_uint16(CNPPROXY_XPATH "/%s", name);
+}
+
+/* As port_or_default(), for a uint8 leaf (path relative to cnpproxy). */
+static uint8_t u8_or_default(const struct lyd_node *cnpproxy, const char *name)
+{
+	if (yang_dnode_exists(cnpproxy, name))
+		return yang_dnode_get_uint8(cnpproxy, "%s", name);
+	return yang_get_default_uint8(CNPPROXY_XPATH "/%s", name);
+}
+
+/*
+ * /frr-cnpproxyd:cnpproxyd/cnpproxy/notification-icmpv6-type and
+ * proxy/long-haul/icmpv6-type: checked together, whichever changes.
+ */
+int cnpproxy_icmp6_type_modify(struct nb_cb_modify_args *args)
+{
+	const struct lyd_node *top = args->dnode;
+	uint8_t notif, lh;
+
+	if (args->event != NB_EV_VALIDATE)
+		return NB_OK;
+	while (top && strcmp(top->schema->name, "cnpproxy"))
+		top = lyd_parent(top);
+	if (!top)
+		return NB_OK;
+	notif = u8_or_default(top, "notification-icmpv6-type");
+	lh = u8_or_default(top, "proxy/long-haul/icmpv6-type");
+	if (!cnp_config_icmp6_types_valid(notif, lh, args->errmsg, args->errmsg_len))
+		return NB_ERR_VALIDATION;
+	return NB_OK;
 }
 
 /*

@@ -103,6 +103,7 @@ void cnpproxy_cp_config_load(struct cnp_cp_config *cc, const struct lyd_node *cn
 				sizeof(cc->direct_plist));
 		cc->hide_queue_state = yang_dnode_get_bool(cp, "hide-queue-state");
 		cc->fcn_copy_flow_label = yang_dnode_get_bool(cp, "fcn-copy-flow-label");
+		cc->notify_icmp = !strcmp(yang_dnode_get_string(cp, "notification-form"), "icmp");
 		yang_dnode_iterate(if_add, cc, cp, "interface");
 	}
 	DEBUGD(&cnp_dbg_nb, "northbound: congestion point settings reloaded (%u interfaces)",

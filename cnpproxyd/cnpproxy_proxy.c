@@ -21,6 +21,8 @@
 #include <zebra.h>
 
 #include <netinet/ip.h>
+#include <netinet/icmp6.h>
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 
 #include "lib/frrevent.h"
@@ -90,6 +92,7 @@ struct pnc_flow_table *pn_flows;
 static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_RX] = "received",
 	[PN_RX_FCN] = "receivedFlowLabel",
+	[PN_RX_ICMP] = "receivedIcmp",
 	[PN_RX_LOCAL] = "receivedLocal",
 	[PN_RX_OVERFLOW] = "droppedSocketOverflow",
 	[PN_RX_XSK] = "receivedAfXdp",
@@ -157,11 +160,13 @@ static bool pn_key_cmp(const void *a, const void *b)
 static struct {
 	int notif_fd[2]; /* IPv4, IPv6 */
 	int fcn_fd[2];
+	int icmp_fd[2]; /* the notification's ICMP form: raw ICMP, ICMPv6 */
 	int raw_fd[2];
 	uint16_t notif_port, fcn_port; /* of the sockets open */
 	uint16_t want_notif_port, want_fcn_port;
+	uint8_t icmp_type[2], want_icmp_type[2]; /* ICMP, ICMPv6 */
 	/* t_age on the main loop, the others on the fast path's. */
-	struct event *t_notif[2], *t_fcn[2], *t_age, *t_open, *t_sync;
+	struct event *t_notif[2], *t_fcn[2], *t_icmp[2], *t_age, *t_open, *t_sync;
 	bool open_warned; /* warned of the sockets that failed since they last worked */
 	struct hash *sources;
 	struct hash *qps;
@@ -169,13 +174,14 @@ static struct {
 	struct cnp_bucket debug;
 	uint16_t ip_id;
 	/* The kernel's drop count last seen on each socket (SO_RXQ_OVFL). */
-	uint32_t notif_ovfl[2], fcn_ovfl[2];
+	uint32_t notif_ovfl[2], fcn_ovfl[2], icmp_ovfl[2];
 	bool role_off;
 	const char *sockets_missing; /* NULL: all sockets open */
 } pn = {
 	.role_off = true,
 	.notif_fd = { -1, -1 },
 	.fcn_fd = { -1, -1 },
+	.icmp_fd = { -1, -1 },
 	.raw_fd = { -1, -1 },
 };
 
@@ -243,6 +249,46 @@ static int udp_socket(int family, uint16_t port, bool warn)
 	return fd;
 }
 
+/*
+ * A raw socket for the notification's ICMP form, taking in only its type:
+ * the kernel hands raw ICMP sockets a copy of every ICMP message.
+ */
+static int icmp_socket(int family, uint8_t type)
+{
+	/* The IPv4 header comes first: find the ICMP type behind it. */
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),
+		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, type, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = array_size(code), .filter = code };
+	struct icmp6_filter f6;
+	int fd = -1, on = 1, ret;
+
+	frr_with_privs (&cnpproxy_privs) {
+		fd = socket(family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    family == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6);
+	}
+	if (fd < 0)
+		return -1;
+	if (family == AF_INET) {
+		ret = setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
+	} else {
+		ICMP6_FILTER_SETBLOCKALL(&f6);
+		ICMP6_FILTER_SETPASS(type, &f6);
+		ret = setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &f6, sizeof(f6));
+	}
+	if (ret < 0) {
+		close(fd);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof(on));
+	rcvbuf_size(fd);
+	return fd;
+}
+
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -257,7 +303,9 @@ static void pn_close_fds(void)
 	for (int i = 0; i < 2; i++) {
 		close_fd(&pn.notif_fd[i]);
 		close_fd(&pn.fcn_fd[i]);
+		close_fd(&pn.icmp_fd[i]);
 		close_fd(&pn.raw_fd[i]);
+		pn.icmp_type[i] = 0;
 	}
 	pn.notif_port = pn.fcn_port = 0;
 	pn.open_warned = false;
@@ -269,6 +317,7 @@ static void pn_close(void)
 	for (int i = 0; i < 2; i++) {
 		event_cancel(&pn.t_notif[i]);
 		event_cancel(&pn.t_fcn[i]);
+		event_cancel(&pn.t_icmp[i]);
 	}
 	event_cancel(&pn.t_open);
 	pn_close_fds();
@@ -291,6 +340,8 @@ static void pn_arm(int i)
 		event_add_read(loop, pn_read, &pn.notif_fd[i], pn.notif_fd[i], &pn.t_notif[i]);
 	if (pn.fcn_fd[i] >= 0)
 		event_add_read(loop, pn_read, &pn.fcn_fd[i], pn.fcn_fd[i], &pn.t_fcn[i]);
+	if (pn.icmp_fd[i] >= 0)
+		event_add_read(loop, pn_read, &pn.icmp_fd[i], pn.icmp_fd[i], &pn.t_icmp[i]);
 }
 
 static void pn_open_retry(struct event *t);
@@ -315,6 +366,11 @@ static void pn_open(void)
 			pn.fcn_fd[i] = udp_socket(families[i], pn.fcn_port, !pn.open_warned);
 			pn.fcn_ovfl[i] = 0;
 		}
+		if (pn.icmp_fd[i] < 0) {
+			pn.icmp_type[i] = pn.want_icmp_type[i];
+			pn.icmp_fd[i] = icmp_socket(families[i], pn.icmp_type[i]);
+			pn.icmp_ovfl[i] = 0;
+		}
 		if (pn.raw_fd[i] < 0) {
 			frr_with_privs (&cnpproxy_privs) {
 				pn.raw_fd[i] = socket(families[i], SOCK_RAW | SOCK_CLOEXEC,
@@ -322,11 +378,12 @@ static void pn_open(void)
 			}
 		}
 		pn_arm(i);
-		missing |= pn.notif_fd[i] < 0 || pn.fcn_fd[i] < 0 || pn.raw_fd[i] < 0;
+		missing |= pn.notif_fd[i] < 0 || pn.fcn_fd[i] < 0 || pn.icmp_fd[i] < 0 ||
+			   pn.raw_fd[i] < 0;
 	}
 	if (pn.notif_fd[0] < 0 || pn.notif_fd[1] < 0 || pn.fcn_fd[0] < 0 || pn.fcn_fd[1] < 0)
 		pn.sockets_missing = "cannot bind the notification ports (retrying)";
-	else if (pn.raw_fd[0] < 0 || pn.raw_fd[1] < 0)
+	else if (pn.raw_fd[0] < 0 || pn.raw_fd[1] < 0 || pn.icmp_fd[0] < 0 || pn.icmp_fd[1] < 0)
 		pn.sockets_missing = "cannot open raw sockets (CAP_NET_RAW; retrying)";
 	else
 		pn.sockets_missing = NULL;
@@ -361,6 +418,13 @@ static void pn_sync(struct event *t)
 				pn_close();
 				pn.notif_port = pn.want_notif_port;
 				pn.fcn_port = pn.want_fcn_port;
+			}
+			/* Another ICMP type: the filters are the sockets'. */
+			for (int i = 0; i < 2; i++) {
+				if (pn.icmp_type[i] == pn.want_icmp_type[i])
+					continue;
+				event_cancel(&pn.t_icmp[i]);
+				close_fd(&pn.icmp_fd[i]);
 			}
 			pn_open();
 		}
@@ -444,11 +508,15 @@ void cnpproxy_pn_apply(void)
 	if (!pn.t_age)
 		event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
 	if (!pn.role_off && pn.want_notif_port == cfg->notification_port &&
-	    pn.want_fcn_port == cfg->flow_label_port)
+	    pn.want_fcn_port == cfg->flow_label_port &&
+	    pn.want_icmp_type[0] == cfg->notification_icmp_type &&
+	    pn.want_icmp_type[1] == cfg->notification_icmp6_type)
 		return;
 	pn.role_off = false;
 	pn.want_notif_port = cfg->notification_port;
 	pn.want_fcn_port = cfg->flow_label_port;
+	pn.want_icmp_type[0] = cfg->notification_icmp_type;
+	pn.want_icmp_type[1] = cfg->notification_icmp6_type;
 	/* Until the thread has tried: status must not say the role runs. */
 	pn.sockets_missing = "opening the notification sockets";
 	event_add_event(cnpproxy_fp_loop(), pn_sync, NULL, 0, &pn.t_sync);
@@ -838,8 +906,9 @@ static void malformed(int err, const union sockunion *from)
 	PN_DEBUG("malformed notification from %pSU: %s", from, pnc_codec_strerror(err));
 }
 
+/* icmp: the message in its ICMP form (6.5), NULL for a UDP payload. */
 static void handle_notification(const uint8_t *buf, size_t len, const union sockunion *from,
-				uint64_t now)
+				const struct pnc_notif_icmp *icmp, uint64_t now)
 {
 	const struct pnc_flow *f;
 	struct pnc_roce_view v;
@@ -848,9 +917,11 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 	int err;
 
 	pn_counters.c[PN_RX]++;
+	if (icmp)
+		pn_counters.c[PN_RX_ICMP]++;
 	if (!source_allowed(from) || !within_rate(from, now))
 		return;
-	err = pnc_notif_decode(buf, len, &n);
+	err = icmp ? pnc_notif_icmp_decode(icmp, buf, len, &n) : pnc_notif_decode(buf, len, &n);
 	if (err) {
 		malformed(err, from);
 		return;
@@ -955,15 +1026,35 @@ static int pn_receive(int fd, struct pn_burst *b)
 	return recvmmsg(fd, b->msgs, PN_BATCH, MSG_DONTWAIT, NULL);
 }
 
+/*
+ * A message read from a raw ICMP socket: an ICMPv4 one comes with its IP
+ * header, which the kernel has checked.
+ */
+static void handle_icmp(int i, const uint8_t *buf, size_t len, const union sockunion *from,
+			uint64_t now)
+{
+	struct pnc_notif_icmp ic = { .version = i == 0 ? 4 : 6, .type = pn.icmp_type[i] };
+	size_t hl = i == 0 && len ? (size_t)(buf[0] & 0x0f) * 4 : 0;
+
+	if (hl > len)
+		hl = len;
+	handle_notification(buf + hl, len - hl, from, &ic, now);
+}
+
 /* On the fast-path thread. */
 static void pn_read(struct event *t)
 {
 	static struct pn_burst burst; /* this thread's only */
 	int *fdp = EVENT_ARG(t);
-	int fd = *fdp, i = (fdp == &pn.notif_fd[0] || fdp == &pn.fcn_fd[0]) ? 0 : 1;
-	bool fcn = (fdp == &pn.fcn_fd[0] || fdp == &pn.fcn_fd[1]);
-	uint32_t *ovfl = fcn ? &pn.fcn_ovfl[i] : &pn.notif_ovfl[i];
+	int fd = *fdp, i;
+	bool fcn, icmp;
+	uint32_t *ovfl;
 	int n;
+
+	fcn = fdp == &pn.fcn_fd[0] || fdp == &pn.fcn_fd[1];
+	icmp = fdp == &pn.icmp_fd[0] || fdp == &pn.icmp_fd[1];
+	i = fdp == &pn.notif_fd[0] || fdp == &pn.fcn_fd[0] || fdp == &pn.icmp_fd[0] ? 0 : 1;
+	ovfl = fcn ? &pn.fcn_ovfl[i] : icmp ? &pn.icmp_ovfl[i] : &pn.notif_ovfl[i];
 
 	/* The mutex is not needed to read: only this thread closes the socket. */
 	n = pn_receive(fd, &burst);
@@ -978,8 +1069,11 @@ static void pn_read(struct event *t)
 				continue;
 			if (fcn)
 				handle_fcn(burst.buf[k], len, &burst.from[k], now_us());
+			else if (icmp)
+				handle_icmp(i, burst.buf[k], len, &burst.from[k], now_us());
 			else
-				handle_notification(burst.buf[k], len, &burst.from[k], now_us());
+				handle_notification(burst.buf[k], len, &burst.from[k], NULL,
+						    now_us());
 		}
 		flush_cnps();
 	}
@@ -1032,7 +1126,7 @@ void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len)
 	if (v.ip.dport == pn.fcn_port)
 		handle_fcn(v.payload, v.payload_len, &from, now_us());
 	else
-		handle_notification(v.payload, v.payload_len, &from, now_us());
+		handle_notification(v.payload, v.payload_len, &from, NULL, now_us());
 }
 
 void cnpproxy_pn_flush(void)

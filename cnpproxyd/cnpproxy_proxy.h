@@ -16,6 +16,7 @@
 enum pn_counter {
 	PN_RX = 0,	   /* five-tuple notifications received */
 	PN_RX_FCN,	   /* flow-label notifications received */
+	PN_RX_ICMP,	   /* ... of the five-tuple ones, in their ICMP form */
 	PN_RX_LOCAL,	   /* congestion reports from this router's congestion point */
 	PN_RX_OVERFLOW,	   /* dropped by the kernel: socket receive buffer full */
 	PN_RX_XSK,	   /* ... of the received, from AF_XDP sockets (fast-path af-xdp) */

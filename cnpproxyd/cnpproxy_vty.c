@@ -168,6 +168,8 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 
 		json_object_int_add(jports, "notification", cfg->notification_port);
 		json_object_int_add(jports, "flowLabel", cfg->flow_label_port);
+		json_object_int_add(jports, "notificationIcmpType", cfg->notification_icmp_type);
+		json_object_int_add(jports, "notificationIcmpv6Type", cfg->notification_icmp6_type);
 		json_object_object_add(json, "ports", jports);
 		border_status_json(json);
 		decap_status_json(json);

@@ -90,6 +90,18 @@ static void test_message_truncation(void **state)
 	assert_int_equal(strlen(err), sizeof(err) - 1);
 }
 
+/* 6.5: the notification's ICMPv6 form and the Long-haul CNP stay apart. */
+static void test_icmp6_types(void **state)
+{
+	char err[128];
+
+	(void)state;
+	assert_true(cnp_config_icmp6_types_valid(201, 200, err, sizeof(err)));
+	assert_true(cnp_config_icmp6_types_valid(200, 201, err, sizeof(err)));
+	assert_false(cnp_config_icmp6_types_valid(200, 200, err, sizeof(err)));
+	assert_non_null(strstr(err, "Long-haul"));
+}
+
 static void test_proxy_defaults(void **state)
 {
 	struct cnp_config cfg;
@@ -152,7 +164,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),       cmocka_unit_test(test_default_ports_valid),
 		cmocka_unit_test(test_port_table),     cmocka_unit_test(test_message_truncation),
 		cmocka_unit_test(test_role_names),     cmocka_unit_test(test_proxy_defaults),
-		cmocka_unit_test(test_sender_formats),
+		cmocka_unit_test(test_sender_formats), cmocka_unit_test(test_icmp6_types),
 	};
 
 	return cmocka_run_group_tests_name("cnpproxy_config", tests, NULL, NULL);

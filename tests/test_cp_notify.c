@@ -137,6 +137,9 @@ static void test_sample_rejections(void **state)
 
 static void test_notification(void **state)
 {
+	static const struct pnc_notif_icmp over4 = { .version = 4 }, over6 = { .version = 6 };
+	static const struct pnc_notif_icmp icmp4 = { .version = 4, .type = PNC_NOTIF_ICMP_TYPE };
+	static const struct pnc_notif_icmp icmp6 = { .version = 6, .type = PNC_NOTIF_ICMP6_TYPE };
 	uint8_t pkt[1300], msg[1400];
 	struct cp_sample_view v;
 	struct pnc_notif n;
@@ -146,7 +149,7 @@ static void test_notification(void **state)
 	(void)state;
 	tunnelled_pkt(0x777, pkt, sizeof(pkt));
 	assert_int_equal(cp_sample_parse(pkt, 256, 40, &v), PNC_OK);
-	assert_int_equal(cp_notification_build(&v, 6, 6, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(cp_notification_build(&v, 6, &over6, msg, sizeof(msg), &len), PNC_OK);
 	assert_int_equal(len, PNC_NOTIF_HLEN4 + 216);
 	assert_int_equal(pnc_notif_decode(msg, len, &n), PNC_OK);
 	assert_int_equal(n.af, 4);
@@ -165,17 +168,30 @@ static void test_notification(void **state)
 	/* A whole IPv6 packet fits an IPv6 carrier, and is cut for IPv4. */
 	len = write_pkt(6, pkt, sizeof(pkt));
 	assert_int_equal(cp_sample_parse(pkt, len, 0, &v), PNC_OK);
-	assert_int_equal(cp_notification_build(&v, 2, 6, msg, sizeof(msg), &ip_off), PNC_OK);
+	assert_int_equal(cp_notification_build(&v, 2, &over6, msg, sizeof(msg), &ip_off), PNC_OK);
 	assert_int_equal(ip_off, PNC_NOTIF_HLEN6 + len);
-	assert_int_equal(cp_notification_build(&v, 2, 4, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(cp_notification_build(&v, 2, &over4, msg, sizeof(msg), &len), PNC_OK);
 	assert_int_equal(len, PNC_NOTIF_MAX_LEN4);
 	assert_int_equal(pnc_notif_decode(msg, len, &n), PNC_OK);
 	assert_int_equal(n.af, 6);
 	assert_int_equal(n.cl, 2);
 	assert_int_equal(n.invoking_len, PNC_NOTIF_MAX_LEN4 - PNC_NOTIF_HLEN6);
-	assert_int_equal(cp_notification_build(&v, 8, 4, msg, sizeof(msg), &len),
+	assert_int_equal(cp_notification_build(&v, 8, &over4, msg, sizeof(msg), &len),
 			 PNC_E_INVALID_ARG);
-	assert_int_equal(cp_notification_build(&v, 2, 4, msg, 100, &len), PNC_E_BUF_TOO_SMALL);
+	assert_int_equal(cp_notification_build(&v, 2, &over4, msg, 100, &len), PNC_E_BUF_TOO_SMALL);
+
+	/* The ICMP form: the same message behind the ICMP header (6.5). */
+	assert_int_equal(cp_notification_build(&v, 2, &icmp4, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(len, PNC_NOTIF_ICMP_HLEN + PNC_NOTIF_MAX_LEN4);
+	assert_int_equal(msg[0], PNC_NOTIF_ICMP_TYPE);
+	assert_int_equal(pnc_notif_icmp_decode(&icmp4, msg, len, &n), PNC_OK);
+	assert_int_equal(n.af, 6);
+	assert_int_equal(n.cl, 2);
+	assert_int_equal(n.invoking_len, PNC_NOTIF_MAX_LEN4 - PNC_NOTIF_HLEN6);
+	assert_int_equal(cp_notification_build(&v, 3, &icmp6, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(msg[0], PNC_NOTIF_ICMP6_TYPE);
+	assert_int_equal(pnc_notif_icmp_decode(&icmp6, msg, len, &n), PNC_OK);
+	assert_int_equal(n.cl, 3);
 }
 
 static void test_gate(void **state)

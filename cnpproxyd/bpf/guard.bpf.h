@@ -3,15 +3,18 @@
  * Notification guard: a stage of the proxy's XDP program (learn.bpf.c),
  * on the interfaces named by `proxy filter-interface`.
  *
- * A UDP datagram to the notification or flow-label port, addressed to
- * this router, is dropped when the accept table does not permit its
- * source, or when its source's token bucket is empty.  The user-space
+ * A UDP datagram to the notification or flow-label port, or an ICMP /
+ * ICMPv6 message of the notification's ICMP form, addressed to this
+ * router, is dropped when the accept table does not permit its source,
+ * or when its source's token bucket is empty (one bucket for both
+ * forms).  What passes in ICMP form goes to the stack's raw sockets: the
+ * stages after this one read UDP only.  The user-space
  * checks stay and remain the reference: this stage only makes sure that
  * what they would refuse never fills the socket queue first.  The global
  * limit stays in user space: one bucket shared by every CPU would need
  * a lock per packet.
  *
- * Non-first IPv4 fragments carry no UDP header and pass; dropping the
+ * Non-first IPv4 fragments carry no UDP or ICMP header and pass; dropping the
  * first is enough for the datagram never to be reassembled.  IPv6
  * extension headers (hop-by-hop, routing, fragment, destination options)
  * are walked, so that they cannot be used to slip past: eight of them,
@@ -28,7 +31,9 @@
 #include "guard.h"
 
 #define GUARD_NH_HOP	  0
+#define GUARD_NH_ICMP	  1
 #define GUARD_NH_UDP	  17
+#define GUARD_NH_ICMPV6	  58
 #define GUARD_NH_ROUTING  43
 #define GUARD_NH_FRAGMENT 44
 #define GUARD_NH_DSTOPTS  60
@@ -85,20 +90,26 @@ static __always_inline bool guard_ext(__u8 nh)
 	       nh == GUARD_NH_FRAGMENT;
 }
 
+static __always_inline bool guard_l4_wanted(__u8 nh, bool v6)
+{
+	return nh == GUARD_NH_UDP || nh == (v6 ? GUARD_NH_ICMPV6 : GUARD_NH_ICMP);
+}
+
 /*
- * The UDP header of an IP datagram that has one in this frame; *whole
- * is false for the first fragment of a fragmented one.  NULL with *deep
- * set: an IPv6 header chain longer than the walk, which may hide one.
+ * The UDP or ICMP header (*l4 says which) of an IP datagram that has one
+ * in this frame; *whole is false for the first fragment of a fragmented
+ * one.  NULL with *deep set: an IPv6 header chain longer than the walk,
+ * which may hide one.
  */
-static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u32 off, __u16 proto,
-						struct pnc_guard_addr *src,
-						struct pnc_guard_addr *dst, bool *whole, bool *deep)
+static __always_inline void *guard_l4(void *data, void *data_end, __u32 off, __u16 proto,
+				      struct pnc_guard_addr *src, struct pnc_guard_addr *dst,
+				      bool *whole, bool *deep, __u8 *l4)
 {
 	if (proto == bpf_htons(ETH_P_IP)) {
 		struct iphdr *iph = data + off;
 		__u32 ihl;
 
-		if ((void *)(iph + 1) > data_end || iph->protocol != GUARD_NH_UDP)
+		if ((void *)(iph + 1) > data_end || !guard_l4_wanted(iph->protocol, false))
 			return NULL;
 		if (iph->frag_off & bpf_htons(IP_OFFSET))
 			return NULL;
@@ -106,6 +117,7 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 		if (ihl < sizeof(*iph))
 			return NULL;
 		*whole = !(iph->frag_off & bpf_htons(IP_MF));
+		*l4 = iph->protocol;
 		guard_addr(src, 4, (__u8 *)&iph->saddr);
 		guard_addr(dst, 4, (__u8 *)&iph->daddr);
 		return (void *)iph + ihl;
@@ -123,7 +135,7 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 		for (int i = 0; i < GUARD_IPV6_EXT; i++) {
 			__u8 *ext = data + off;
 
-			if (nh == GUARD_NH_UDP)
+			if (guard_l4_wanted(nh, true))
 				break;
 			if (!guard_ext(nh))
 				return NULL;
@@ -131,7 +143,7 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 			if ((void *)(ext + 8) > data_end)
 				return NULL;
 			if (nh == GUARD_NH_FRAGMENT) {
-				/* Only the first fragment has the UDP header. */
+				/* Only the first fragment has the UDP or ICMP header. */
 				if ((ext[2] << 8 | ext[3]) & 0xfff8)
 					return NULL;
 				*whole = false;
@@ -146,10 +158,11 @@ static __always_inline struct udphdr *guard_udp(void *data, void *data_end, __u3
 			}
 			nh = ext[0];
 		}
-		if (nh != GUARD_NH_UDP) {
+		if (!guard_l4_wanted(nh, true)) {
 			*deep = guard_ext(nh);
 			return NULL;
 		}
+		*l4 = nh;
 		return data + off;
 	}
 	return NULL;
@@ -188,7 +201,7 @@ static __always_inline bool guard_take(const struct pnc_guard_addr *src)
 /* Where a notification the guard let through is, for the stages after it. */
 struct guard_hit {
 	__u32 udp_off;
-	__u16 port;
+	__u16 port; /* 0: the notification's ICMP form */
 	bool whole; /* not a fragment */
 };
 
@@ -200,23 +213,31 @@ static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u
 	struct pnc_guard_prefix key = {};
 	struct udphdr *udp;
 	bool deep = false;
-	__u8 *permit;
-	__u16 port;
+	__u8 *permit, l4 = 0, type;
+	__u16 port = 0;
 
 	if (!pnc_guard_cfg.rate)
 		return GUARD_NOT_MINE;
 	stage_frame(ctx, &data, &data_end);
 	hit->whole = true;
-	udp = guard_udp(data, data_end, l3_off, proto, &src, &dst, &hit->whole, &deep);
+	udp = guard_l4(data, data_end, l3_off, proto, &src, &dst, &hit->whole, &deep, &l4);
 	if (deep && bpf_map_lookup_elem(&guard_local, &dst)) {
 		count(PNC_LEARN_C_GUARD_HDR_CHAIN);
 		return GUARD_DROP;
 	}
+	/* UDP and ICMP headers are both 8 octets. */
 	if (!udp || (void *)(udp + 1) > data_end)
 		return GUARD_NOT_MINE;
-	port = bpf_ntohs(udp->dest);
-	if (port != pnc_guard_cfg.notification_port && port != pnc_guard_cfg.flow_label_port)
-		return GUARD_NOT_MINE;
+	if (l4 == GUARD_NH_UDP) {
+		port = bpf_ntohs(udp->dest);
+		if (port != pnc_guard_cfg.notification_port &&
+		    port != pnc_guard_cfg.flow_label_port)
+			return GUARD_NOT_MINE;
+	} else {
+		type = l4 == GUARD_NH_ICMP ? pnc_guard_cfg.icmp_type : pnc_guard_cfg.icmp6_type;
+		if (!type || *(__u8 *)udp != type)
+			return GUARD_NOT_MINE;
+	}
 	/* Notifications through this router to another proxy are not ours. */
 	if (!bpf_map_lookup_elem(&guard_local, &dst))
 		return GUARD_NOT_MINE;

@@ -51,7 +51,10 @@ struct pnc_guard_bucket {
 struct pnc_guard_cfg {
 	__u16 notification_port;
 	__u16 flow_label_port;
-	__u32 rsvd;
+	/* The notification's ICMP form (0: none), guarded like the UDP one. */
+	__u8 icmp_type;
+	__u8 icmp6_type;
+	__u16 rsvd;
 	__u64 rate;  /* notifications per second and source */
 	__u64 burst; /* bucket size */
 };

@@ -449,6 +449,9 @@ static __always_inline int notification_stages(struct xdp_md *ctx, __u32 off, __
 	case GUARD_DROP:
 		return XDP_DROP;
 	case GUARD_PASS:
+		/* The ICMP form: for the raw sockets. */
+		if (!hit.port)
+			return XDP_PASS;
 		rv = xlate_stage(ctx, off, proto, &hit);
 		return rv == XDP_PASS ? xsk_steer(ctx, off, proto, &hit) : rv;
 	case GUARD_NOT_MINE:

@@ -59,11 +59,13 @@ void pnc_border_tc_close(struct pnc_border_tc *bt)
 }
 
 int pnc_border_tc_set_ports(struct pnc_border_tc *bt, uint16_t notification_port,
-			    uint16_t flow_label_port)
+			    uint16_t flow_label_port, uint8_t icmp_type, uint8_t icmp6_type)
 {
 	struct pnc_border_config cfg = {
 		.notification_port = notification_port,
 		.flow_label_port = flow_label_port,
+		.icmp_type = icmp_type,
+		.icmp6_type = icmp6_type,
 	};
 	__u32 key = 0;
 

@@ -23,9 +23,12 @@ extern struct pnc_border_tc *pnc_border_tc_open(void);
 /* Detach from every interface, then free. */
 extern void pnc_border_tc_close(struct pnc_border_tc *bt);
 
-/* The ports to drop, on every attached interface at once.  0 or -errno. */
+/*
+ * The ports and the notification's ICMP / ICMPv6 types (0: none) to
+ * drop, on every attached interface at once.  0 or -errno.
+ */
 extern int pnc_border_tc_set_ports(struct pnc_border_tc *bt, uint16_t notification_port,
-				   uint16_t flow_label_port);
+				   uint16_t flow_label_port, uint8_t icmp_type, uint8_t icmp6_type);
 
 /* Attach to both sides of an interface, counters zeroed.  0 or -errno (-EEXIST: attached). */
 extern int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex);

@@ -359,6 +359,8 @@ void pnc_learn_xdp_guard_cfg(struct pnc_learn_xdp *lx, const struct pnc_guard_cf
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	live->notification_port = cfg->notification_port;
 	live->flow_label_port = cfg->flow_label_port;
+	live->icmp_type = cfg->icmp_type;
+	live->icmp6_type = cfg->icmp6_type;
 	live->burst = cfg->burst ? cfg->burst : 1;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	live->rate = cfg->rate;

@@ -7,7 +7,10 @@
  * Input: a configuration of CFG_LEN octets, then packet records.
  * Multi-octet numbers are little-endian; past the end everything is 0.
  *   0  u16 notification port, 2 u16 flow-label port (both 0: the defaults)
- *   4  flags: 0x01 per-interface counters on ifindex 1, 0x02 on ifindex 2
+ *   4  flags: 0x01 per-interface counters on ifindex 1, 0x02 on ifindex 2;
+ *      0x04 the notification's ICMP form is filtered too: ICMP type 253
+ *      and ICMPv6 type 201, or with 0x08 as well 254 and 200 (without
+ *      0x04 the types are 0, none)
  * Packet record: REC_LEN octets, then the frame (from the Ethernet header).
  *   0  bits 0-1 ifindex - 1; 0x04 skb->protocol is not the frame's
  *      EtherType but the other IP version's; 0x08 the packet leaves
@@ -17,15 +20,17 @@
  *
  * Properties, for every packet:
  *  - the verdict is that of a plain-C model of border.bpf.c's comment:
- *    UDP to either port dropped (TC_ACT_SHOT), IPv4 unless a later
- *    fragment, IPv6 past up to eight extension headers (a fragment
- *    header only on the first fragment), and an IPv6 packet whose chain
- *    goes on past eight; everything else TC_ACT_UNSPEC;
+ *    UDP to either port, and ICMP (IPv4) or ICMPv6 of the configured
+ *    type, dropped (TC_ACT_SHOT), IPv4 unless a later fragment, IPv6
+ *    past up to eight extension headers (a fragment header only on the
+ *    first fragment), and an IPv6 packet whose chain goes on past eight;
+ *    everything else TC_ACT_UNSPEC;
  *  - a UDP datagram the codec parses (pnc_ipudp_parse(), as cnpproxyd
  *    reads a notification) to one of the ports is dropped, and so is
  *    one behind an IPv6 header chain of any length;
- *  - the interface's counters count each drop under its port, or
- *    header_chain, of the way it went; both ways decide alike;
+ *  - the interface's counters count each drop under its port (an ICMP
+ *    one as a notification), or header_chain, of the way it went; both
+ *    ways decide alike;
  *  - the packet is never changed; the shim's own checks.
  */
 #include <stddef.h>
@@ -62,23 +67,27 @@ static bool m_ext(uint8_t nh)
 	return nh == 0 || nh == 43 || nh == 60 || nh == 44;
 }
 
-/* The UDP header's offset as border.bpf.c's comment describes it; 0 for none, or M_DEEP. */
-static size_t m_udp(const uint8_t *f, size_t n, uint16_t proto)
+/*
+ * The UDP or ICMP header's offset as border.bpf.c's comment describes
+ * it (*l4: which); 0 for none, or M_DEEP.
+ */
+static size_t m_l4(const uint8_t *f, size_t n, uint16_t proto, uint8_t *l4)
 {
 	size_t off = 14;
 	uint8_t nh;
 
 	if (proto == 0x0800) {
-		if (n < off + 20 || f[off + 9] != IPPROTO_UDP || (h_be16(f + off + 6) & 0x1fff) ||
-		    (f[off] & 0x0f) < 5)
+		if (n < off + 20 || (f[off + 9] != IPPROTO_UDP && f[off + 9] != 1) ||
+		    (h_be16(f + off + 6) & 0x1fff) || (f[off] & 0x0f) < 5)
 			return 0;
+		*l4 = f[off + 9];
 		return off + (f[off] & 0x0fu) * 4;
 	}
 	if (proto != 0x86dd || n < off + 40)
 		return 0;
 	nh = f[off + 6];
 	off += 40;
-	for (int i = 0; i < 8 && nh != IPPROTO_UDP; i++) {
+	for (int i = 0; i < 8 && nh != IPPROTO_UDP && nh != 58; i++) {
 		size_t hdr = off;
 
 		if (!m_ext(nh))
@@ -95,8 +104,10 @@ static size_t m_udp(const uint8_t *f, size_t n, uint16_t proto)
 		}
 		nh = f[hdr];
 	}
-	if (nh == IPPROTO_UDP)
+	if (nh == IPPROTO_UDP || nh == 58) {
+		*l4 = nh;
 		return off;
+	}
 	return m_ext(nh) ? M_DEEP : 0;
 }
 
@@ -118,7 +129,7 @@ static void one_packet(struct h_in *in)
 	uint16_t proto, port = 0;
 	uint32_t ifindex;
 	size_t n, lin, off, olen;
-	uint8_t op;
+	uint8_t op, l4 = 0, type;
 	int rv, want = TC_ACT_UNSPEC;
 
 	op = h_u8(in);
@@ -131,9 +142,15 @@ static void one_packet(struct h_in *in)
 	if (op & 4)
 		proto = proto == 0x0800 ? 0x86dd : 0x0800;
 
-	off = m_udp(f, n, proto);
+	off = m_l4(f, n, proto, &l4);
 	if (off == M_DEEP) {
 		want = TC_ACT_SHOT;
+	} else if (off && l4 != IPPROTO_UDP) {
+		type = l4 == 1 ? m.cfg.icmp_type : m.cfg.icmp6_type;
+		if (type && n > off && f[off] == type) {
+			want = TC_ACT_SHOT;
+			port = m.cfg.notification_port;
+		}
 	} else if (off && n >= off + 4) {
 		port = h_be16(f + off + 2);
 		if (port == m.cfg.notification_port || port == m.cfg.flow_label_port)
@@ -161,7 +178,8 @@ static void one_packet(struct h_in *in)
 	rv = shim_run_skb((op & 8) ? pnc_border_out : pnc_border, skb);
 	out = shim_skb_bytes(skb, &olen);
 	if (getenv("PNC_FUZZ_TRACE"))
-		fprintf(stderr, "%zu octets, UDP at %zu to %u: verdict %d\n", n, off, port, rv);
+		fprintf(stderr, "%zu octets, protocol %u at %zu (port %u): verdict %d\n", n, l4,
+			off, port, rv);
 	FUZZ_CHECK(rv == want);
 	FUZZ_CHECK(olen == n && !memcmp(out, f, n));
 	if (want == TC_ACT_SHOT && ifindex <= 2 && (m.flags & (1u << (ifindex - 1)))) {
@@ -198,6 +216,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		m.cfg.flow_label_port = PNC_FCN_UDP_PORT;
 	}
 	m.flags = h_u8(&in);
+	if (m.flags & 0x04) {
+		m.cfg.icmp_type = m.flags & 0x08 ? 254 : PNC_NOTIF_ICMP_TYPE;
+		m.cfg.icmp6_type = m.flags & 0x08 ? 200 : PNC_NOTIF_ICMP6_TYPE;
+	}
 	FUZZ_CHECK(!shim_map_update(&border_config, &key, &m.cfg, BPF_ANY));
 	for (__u32 ifindex = 1; ifindex <= 2; ifindex++)
 		if (m.flags & (1u << (ifindex - 1)))

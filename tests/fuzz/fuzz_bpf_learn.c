@@ -226,9 +226,13 @@ static bool m_addrs(const uint8_t *f, size_t n, size_t l3, uint16_t type, struct
 	return false;
 }
 
-/* A UDP header the guard considers (guard.bpf.h): IPv4, or IPv6 past extensions. */
+/*
+ * A UDP or ICMP header the guard considers (guard.bpf.h): IPv4, or IPv6
+ * past extensions.
+ */
 struct m_udp {
 	size_t udp;
+	uint8_t l4; /* 17, or 1 / 58: ICMP */
 	bool whole;
 	bool deep; /* none found: an IPv6 header chain longer than the walk */
 	struct m_addr src, dst;
@@ -251,16 +255,18 @@ static bool m_udp_of(const uint8_t *f, size_t n, size_t l3, uint16_t type, struc
 	if (type == 0x0800) {
 		uint16_t frag = h_be16(f + l3 + 6);
 
-		if (f[l3 + 9] != IPPROTO_UDP || (frag & 0x1fff) || (f[l3] & 0x0f) < 5)
+		if ((f[l3 + 9] != IPPROTO_UDP && f[l3 + 9] != 1) || (frag & 0x1fff) ||
+		    (f[l3] & 0x0f) < 5)
 			return false;
 		u->whole = !(frag & 0x2000);
+		u->l4 = f[l3 + 9];
 		u->udp = l3 + (f[l3] & 0x0fu) * 4;
 		return n >= u->udp + 8;
 	}
 	nh = f[l3 + 6];
 	off = l3 + 40;
 	/* Hop-by-hop, routing, destination options, fragment: eight at most. */
-	for (int i = 0; i < 8 && nh != IPPROTO_UDP; i++) {
+	for (int i = 0; i < 8 && nh != IPPROTO_UDP && nh != 58; i++) {
 		hdr = off;
 		if (!m_ext(nh))
 			return false;
@@ -282,10 +288,11 @@ static bool m_udp_of(const uint8_t *f, size_t n, size_t l3, uint16_t type, struc
 		}
 		nh = f[hdr];
 	}
-	if (nh != IPPROTO_UDP) {
+	if (nh != IPPROTO_UDP && nh != 58) {
 		u->deep = m_ext(nh);
 		return false;
 	}
+	u->l4 = nh;
 	u->udp = off;
 	return n >= u->udp + 8;
 }
@@ -538,9 +545,19 @@ static int m_guard(const uint8_t *f, size_t n, size_t l3, uint16_t type, struct 
 		}
 		return G_NOT_MINE;
 	}
-	*port = h_be16(f + u->udp + 2);
-	if (*port != pnc_guard_cfg.notification_port && *port != pnc_guard_cfg.flow_label_port)
-		return G_NOT_MINE;
+	if (u->l4 == IPPROTO_UDP) {
+		*port = h_be16(f + u->udp + 2);
+		if (*port != pnc_guard_cfg.notification_port &&
+		    *port != pnc_guard_cfg.flow_label_port)
+			return G_NOT_MINE;
+	} else {
+		/* The ICMP form; port 0 for the stages after the guard. */
+		uint8_t type = u->l4 == 1 ? pnc_guard_cfg.icmp_type : pnc_guard_cfg.icmp6_type;
+
+		*port = 0;
+		if (!type || f[u->udp] != type)
+			return G_NOT_MINE;
+	}
 	if (!h_tab_find(&m.local, &u->dst))
 		return G_NOT_MINE;
 	a = m_accept_of(&u->src);
@@ -800,6 +817,11 @@ static void m_frame(const uint8_t *f, size_t n, enum entry entry, uint32_t ifind
 			e->rv = XDP_PASS;
 		return;
 	}
+	/* The ICMP form goes to the raw sockets. */
+	if (!port) {
+		e->rv = XDP_PASS;
+		return;
+	}
 	rv = m_xlate(f, n, l3, type, port, ifindex, no_route, e);
 	e->rv = rv == XDP_PASS ? m_xsk(n, l3, type, &u, ifindex, queue, e) : rv;
 }
@@ -906,6 +928,8 @@ static void configure(struct h_in *in)
 
 	gc.notification_port = PNC_NOTIF_UDP_PORT;
 	gc.flow_label_port = PNC_FCN_UDP_PORT;
+	gc.icmp_type = PNC_NOTIF_ICMP_TYPE;
+	gc.icmp6_type = PNC_NOTIF_ICMP6_TYPE;
 	gc.rate = (c->flags & F_GUARD) ? 1u + grate : 0;
 	gc.burst = 1u + gburst; /* the loader never sets 0 */
 	pnc_guard_cfg = gc;
@@ -957,7 +981,7 @@ static bool notif_flow(const uint8_t *f, size_t n, size_t l3, uint16_t type,
 	struct m_udp u;
 	size_t ulen, ip_off;
 
-	if (!m_udp_of(f, n, l3, type, &u))
+	if (!m_udp_of(f, n, l3, type, &u) || u.l4 != IPPROTO_UDP)
 		return false;
 	ulen = h_be16(f + u.udp + 4);
 	if (ulen < 8 || u.udp + ulen > n || pnc_notif_decode(f + u.udp + 8, ulen - 8, &no) ||

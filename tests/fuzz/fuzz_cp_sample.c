@@ -44,21 +44,27 @@ static void check_view(const struct cp_sample_view *v, const uint8_t *sample, si
 	FUZZ_CHECK(v->roce.ip.dport == PNC_ROCE_UDP_PORT);
 }
 
-static void check_notification(const struct cp_sample_view *v, uint8_t level, uint8_t carrier)
+static void check_notification(const struct cp_sample_view *v, uint8_t level,
+			       const struct pnc_notif_icmp *form)
 {
-	static uint8_t buf[PNC_NOTIF_MAX_LEN6];
+	static uint8_t buf[PNC_NOTIF_ICMP_HLEN + PNC_NOTIF_MAX_LEN6];
+	uint8_t carrier = form->version;
 	const struct pnc_ip_udp *ip = &v->roce.ip;
 	size_t len, alen = ip->version == 4 ? 4 : 16, off, max;
 	struct pnc_roce_view inv;
 	struct pnc_notif n;
 	int ret;
 
-	ret = cp_notification_build(v, level, carrier, buf, sizeof(buf), &len);
+	ret = cp_notification_build(v, level, form, buf, sizeof(buf), &len);
 	check_reason(ret);
 	FUZZ_CHECK(!ret == (level <= 7));
 	if (ret)
 		return;
-	FUZZ_CHECK(pnc_notif_decode(buf, len, &n) == PNC_OK);
+	/* The ICMP form is the UDP payload behind an 8-octet header. */
+	if (form->type)
+		FUZZ_CHECK(pnc_notif_icmp_decode(form, buf, len, &n) == PNC_OK);
+	else
+		FUZZ_CHECK(pnc_notif_decode(buf, len, &n) == PNC_OK);
 	FUZZ_CHECK(n.af == ip->version && n.cl == level && n.protocol == 17);
 	FUZZ_CHECK(n.start == PNC_NOTIF_START_INNER_IP);
 	FUZZ_CHECK(n.sport == ip->sport && n.dport == ip->dport);
@@ -76,16 +82,20 @@ static void check_notification(const struct cp_sample_view *v, uint8_t level, ui
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct pnc_notif_icmp form = {};
 	struct cp_sample_view v;
 	size_t inner_off;
-	uint8_t level, carrier;
+	uint8_t level;
 	int ret;
 
 	if (size < HDR)
 		return 0;
 	inner_off = get_be16(data);
 	level = data[2] % 9;
-	carrier = data[3] & 1 ? 6 : 4;
+	form.version = data[3] & 1 ? 6 : 4;
+	/* Bit 1: the ICMP form (the ICMPv6 checksum left to the kernel). */
+	if (data[3] & 2)
+		form.type = form.version == 4 ? PNC_NOTIF_ICMP_TYPE : PNC_NOTIF_ICMP6_TYPE;
 	data += HDR;
 	size -= HDR;
 	ret = cp_sample_parse(data, size, inner_off, &v);
@@ -93,6 +103,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret)
 		return 0;
 	check_view(&v, data, size, inner_off);
-	check_notification(&v, level, carrier);
+	check_notification(&v, level, &form);
 	return 0;
 }

@@ -477,6 +477,68 @@ def test_border_stops_notifications_leaving():
     assert "border-interface" not in p.vtysh_cmd("show running-config cnpproxyd")
 
 
+def test_notification_in_icmp_form():
+    """Seed 002 4: with notification-form icmp, p notifies pe1 with ICMP
+    type 253 (IPv4) and ICMPv6 type 201 messages carrying the same
+    message as the UDP form; pe1 takes them, the sender gets CNPs and
+    slows; the border filter drops them leaving as it drops UDP ones."""
+    p, pe1 = gear("p"), gear("pe1")
+    p_config("congestion-point notification-form icmp")
+    try:
+        assert " congestion-point notification-form icmp\n" in p.vtysh_cmd(
+            "show running-config cnpproxyd")
+        assert congestion()["notificationForm"] == "icmp"
+        p.vtysh_cmd("clear cnpproxy counters")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        pcap = logfile("notif-icmp.pcap")
+        cap = start_tcpdump(pe1, "pe1-eth1", "icmp[0] == 253", pcap=pcap, count=1)
+        req, resp = run_pair("icmp4", "10.0.1.1", "10.0.2.1", duration=3)
+        wait_done(req, resp)
+        cap.wait(timeout=10)
+        c = p_eth1()["counters"]
+        assert c["notificationsSent"] >= 1 and c["sendErrors"] == 0, c
+        got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+        assert got["receivedIcmp"] == got["received"] >= 1 and got["cnpSent"] >= 1, got
+        rq = summary("icmp4", "req")
+        assert rq["cnps"] >= 1 and rq["cnps_invalid"] == 0, rq
+        # The message on the wire, decoded by pnc-pkt (checksums verified).
+        rc, out = run_rc(pe1, "{} decode --input pcap {}".format(PNC_PKT, pcap))
+        assert rc == 0, out
+        m = json.loads(out.strip().splitlines()[0])
+        assert (m["kind"], m["form"], m["icmp"]["type"], m["icmp"]["code"]) == (
+            "notif", "icmp", 253, 0), m
+        assert (m["ip"]["src"], m["ip"]["dst"]) == ("10.255.0.2", "10.255.0.1"), m
+        n = m["notif"]
+        assert (n["flow_src"], n["flow_dst"], n["invoking_roce"]["bth"]["dqpn"]) == (
+            "10.0.1.1", "10.0.2.1", 0x22), n
+        # As the UDP form: 576 - 20 (IP) - 8 (ICMP header) - 16.
+        assert n["invoking_len"] == 532 and m["len"] == 576, m
+
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        req, resp = run_pair("icmp6", "2001:db8:1::1", "2001:db8:2::1", duration=3,
+                             extra_req=["--no-cm", "--peer-qpn", "0x22"],
+                             extra_resp=["--no-cm", "--peer-qpn", "0x11"])
+        wait_done(req, resp)
+        got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+        assert got["receivedIcmp"] == got["received"] >= 1 and got["cnpSent"] >= 1, got
+
+        p_config("border-interface p-eth0")
+        expect(lambda: p_border()["state"], "filtering")
+        p.vtysh_cmd("clear cnpproxy counters")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        req, resp = run_pair("icmp-border", "10.0.1.1", "10.0.2.1", duration=3)
+        wait_done(req, resp)
+        c, b = p_eth1()["counters"], p_border()
+        assert c["notificationsSent"] >= 1, c
+        assert b["droppedNotificationsOut"] == c["notificationsSent"], (b, c)
+        assert pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)["received"] == 0
+    finally:
+        p.vtysh_cmd("configure terminal\nrouter cnpproxy\nno border-interface p-eth0\n"
+                    "no congestion-point notification-form\n")
+    assert "notification-form" not in p.vtysh_cmd("show running-config cnpproxyd")
+    assert congestion()["notificationForm"] == "udp"
+
+
 def encap_filters(router):
     """The encapsulation filters on pe1-eth1's egress, one line each."""
     out = router.cmd("tc filter show dev pe1-eth1 egress")

@@ -107,11 +107,17 @@ def test_status_json():
         "rateLimitGlobal": 100000, "learnInterfaces": [], "filterInterfaces": [],
         "fastPath": "socket", "flowTableSize": 65536}, proxy
     assert r1["roles"]["congestionPoint"] == {"enabled": False, "operational": False}
-    assert r1["ports"] == {"notification": 61791, "flowLabel": 61792}
+    assert r1["ports"] == {"notification": 61791, "flowLabel": 61792,
+                          "notificationIcmpType": 253, "notificationIcmpv6Type": 201}
 
     r2 = status(tgen.gears["r2"])
     assert r2["configured"] is True
     assert r2["roles"]["proxy"]["enabled"] is False
+
+
+# The ports and ICMP types once notification-port is 61000.
+PORTS_61000 = {"notification": 61000, "flowLabel": 61792, "notificationIcmpType": 253,
+               "notificationIcmpv6Type": 201}
 
 
 def test_config_through_vtysh():
@@ -130,7 +136,7 @@ def test_config_through_vtysh():
     st = status(r2)
     assert st["roles"]["congestionPoint"]["enabled"] is True
     assert st["roles"]["proxy"]["enabled"] is False
-    assert st["ports"] == {"notification": 61000, "flowLabel": 61792}
+    assert st["ports"] == PORTS_61000
 
 
 @pytest.mark.parametrize(
@@ -142,6 +148,8 @@ def test_config_through_vtysh():
         ("notification-port 0", "% "),
         ("notification-port 70000", "% "),
         ("proxy now", "% "),
+        ("notification-icmp-type 8", "% "),
+        ("notification-icmpv6-type 200", "the Long-haul CNP's ICMPv6 type"),
     ],
 )
 def test_bad_config_refused(command, message):
@@ -153,7 +161,7 @@ def test_bad_config_refused(command, message):
     assert message in out, out
     assert rc != 0, "vtysh accepted '{}': {}".format(command, out)
     assert cnpproxy_block(r2) == before
-    assert status(r2)["ports"] == {"notification": 61000, "flowLabel": 61792}
+    assert status(r2)["ports"] == PORTS_61000
 
 
 def test_long_prefix_list_name_refused():

@@ -128,7 +128,11 @@ def test_config_refusals():
             ("proxy long-haul resume-share 101", "range"),
             ("proxy rate-advice opcode 29", "range"),
             ("proxy severe-level 0", "range"),
-            ("proxy severe-level 8", "range")):
+            ("proxy severe-level 8", "range"),
+            # IANA's types, and the Long-haul CNP's: not the notification's ICMP form
+            ("notification-icmp-type 8", "Unknown command"),
+            ("notification-icmpv6-type 135", "Unknown command"),
+            ("notification-icmpv6-type 200", "is the Long-haul CNP's ICMPv6 type")):
         rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy", cmd)
         assert rc != 0 and why in out, (cmd, out)
     # Nothing of the refused commands was applied.
@@ -203,6 +207,75 @@ def test_unknown_flow_and_fcn_unresolved():
     send_from("p", "10.0.12.1", FCN_PORT, pkt("fcn", "bare=1"))
     expect_counters({"received": 2, "droppedUnknownFlow": 2, "receivedFlowLabel": 1,
                      "droppedFlowLabelUnresolved": 1, "cnpSent": 0})
+
+
+def icmp_notification(v6=False, csum=None):
+    """ICMP (or ICMPv6) message of a notification in its ICMP form (6.5)
+    about a flow pe1 has not learned."""
+    args = ["notif", "icmp=1", "bare=1", "cl=5", "invoking=rc-write", "inv.dqpn=0x777"]
+    if v6:
+        args += ["-6", "inv.src=2001:db8:1::1", "inv.dst=2001:db8:23::3"]
+    else:
+        args += ["inv.src=10.0.1.1", "inv.dst=10.0.23.3"]
+    if csum is not None:
+        args.append("icmp-csum={}".format(csum))
+    return pkt(*args)
+
+
+# A raw socket: the kernel adds the IP header (and an ICMPv6 checksum).
+SEND_ICMP = ("import socket,sys; v6 = ':' in sys.argv[1]; "
+             "s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET, socket.SOCK_RAW, "
+             "socket.IPPROTO_ICMPV6 if v6 else socket.IPPROTO_ICMP); "
+             "[s.sendto(bytes.fromhex(sys.argv[2]), (sys.argv[1], 0)) "
+             "for _ in range(int(sys.argv[3]))]")
+
+
+def send_icmp(router, dst, msg_hex, count=1):
+    rc, out = run_rc(gear(router), "/usr/bin/python3 -c \"{}\" {} {} {}".format(
+        SEND_ICMP, dst, msg_hex, count))
+    assert rc == 0, out
+
+
+def proxy_operational():
+    role = gear("pe1").vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    return role["operational"]
+
+
+def test_icmp_form_accepted():
+    """Seed 002 4: a notification may be an ICMP message.  pe1 takes ICMP
+    type 253 and ICMPv6 type 201 through the same checks as UDP (accept
+    list, decoding, flow lookup), counts them in receivedIcmp, leaves other
+    ICMP alone, refuses a bad checksum by name and follows another
+    configured type."""
+    pe1 = gear("pe1")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_icmp("p", "10.0.12.1", icmp_notification())
+    send_icmp("p", "2001:db8:12::1", icmp_notification(v6=True))
+    send_icmp("sender", "10.0.1.254", icmp_notification())
+    rc, out = run_rc(gear("p"), "ping -c 2 -i 0.2 -W 2 10.0.12.1")
+    assert rc == 0, out
+    expect_counters({"received": 3, "receivedIcmp": 3, "droppedUnknownFlow": 2,
+                     "droppedSourceDenied": 1, "droppedMalformed": 0})
+
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_icmp("p", "10.0.12.1", icmp_notification(csum="0x1234"))
+    expect_counters({"received": 1, "receivedIcmp": 1, "droppedMalformed": 1})
+    assert counters()["malformedByReason"] == {"notif-icmp-bad-checksum": 1}, counters()
+
+    # Another type: the socket filters follow; 253 is no notification any more.
+    proxy_cfg("notification-icmp-type 254")
+    wait_for(proxy_operational, 10, "pe1's sockets for ICMP type 254 open")
+    status = pe1.vtysh_cmd("show cnpproxy status json", isjson=True)
+    assert status["ports"]["notificationIcmpType"] == 254, status["ports"]
+    assert " notification-icmp-type 254\n" in pe1.vtysh_cmd("show running-config cnpproxyd")
+    pe1.vtysh_cmd("clear cnpproxy counters")
+    send_icmp("p", "10.0.12.1", icmp_notification())
+    send_icmp("p", "10.0.12.1", pkt("notif", "icmp=1", "bare=1", "icmp-type=254",
+                                    "invoking=rc-write", "inv.dqpn=0x777"))
+    expect_counters({"received": 1, "receivedIcmp": 1, "droppedUnknownFlow": 1})
+    proxy_cfg("no notification-icmp-type")
+    wait_for(proxy_operational, 10, "pe1's sockets for ICMP type 253 open")
+    assert "notification-icmp-type" not in pe1.vtysh_cmd("show running-config cnpproxyd")
 
 
 def test_rate_limit_per_source():
@@ -370,6 +443,34 @@ def test_filter_follows_prefix_list_and_rate():
         assert got["droppedSourceDenied"] == 0 and got["droppedSocketOverflow"] == 0, got
     finally:
         pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy rate-limit per-source 5\n")
+        set_filter(False)
+
+
+def test_filter_guards_the_icmp_form():
+    """The guard treats the ICMP form as the UDP one: from a source the
+    accept list denies, dropped at the driver; from a permitted one, on to
+    pe1's raw sockets (the translator and AF_XDP read UDP only)."""
+    pe1 = gear("pe1")
+    set_filter(True)
+    try:
+        pe1.vtysh_cmd("configure terminal\nip prefix-list CPS seq 1 deny 10.0.12.2/32\n")
+        _, n = topotest.run_and_expect(lambda: filter_status()["acceptEntries"], 3, count=20,
+                                       wait=0.5)
+        assert n == 3, filter_status()
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_icmp("p", "10.0.12.1", icmp_notification(), count=5)
+        expect_counters({"droppedAtDriverSourceDenied": 5, "received": 0})
+        pe1.vtysh_cmd("configure terminal\nno ip prefix-list CPS seq 1 deny 10.0.12.2/32\n")
+        _, n = topotest.run_and_expect(lambda: filter_status()["acceptEntries"], 2, count=20,
+                                       wait=0.5)
+        assert n == 2, filter_status()
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        send_icmp("p", "10.0.12.1", icmp_notification())
+        send_icmp("p", "2001:db8:12::1", icmp_notification(v6=True))
+        expect_counters({"received": 2, "receivedIcmp": 2, "droppedUnknownFlow": 2,
+                         "droppedAtDriverSourceDenied": 0})
+    finally:
+        pe1.vtysh_cmd("configure terminal\nno ip prefix-list CPS seq 1 deny 10.0.12.2/32\n")
         set_filter(False)
 
 

@@ -178,6 +178,17 @@ def learn_seeds(corpus):
           + learn_rec(n4, op=GUARD | take) + learn_rec(n6, op=GUARD | take)
           + b"".join(learn_rec(f, op=GUARD, adv_us=60000) for f in not_delivered(n4, n6))
           + learn_rec(n4 + bytes(6), op=GUARD, adv_us=60000))
+    # The notification's ICMP form: guarded like UDP, then to the stack.
+    i4 = frame("notif", "icmp=1", *inv4, "cl=5")
+    i6 = frame("notif", "icmp=1", *v6, *inv6, "cl=2")
+    other = bytearray(i4)
+    other[34] = 8  # an echo request: not a notification
+    write(corpus, t, "notif_icmp", learn_cfg(flags=on)
+          + learn_rec(i4, op=GUARD | take) + learn_rec(i6, op=GUARD_LEARN | take)
+          + learn_rec(i4, op=GUARD | LOCAL | ACCEPT | DENY, plen=24)
+          + learn_rec(bytes(other), op=GUARD) + learn_rec(ip6_ext(i6, (0, 8)), op=GUARD)
+          + learn_rec(ip6_ext(i6, (0, 8), *[(60, 8)] * 8), op=GUARD)
+          + learn_rec(i4[:40], op=GUARD))
     write(corpus, t, "xsk", learn_cfg(flags=F_GUARD | F_XSK, xsk_queues=8, xsk_sockets=0x05)
           + learn_rec(n4, op=GUARD | LOCAL | ACCEPT, plen=0)
           + learn_rec(n4, op=GUARD, queue=1) + learn_rec(n4, op=GUARD, queue=2)
@@ -365,6 +376,20 @@ def border_seeds(corpus):
           + border_rec(n4, swap=True) + border_rec(n4[:40], ifindex=3) + border_rec(n6, lin=20))
     write(corpus, t, "other_ports", struct.pack("<HHB", 4791, 0, 0x01) + border_rec(data)
           + border_rec(n4) + border_rec(exts))
+    # The notification's ICMP form: its types dropped both ways (flags 0x04),
+    # other ICMP and other types not; 0x08 configures other types.
+    i4 = frame("notif", "icmp=1", "invoking=rc-write")
+    i6 = frame("notif", "icmp=1", *v6, "invoking=rc-write")
+    echo = bytearray(i4)
+    echo[34] = 8
+    ifrag = bytearray(i4)
+    ifrag[20] = 0x01
+    icmp = (border_rec(i4) + border_rec(i6, ifindex=2) + border_rec(i4, out=True)
+            + border_rec(i6, out=True) + border_rec(bytes(echo)) + border_rec(bytes(ifrag))
+            + border_rec(ip6_ext(i6, (0, 8), (44, 8))) + border_rec(i4[:34]))
+    write(corpus, t, "icmp", struct.pack("<HHB", 0, 0, 0x07) + icmp)
+    write(corpus, t, "icmp_other_types", struct.pack("<HHB", 0, 0, 0x0f) + icmp)
+    write(corpus, t, "icmp_none", struct.pack("<HHB", 0, 0, 0x03) + icmp)
     # Leaving by the border (seed 002 8), on both interfaces, beside arrivals.
     write(corpus, t, "leaving", cfg + border_rec(n4, out=True) + border_rec(n6, 2, out=True)
           + border_rec(fcn, out=True) + border_rec(data, out=True) + border_rec(n4)
