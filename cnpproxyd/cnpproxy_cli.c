@@ -510,16 +510,43 @@ DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
 	"Egress PE's decapsulating address (outer destination)\n"                                 \
 	"IPv6 address\n"
 
-DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
-	   "proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx endpoint X:X::X:X$ep",
-	   PROXY_FL_TUNNEL_HELP)
+/* A change to the tunnel entry of a prefix, or to node below it (path). */
+static void fl_tunnel_change(struct vty *vty, const char *pbuf, const char *path,
+			     enum nb_operation op, const char *value)
 {
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./proxy/flow-label-tunnel/tunnel[prefix='%s']%s", pbuf,
+		 path);
+	nb_cli_enqueue_change(vty, xpath, op, value);
+}
+
+DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
+	   "proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx endpoint X:X::X:X$ep [vxlan vni (1-16777215)$vni router-mac X:X:X:X:X:X$mac]",
+	   PROXY_FL_TUNNEL_HELP
+	   "VXLAN over IPv6 instead of IPv6-in-IPv6 (UDP port 4789)\n"
+	   "VXLAN Network Identifier the egress PE decapsulates\n"
+	   "VNI\n"
+	   "Inner destination MAC: the egress PE's VXLAN interface\n"
+	   "MAC address\n")
+{
+	char pbuf[PREFIX_STRLEN];
+
 	if (!candidate_node(vty, "./proxy/flow-label-tunnel")) {
 		vty_out(vty,
 			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	return set_prefix_entry(vty, "./proxy/flow-label-tunnel/tunnel", pfx, "endpoint", ep_str);
+	prefix_key(pfx, pbuf, sizeof(pbuf));
+	fl_tunnel_change(vty, pbuf, "", NB_OP_CREATE, NULL);
+	fl_tunnel_change(vty, pbuf, "/endpoint", NB_OP_MODIFY, ep_str);
+	/* The whole entry is what was typed: without vxlan, the plain tunnel. */
+	fl_tunnel_change(vty, pbuf, "/vxlan", vni_str ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
+	if (vni_str) {
+		fl_tunnel_change(vty, pbuf, "/vxlan/vni", NB_OP_MODIFY, vni_str);
+		fl_tunnel_change(vty, pbuf, "/vxlan/router-mac", NB_OP_MODIFY, mac_str);
+	}
+	return cnpproxy_cli_apply(vty);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
@@ -595,8 +622,13 @@ void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool sh
 
 void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
-	vty_out(vty, " proxy flow-label-tunnel prefix %s endpoint %s\n",
+	vty_out(vty, " proxy flow-label-tunnel prefix %s endpoint %s",
 		yang_dnode_get_string(dnode, "prefix"), yang_dnode_get_string(dnode, "endpoint"));
+	if (yang_dnode_exists(dnode, "vxlan"))
+		vty_out(vty, " vxlan vni %u router-mac %s",
+			yang_dnode_get_uint32(dnode, "vxlan/vni"),
+			yang_dnode_get_string(dnode, "vxlan/router-mac"));
+	vty_out(vty, "\n");
 }
 
 void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dnode,

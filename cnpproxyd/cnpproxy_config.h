@@ -86,6 +86,8 @@ struct cnp_fl_tunnel {
 	uint8_t prefix[16];
 	uint8_t plen;
 	uint8_t endpoint[16]; /* IPv6 */
+	uint32_t vni;	      /* 0: IPv6-in-IPv6; else VXLAN over IPv6 */
+	uint8_t router_mac[6]; /* VXLAN: the inner destination MAC */
 };
 
 /* The proxy role's settings. */

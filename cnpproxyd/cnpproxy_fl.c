@@ -161,7 +161,8 @@ void cnpproxy_fl_apply(void)
 	for (unsigned int i = 0; i < pc->n_fl_tunnels; i++) {
 		const struct cnp_fl_tunnel *t = &pc->fl_tunnels[i];
 
-		if (pnc_flenc_add_tunnel(fl.fe, t->family, t->prefix, t->plen, t->endpoint))
+		if (pnc_flenc_add_tunnel(fl.fe, t->family, t->prefix, t->plen, t->endpoint, t->vni,
+					 t->router_mac))
 			zlog_warn("cnpproxyd: cannot add flow-label tunnel prefix %u/%u",
 				  t->family, t->plen);
 	}

@@ -306,6 +306,25 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel/vxlan",
+			.cbs = {
+				.create = cnpproxy_nb_create,
+				.destroy = cnpproxy_nb_destroy,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel/vxlan/vni",
+			.cbs = {
+				.modify = cnpproxy_nb_modify,
+			},
+		},
+		{
+			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel/vxlan/router-mac",
+			.cbs = {
+				.modify = cnpproxy_fl_mac_modify,
+			},
+		},
+		{
 			.xpath = CNPPROXY_XPATH "/congestion-point",
 			.cbs = {
 				.create = cnpproxy_nb_create,

@@ -31,6 +31,7 @@ int cnpproxy_proxy_sender_cnp_sized_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
 int cnpproxy_port_modify(struct nb_cb_modify_args *args);
 int cnpproxy_icmp6_type_modify(struct nb_cb_modify_args *args);
+int cnpproxy_fl_mac_modify(struct nb_cb_modify_args *args);
 
 /* Address checks (cnpproxy_nb_validate.c): not unspecified, multicast or broadcast. */
 bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);

@@ -8,6 +8,7 @@
 
 #include "lib/log.h"
 #include "lib/northbound.h"
+#include "lib/prefix.h"
 #include "lib/yang.h"
 
 #include "cnpproxyd.h"
@@ -32,6 +33,14 @@ static int tunnel_add(const struct lyd_node *dn, void *arg)
 	memcpy(t->prefix, &p.u.prefix, t->family == 4 ? 4 : 16);
 	yang_dnode_get_ip(&a, dn, "endpoint");
 	memcpy(t->endpoint, &a.ipaddr_v6, 16);
+	if (yang_dnode_exists(dn, "vxlan")) {
+		struct ethaddr mac = {};
+
+		t->vni = yang_dnode_get_uint32(dn, "vxlan/vni");
+		/* YANG checked the syntax. */
+		(void)prefix_str2mac(yang_dnode_get_string(dn, "vxlan/router-mac"), &mac);
+		memcpy(t->router_mac, mac.octet, sizeof(t->router_mac));
+	}
 	return YANG_ITER_CONTINUE;
 }
 
@@ -61,6 +70,27 @@ void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node 
 	yang_dnode_iterate(tunnel_add, pc, fl, "tunnel");
 	DEBUGD(&cnp_dbg_nb, "northbound: flow-label tunnel on %s, %u prefixes", pc->fl_if,
 	       pc->n_fl_tunnels);
+}
+
+/*
+ * The router MAC of a VXLAN tunnel: a frame to a multicast or the zero
+ * address would not be routed on by the egress PE.
+ */
+int cnpproxy_fl_mac_modify(struct nb_cb_modify_args *args)
+{
+	struct ethaddr mac = {};
+	static const uint8_t zero[ETH_ALEN];
+
+	if (args->event != NB_EV_VALIDATE)
+		return NB_OK;
+	if (!prefix_str2mac(yang_dnode_get_string(args->dnode, NULL), &mac) ||
+	    (mac.octet[0] & 0x01) || !memcmp(mac.octet, zero, ETH_ALEN)) {
+		snprintf(args->errmsg, args->errmsg_len,
+			 "router MAC %s: a unicast MAC address is needed",
+			 yang_dnode_get_string(args->dnode, NULL));
+		return NB_ERR_VALIDATION;
+	}
+	return NB_OK;
 }
 
 /* The tunnel's outer source and endpoints: each is one node. */

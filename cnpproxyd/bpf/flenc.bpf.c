@@ -7,7 +7,11 @@
  * packets whose destination matches the tunnelled-prefix trie get an
  * outer IPv6 header: source = this PE (where a congested WAN node sends
  * its FCN), destination = the egress PE's SID, traffic class copied
- * from the inner header (so the ECN field too), hop limit 64.  The Flow
+ * from the inner header (so the ECN field too), hop limit 64.  A VXLAN
+ * tunnel puts UDP (to 4789, checksum 0 as RFC 6935 allows tunnels), the
+ * VXLAN header and an Ethernet header to the egress PE's router MAC
+ * between the two, so that the egress PE's own VXLAN device ends it.
+ * The Flow
  * Label identifies the flow: a RoCEv2 flow, keyed by (src, dst, BTH
  * DestQP), gets a random label allocated here (seed 001: random and
  * locally unique) and remembered in two maps,
@@ -318,17 +322,76 @@ static __always_inline bool src_configured(void)
 	return false;
 }
 
+/* What a tunnel adds in front of the inner packet. */
+static __always_inline __u32 overhead(const struct pnc_flenc_tunnel *t)
+{
+	return t->vni ? PNC_FLENC_VXLAN_LEN : PNC_FLENC_OUTER_LEN;
+}
+
 /*
  * Over the interface MTU once encapsulated (GSO packets are segmented to
  * fit later).  Such packets are dropped: bpf_skb_adjust_room() would
- * refuse them, and the remedy is a route MTU 40 octets lower for the
- * tunnelled prefixes, which makes the kernel send the ICMP errors.
+ * refuse them, and the remedy is a route MTU 40 (VXLAN: 70) octets lower
+ * for the tunnelled prefixes, which makes the kernel send the ICMP
+ * errors.
  */
-static __always_inline bool too_big(struct __sk_buff *skb)
+static __always_inline bool too_big(struct __sk_buff *skb, const struct pnc_flenc_tunnel *t)
 {
 	__u32 mtu = 0;
 
-	return bpf_check_mtu(skb, 0, &mtu, PNC_FLENC_OUTER_LEN, 0) != BPF_MTU_CHK_RET_SUCCESS;
+	return bpf_check_mtu(skb, 0, &mtu, (__s32)overhead(t), 0) != BPF_MTU_CHK_RET_SUCCESS;
+}
+
+/* linux/bpf.h's BPF_F_ADJ_ROOM_ENCAP_L2(), which vmlinux.h cannot carry. */
+static __always_inline __u64 encap_l2(__u64 len)
+{
+	return (len & BPF_ADJ_ROOM_ENCAP_L2_MASK) << BPF_ADJ_ROOM_ENCAP_L2_SHIFT;
+}
+
+/* UDP, VXLAN and the inner Ethernet header, as written. */
+struct vxlan_hdrs {
+	__be16 sport;
+	__be16 dport;
+	__be16 len;
+	__be16 csum;
+	__u8 flags; /* 0x08: the VNI is valid */
+	__u8 rsvd1[3];
+	__u8 vni[3];
+	__u8 rsvd2;
+	__u8 dmac[6];
+	__u8 smac[6];
+	__be16 proto;
+} __attribute__((packed));
+
+_Static_assert(PNC_FLENC_OUTER_LEN + sizeof(struct vxlan_hdrs) == PNC_FLENC_VXLAN_LEN,
+	       "VXLAN encapsulation length");
+
+/*
+ * The VXLAN headers after the outer IPv6 header; the inner frame keeps
+ * the packet's own source MAC.  0 or < 0.
+ */
+static __always_inline int push_vxlan(struct __sk_buff *skb, const struct inner_pkt *p,
+				      const struct pnc_flenc_tunnel *t, __u32 label)
+{
+	struct vxlan_hdrs v = {};
+
+	/* A source port per flow, as RFC 7348 asks: the label is one. */
+	v.sport = bpf_htons(0xc000 | (label & 0x3fff));
+	v.dport = bpf_htons(PNC_FLENC_VXLAN_PORT);
+	v.len = bpf_htons((__u16)(sizeof(v) + p->ip_len));
+	v.flags = 0x08;
+	v.vni[0] = t->vni >> 16;
+	v.vni[1] = t->vni >> 8;
+	v.vni[2] = t->vni;
+	__builtin_memcpy(v.dmac, t->router_mac, sizeof(v.dmac));
+	if (bpf_skb_load_bytes(skb, 6, v.smac, sizeof(v.smac)))
+		return -1;
+	v.proto = bpf_htons(p->version == 4 ? ETH_P_IP : ETH_P_IPV6);
+	if (bpf_skb_adjust_room(skb, PNC_FLENC_VXLAN_LEN, BPF_ADJ_ROOM_MAC,
+				BPF_F_ADJ_ROOM_ENCAP_L3_IPV6 | BPF_F_ADJ_ROOM_ENCAP_L4_UDP |
+					BPF_F_ADJ_ROOM_ENCAP_L2_ETH | encap_l2(ETH_HLEN)))
+		return -1;
+	return bpf_skb_store_bytes(skb, ETH_HLEN + PNC_FLENC_OUTER_LEN, &v, sizeof(v), 0);
 }
 
 /* Insert and fill the outer header.  0 or < 0. */
@@ -339,14 +402,21 @@ static __always_inline int push_outer(struct __sk_buff *skb, const struct inner_
 	struct outer6 o = {};
 
 	o.vtcfl = bpf_htonl(6U << 28 | (__u32)p->tclass << 20 | (label & PNC_FLENC_LABEL_MASK));
-	o.payload_len = bpf_htons((__u16)p->ip_len);
-	o.nexthdr = p->version == 4 ? PNC_FLENC_NH_IPV4 : PNC_FLENC_NH_IPV6;
+	o.payload_len = bpf_htons((__u16)(p->ip_len + overhead(t) - PNC_FLENC_OUTER_LEN));
+	o.nexthdr = t->vni	      ? PNC_FLENC_NH_UDP
+		    : p->version == 4 ? PNC_FLENC_NH_IPV4
+				      : PNC_FLENC_NH_IPV6;
 	o.hop_limit = pnc_cfg.hop_limit ? pnc_cfg.hop_limit : PNC_FLENC_HOP_LIMIT;
 	__builtin_memcpy(o.src, pnc_cfg.src, 16);
 	__builtin_memcpy(o.dst, t->dst, 16);
 
-	if (bpf_skb_adjust_room(skb, sizeof(o), BPF_ADJ_ROOM_MAC, BPF_F_ADJ_ROOM_ENCAP_L3_IPV6))
+	if (t->vni) {
+		if (push_vxlan(skb, p, t, label))
+			return -1;
+	} else if (bpf_skb_adjust_room(skb, sizeof(o), BPF_ADJ_ROOM_MAC,
+				       BPF_F_ADJ_ROOM_ENCAP_L3_IPV6)) {
 		return -1;
+	}
 	if (bpf_skb_store_bytes(skb, ETH_HLEN, &o, sizeof(o), 0))
 		return -1;
 	return bpf_skb_store_bytes(skb, ETH_HLEN - 2, &proto, sizeof(proto), 0);
@@ -383,8 +453,8 @@ int pnc_flenc(struct __sk_buff *skb)
 		count(PNC_FLENC_C_NO_SOURCE);
 		return TC_ACT_SHOT;
 	}
-	/* The outer payload length is the inner packet's: 16 bits, no jumbogram. */
-	if (too_big(skb) || p.ip_len > 0xffff) {
+	/* The outer payload length is 16 bits: no jumbogram. */
+	if (too_big(skb, t) || p.ip_len + overhead(t) - PNC_FLENC_OUTER_LEN > 0xffff) {
 		count(PNC_FLENC_C_TOO_BIG);
 		return TC_ACT_SHOT;
 	}

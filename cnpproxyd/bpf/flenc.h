@@ -34,9 +34,16 @@
 
 /* Outer header (IPv6, no extension headers). */
 #define PNC_FLENC_OUTER_LEN 40
+/*
+ * VXLAN over IPv6 (RFC 7348): the outer header, UDP to 4789, the VXLAN
+ * header and the inner Ethernet header.
+ */
+#define PNC_FLENC_VXLAN_PORT 4789
+#define PNC_FLENC_VXLAN_LEN  (PNC_FLENC_OUTER_LEN + 8 + 8 + 14)
 #define PNC_FLENC_HOP_LIMIT 64
 #define PNC_FLENC_NH_IPV4   4  /* IPv4-in-IPv6 */
 #define PNC_FLENC_NH_IPV6   41 /* IPv6-in-IPv6 */
+#define PNC_FLENC_NH_UDP     17 /* VXLAN */
 
 /*
  * Key of the tunnelled-prefix LPM trie.  The family octet is part of the
@@ -55,6 +62,9 @@ struct pnc_flenc_prefix {
 /* Value of the trie: where the flows to that prefix are tunnelled. */
 struct pnc_flenc_tunnel {
 	__u8 dst[16]; /* outer destination: the egress PE's SID or address */
+	__u32 vni;    /* 0: IPv6-in-IPv6; else VXLAN with this VNI (24 bits) */
+	__u8 router_mac[6]; /* VXLAN: inner destination MAC */
+	__u8 pad[2];	    /* zero */
 };
 
 /*

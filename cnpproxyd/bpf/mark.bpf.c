@@ -21,7 +21,8 @@
  * fail-safe for a daemon that hangs or is killed while marking.  A flow is
  * (outer source, outer flow label) for RoCEv2 in an IPv6 tunnel (seed
  * 001: the ingress PE put a per-flow label there and is the outer
- * source), else (source, destination, BTH DestQP).
+ * source; IPv4 or IPv6 directly inside the outer header, or VXLAN over
+ * it), else (source, destination, BTH DestQP).
  *
  * It never drops, and never ends classification either: every path
  * returns TC_ACT_UNSPEC ("no verdict"), so that the filters after ours
@@ -377,10 +378,42 @@ static __always_inline enum parse_rv parse_tunnel(struct __sk_buff *skb, struct 
 	return nh == NH_IPIP ? parse_inner4(skb, p) : parse_inner6(skb, p);
 }
 
+/*
+ * VXLAN over IPv6 (RFC 7348, seed 001): UDP at off to 4789, the VXLAN
+ * header with its VNI flag, an untagged inner Ethernet frame.
+ */
+static __always_inline enum parse_rv parse_vxlan(struct __sk_buff *skb, struct pkt *p, __u32 off)
+{
+	__u8 flags;
+	__be16 type;
+
+	if (load(skb, p, off + 8, &flags, sizeof(flags)) ||
+	    load(skb, p, off + 16 + 12, &type, sizeof(type)))
+		return PARSE_ERR;
+	if (!(flags & 0x08) || (type != bpf_htons(ETH_P_IP) && type != bpf_htons(ETH_P_IPV6)))
+		return PARSE_OTHER;
+	p->flags |= PNC_MARK_F_TUNNELLED | PNC_MARK_F_VXLAN;
+	p->inner_off = off + PNC_MARK_VXLAN_HLEN;
+	return type == bpf_htons(ETH_P_IP) ? parse_inner4(skb, p) : parse_inner6(skb, p);
+}
+
+static __always_inline enum parse_rv parse_udp(struct __sk_buff *skb, struct pkt *p)
+{
+	__be16 dport;
+
+	if (p->ip_version == 6) {
+		if (load(skb, p, p->l4_off + 2, &dport, sizeof(dport)))
+			return PARSE_ERR;
+		if (dport == bpf_htons(PNC_MARK_VXLAN_PORT))
+			return parse_vxlan(skb, p, p->l4_off);
+	}
+	return parse_roce(skb, p, p->l4_off);
+}
+
 static __always_inline enum parse_rv parse_l4(struct __sk_buff *skb, struct pkt *p)
 {
 	if (p->nexthdr == NH_UDP)
-		return parse_roce(skb, p, p->l4_off);
+		return parse_udp(skb, p);
 	if (p->ip_version == 6)
 		return parse_tunnel(skb, p);
 	return PARSE_OTHER;

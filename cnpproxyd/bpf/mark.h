@@ -83,6 +83,11 @@ enum pnc_mark_ev_type {
 #define PNC_MARK_F_TUNNELLED 0x01 /* IPv4/IPv6 in outer IPv6 */
 #define PNC_MARK_F_ROUTING   0x02 /* an IPv6 Routing Header (SRH) before the inner one */
 #define PNC_MARK_F_INNER_V6  0x04 /* the inner header is IPv6 */
+#define PNC_MARK_F_VXLAN     0x08 /* the tunnel is VXLAN (UDP 4789) over IPv6 */
+
+/* RFC 7348's port; VXLAN header and inner Ethernet header before the inner IP one. */
+#define PNC_MARK_VXLAN_PORT 4789
+#define PNC_MARK_VXLAN_HLEN (8 + 8 + 14)
 
 struct pnc_mark_ev_hdr {
 	__u8 type;	 /* enum pnc_mark_ev_type */

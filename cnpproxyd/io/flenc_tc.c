@@ -245,15 +245,21 @@ static int map_err(int rv)
 }
 
 int pnc_flenc_add_tunnel(struct pnc_flenc_tc *fe, int family, const uint8_t *prefix,
-			 unsigned int plen, const uint8_t dst[16])
+			 unsigned int plen, const uint8_t dst[16], uint32_t vni,
+			 const uint8_t *router_mac)
 {
-	struct pnc_flenc_tunnel t;
+	struct pnc_flenc_tunnel t = {};
 	struct pnc_flenc_prefix key;
 	int err = prefix_key(family, prefix, plen, &key);
 
 	if (err)
 		return err;
+	if (vni > 0xffffff || (vni && !router_mac))
+		return -EINVAL;
 	memcpy(t.dst, dst, sizeof(t.dst));
+	t.vni = vni;
+	if (vni)
+		memcpy(t.router_mac, router_mac, sizeof(t.router_mac));
 	return map_err(bpf_map__update_elem(fe->skel->maps.tunnels, &key, sizeof(key), &t,
 					    sizeof(t), BPF_ANY));
 }

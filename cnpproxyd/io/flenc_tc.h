@@ -79,10 +79,12 @@ extern void pnc_flenc_set_source(struct pnc_flenc_tc *fe, const uint8_t src[16])
 /*
  * Tunnel the inner destinations in prefix/plen (family 4 or 6; prefix
  * 4 or 16 octets) to the outer destination dst (IPv6).  Host bits are
- * ignored.  Adding an existing prefix replaces its destination.
+ * ignored.  Adding an existing prefix replaces its destination.  vni 0:
+ * IPv6-in-IPv6; else VXLAN with that VNI, the inner frame to router_mac.
  */
 extern int pnc_flenc_add_tunnel(struct pnc_flenc_tc *fe, int family, const uint8_t *prefix,
-				unsigned int plen, const uint8_t dst[16]);
+				unsigned int plen, const uint8_t dst[16], uint32_t vni,
+				const uint8_t *router_mac);
 extern int pnc_flenc_del_tunnel(struct pnc_flenc_tc *fe, int family, const uint8_t *prefix,
 				unsigned int plen);
 

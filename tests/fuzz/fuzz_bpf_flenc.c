@@ -21,7 +21,8 @@
  *      destination prefix (length: octet 1) becomes a tunnel to octets
  *      4-19; 0x04 a GSO packet; 0x08 an encapsulated packet goes through
  *      pnc_fldec too, its outer destination a SID; 0x10 the frame's IPv6
- *      destination becomes a SID
+ *      destination becomes a SID; 0x20 with 0x02, the tunnel is VXLAN
+ *      (VNI VXLAN_VNI, router MAC VXLAN_MAC)
  *   1  tunnel prefix length, n % (address bits + 1)
  *   2  u16 octets in the linear part (0: all)
  *   4  tunnel destination (16)
@@ -42,7 +43,10 @@
  *    IPv6 header: version 6, the inner traffic class, the flow's label,
  *    payload length the inner IP length, next header 4 or 41, the hop
  *    limit, source and tunnel destination configured, EtherType IPv6,
- *    the inner packet octet for octet;
+ *    the inner packet octet for octet; through a VXLAN tunnel, next
+ *    header UDP, then UDP to 4789 from a port the label gives, checksum
+ *    0, the VXLAN header with the VNI, an Ethernet header from the
+ *    packet's source MAC to the router MAC, the inner packet;
  *  - the flow and label maps agree with each other and the model
  *    (label, P_Key, source port, first/last time, packets, octets);
  *  - decapsulation (pnc_fldec) of an encapsulated packet gives the
@@ -72,6 +76,9 @@
 #define FRAME_MAX      9200
 #define CLOCK_START_NS (1000 * 1000000000ULL)
 #define OUTER	       PNC_FLENC_OUTER_LEN
+#define OUTER_MAX      PNC_FLENC_VXLAN_LEN
+#define VXLAN_VNI      0x0a0b0c
+#define VXLAN_MAC      "\x02\x00\x5e\x00\x53\x01"
 #define SKB_GROW_MAX   16064 /* the shim's bpf_skb_adjust_room() limit */
 
 enum cfg_flag {
@@ -90,12 +97,14 @@ enum rec_op {
 	OP_GSO = 0x04,
 	OP_ROUNDTRIP = 0x08,
 	OP_SID = 0x10,
+	OP_VXLAN = 0x20,
 };
 
 struct m_tunnel {
 	uint8_t family, plen; /* key: family, length, the prefix's bits */
 	uint8_t addr[16];
 	uint8_t dst[16];
+	bool vxlan;
 };
 
 struct m_flow {
@@ -119,7 +128,7 @@ static struct {
 struct expect {
 	int rv;
 	uint64_t count[PNC_FLENC_C_MAX];
-	uint8_t out[FRAME_MAX + OUTER];
+	uint8_t out[FRAME_MAX + OUTER_MAX];
 	size_t out_len;
 	bool changed;			/* out holds the packet expected */
 	size_t ecn_at;			/* decapsulation: the inner ECN octet, or 0 */
@@ -128,6 +137,7 @@ struct expect {
 	struct pnc_flenc_flow_key flow; /* encapsulation of a RoCE flow */
 	bool roce;
 	uint8_t outer_dst[16];
+	bool vxlan;	/* encapsulated in VXLAN */
 	uint32_t draws; /* bpf_get_prandom_u32() calls */
 };
 
@@ -203,7 +213,7 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 	struct pnc_flenc_flow_key key = {};
 	const struct m_tunnel *t;
 	uint8_t version, tclass, nh, hop, *o;
-	size_t l4 = 0, alen;
+	size_t l4 = 0, alen, room;
 	uint16_t pkey = 0, sport = 0;
 	uint32_t ip_len, label;
 	bool l4_ok = true;
@@ -249,9 +259,10 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 		e->count[PNC_FLENC_C_NO_SOURCE]++;
 		return;
 	}
-	/* An outer payload length holds the inner packet's up to 65535. */
-	if ((n + OUTER > shim_env.mtu + 14u && !(gso && (m.flags & F_GSO_FITS))) ||
-	    ip_len > 0xffff) {
+	/* An outer payload length holds the inner packet's (and VXLAN's) up to 65535. */
+	room = t->vxlan ? OUTER_MAX : OUTER;
+	if ((n + room > shim_env.mtu + 14u && !(gso && (m.flags & F_GSO_FITS))) ||
+	    ip_len + room - OUTER > 0xffff) {
 		e->count[PNC_FLENC_C_TOO_BIG]++;
 		return;
 	}
@@ -272,7 +283,7 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 	} else {
 		label = PNC_FLENC_LABEL_HASH_BIT | (shim_env.hash & (PNC_FLENC_LABEL_HASH_BIT - 1));
 	}
-	if (n + OUTER > SKB_GROW_MAX && !gso) {
+	if (n + room > SKB_GROW_MAX && !gso) {
 		e->count[PNC_FLENC_C_ENCAP_ERR]++;
 		return;
 	}
@@ -291,16 +302,36 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 	o[1] = (uint8_t)(tclass << 4 | (label >> 16 & 0x0f));
 	o[2] = (uint8_t)(label >> 8);
 	o[3] = (uint8_t)label;
-	o[4] = (uint8_t)(ip_len >> 8);
-	o[5] = (uint8_t)ip_len;
-	o[6] = version == 4 ? PNC_FLENC_NH_IPV4 : PNC_FLENC_NH_IPV6;
+	o[4] = (uint8_t)((ip_len + room - OUTER) >> 8);
+	o[5] = (uint8_t)(ip_len + room - OUTER);
+	o[6] = t->vxlan ? PNC_FLENC_NH_UDP : version == 4 ? PNC_FLENC_NH_IPV4 : PNC_FLENC_NH_IPV6;
 	o[7] = hop;
 	memcpy(o + 8, pnc_cfg.src, alen);
 	memcpy(o + 24, t->dst, alen);
-	memcpy(o + OUTER, f + 14, n - 14);
-	e->out_len = n + OUTER;
+	if (t->vxlan) {
+		uint8_t *u = o + OUTER;
+
+		memset(u, 0, OUTER_MAX - OUTER);
+		u[0] = (uint8_t)(0xc0 | (label >> 8 & 0x3f));
+		u[1] = (uint8_t)label;
+		u[2] = PNC_FLENC_VXLAN_PORT >> 8;
+		u[3] = PNC_FLENC_VXLAN_PORT & 0xff;
+		u[4] = (uint8_t)((ip_len + 30) >> 8);
+		u[5] = (uint8_t)(ip_len + 30);
+		u[8] = 0x08;
+		u[12] = VXLAN_VNI >> 16;
+		u[13] = VXLAN_VNI >> 8 & 0xff;
+		u[14] = VXLAN_VNI & 0xff;
+		memcpy(u + 16, VXLAN_MAC, 6);
+		memcpy(u + 22, f + 6, 6);
+		u[28] = version == 4 ? 0x08 : 0x86;
+		u[29] = version == 4 ? 0x00 : 0xdd;
+	}
+	memcpy(o + room, f + 14, n - 14);
+	e->out_len = n + room;
 	e->changed = true;
 	memcpy(e->outer_dst, t->dst, 16);
+	e->vxlan = t->vxlan;
 }
 
 /* The decapsulation program: RFC 6040 normal mode, only CE copied inward. */
@@ -506,6 +537,7 @@ static void frame_tables(uint8_t op, uint8_t plen, const uint8_t *dst, const uin
 
 	if ((op & OP_TUNNEL) && ((proto == 0x0800 && n >= 34) || (proto == 0x86dd && n >= 54))) {
 		struct pnc_flenc_prefix key = {};
+		struct pnc_flenc_tunnel val = {};
 		struct m_tunnel t = {}, *row;
 		unsigned int bits = proto == 0x0800 ? 32 : 128;
 		const uint8_t *a = f + (proto == 0x0800 ? 14 + 16 : 14 + 24);
@@ -517,9 +549,15 @@ static void frame_tables(uint8_t op, uint8_t plen, const uint8_t *dst, const uin
 		key.prefixlen = PNC_FLENC_PREFIX_BITS(t.plen);
 		key.family = t.family;
 		memcpy(key.addr, a, bits / 8);
-		FUZZ_CHECK(!shim_map_update(&tunnels, &key, dst, BPF_ANY));
+		memcpy(val.dst, dst, 16);
+		if (op & OP_VXLAN) {
+			val.vni = VXLAN_VNI;
+			memcpy(val.router_mac, VXLAN_MAC, 6);
+		}
+		FUZZ_CHECK(!shim_map_update(&tunnels, &key, &val, BPF_ANY));
 		row = h_tab_put(&m.tunnels, &t);
 		memcpy(row->dst, dst, 16);
+		row->vxlan = op & OP_VXLAN;
 	}
 	if ((op & OP_SID) && proto == 0x86dd && n >= 54) {
 		FUZZ_CHECK(!shim_map_update(&sids, f + 14 + 24, &one, BPF_ANY));
@@ -587,7 +625,7 @@ static void run(const uint8_t *f, size_t n, size_t lin, bool decap, bool gso, st
 		FUZZ_CHECK(skb->protocol == bpf_htons(proto));
 	FUZZ_CHECK(skb->priority ==
 		   (!decap && e->roce && (m.flags & F_SHAPE) ? SHAPE_CLASSID : 0u));
-	FUZZ_CHECK(len <= FRAME_MAX + OUTER);
+	FUZZ_CHECK(len <= FRAME_MAX + OUTER_MAX);
 	memcpy(out, got, len);
 	*olen = len;
 	shim_skb_release(skb);
@@ -595,7 +633,7 @@ static void run(const uint8_t *f, size_t n, size_t lin, bool decap, bool gso, st
 
 static void one_packet(struct h_in *in)
 {
-	static uint8_t out[FRAME_MAX + OUTER], back[FRAME_MAX + OUTER];
+	static uint8_t out[FRAME_MAX + OUTER_MAX], back[FRAME_MAX + OUTER_MAX];
 	struct expect e, d;
 	uint8_t op, plen, dst[16];
 	const uint8_t *f;
@@ -617,7 +655,8 @@ static void one_packet(struct h_in *in)
 	run(f, n, lin, op & OP_DECAP, op & OP_GSO, &e, out, &olen);
 	if (e.roce)
 		check_flow(&e);
-	if ((op & OP_DECAP) || !(op & OP_ROUNDTRIP) || !e.changed)
+	/* A VXLAN tunnel is ended by the egress PE's own VXLAN device. */
+	if ((op & OP_DECAP) || !(op & OP_ROUNDTRIP) || !e.changed || e.vxlan)
 		return;
 	/* The egress PE gives the packet back as it was. */
 	if (!h_tab_find(&m.sids, e.outer_dst)) {

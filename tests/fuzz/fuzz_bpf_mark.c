@@ -29,7 +29,7 @@
  *    and its lifetime, the outer header's ECN field, CE drawn first and
  *    winning, ECT(1) only from ECT(0), CE never taken back, Not-ECT
  *    never marked, RoCEv2 found plain or in an IPv6 tunnel (with a
- *    Routing Header), one sample per flow and interval; so each packet
+ *    Routing Header, or VXLAN), one sample per flow and interval; so each packet
  *    lands in exactly one of the counters mark.h lists;
  *  - the packet leaves changed only in its outer ECN bits and, for
  *    IPv4, in a header checksum that sums as before (valid stays valid);
@@ -184,12 +184,31 @@ static int m_roce_at(const uint8_t *f, struct m_pkt *p, size_t off)
 	return M_OK;
 }
 
-/* Plain RoCEv2, or in an outer IPv6 header (one Routing Header allowed). */
+static int m_inner(const uint8_t *f, struct m_pkt *p, size_t off, uint8_t nh);
+
+/*
+ * Plain RoCEv2, or in an outer IPv6 header (one Routing Header allowed),
+ * or in VXLAN (UDP 4789) over IPv6.
+ */
 static int m_l4(const uint8_t *f, struct m_pkt *p)
 {
 	size_t off = p->l4;
 	uint8_t nh = p->nexthdr;
+	uint16_t type;
 
+	if (nh == IPPROTO_UDP && p->version == 6) {
+		if (off + 4 > p->end)
+			return M_ERR;
+		if (h_be16(f + off + 2) == PNC_MARK_VXLAN_PORT) {
+			if (off + 16 + 14 > p->end)
+				return M_ERR;
+			type = h_be16(f + off + 16 + 12);
+			if (!(f[off + 8] & 0x08) || (type != 0x0800 && type != 0x86dd))
+				return M_OTHER;
+			p->flags |= PNC_MARK_F_TUNNELLED | PNC_MARK_F_VXLAN;
+			return m_inner(f, p, off + PNC_MARK_VXLAN_HLEN, type == 0x0800 ? 4 : 41);
+		}
+	}
 	if (nh == IPPROTO_UDP)
 		return m_roce_at(f, p, off);
 	if (p->version != 6)
@@ -204,6 +223,12 @@ static int m_l4(const uint8_t *f, struct m_pkt *p)
 	if (nh != 4 && nh != 41)
 		return M_OTHER;
 	p->flags |= PNC_MARK_F_TUNNELLED;
+	return m_inner(f, p, off, nh);
+}
+
+/* The inner IPv4 (nh 4) or IPv6 (41) header of a tunnel at off. */
+static int m_inner(const uint8_t *f, struct m_pkt *p, size_t off, uint8_t nh)
+{
 	p->inner = off;
 	if (nh == 4) {
 		size_t ihl;

@@ -363,7 +363,7 @@ static int configure(struct pnc_flenc_tc *fe, const struct opts *o)
 	for (i = 0; i < o->ntunnels; i++) {
 		const struct tunnel_arg *t = &o->tunnels[i];
 
-		err = pnc_flenc_add_tunnel(fe, t->family, t->prefix, t->plen, t->dst);
+		err = pnc_flenc_add_tunnel(fe, t->family, t->prefix, t->plen, t->dst, 0, NULL);
 		if (err) {
 			fprintf(stderr, "pnc-fl-encap: adding a tunnel: %s\n", strerror(-err));
 			return -1;

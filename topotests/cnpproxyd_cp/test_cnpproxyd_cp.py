@@ -50,6 +50,10 @@ PNC_PKT = built("tools/pnc-pkt/pnc-pkt")
 ROCE_EMU = built("tools/roce-emu/roce-emu")
 TBF_RATE = 20000000
 TUNNEL_SID = "2001:db8:ee::3"
+# pe2's VXLAN tunnel endpoint (in the SIDs' /64, which pe1 and p route to pe2).
+VXLAN_VTEP = "2001:db8:ee::44"
+VXLAN_MAC = "02:00:5e:00:53:44"
+VXLAN_VNI = 4242
 
 
 def setup_module(mod):
@@ -643,6 +647,79 @@ def test_flow_label_tunnel():
     # Unconfigured, the tunnel forgets its labels, on file too.
     rc, out = run_rc(pe1, "test ! -e /var/run/frr/cnpproxyd-flow-labels.state")
     assert rc == 0, out
+
+
+def test_flow_label_tunnel_vxlan():
+    """Seed 001 names VXLAN among the WAN tunnels: pe1 carries the flow in
+    VXLAN over IPv6 with the flow's label in the outer header, pe2's own
+    VXLAN device ends the tunnel; p finds the RoCEv2 flow behind the VXLAN
+    header and notifies pe1 by label, pe1 resolves it to a CNP."""
+    from scapy.all import IP, IPv6, UDP, raw, rdpcap  # pylint: disable=C0415
+    from scapy.layers.vxlan import VXLAN  # pylint: disable=C0415
+
+    p, pe1, pe2 = gear("p"), gear("pe1"), gear("pe2")
+    pe2.cmd_raises("ip -6 addr add {}/128 dev lo".format(VXLAN_VTEP))
+    # The tunnel puts no UDP checksum (RFC 6935): the device must take that.
+    pe2.cmd_raises("ip link add vx0 type vxlan id {} local {} dstport 4789 udp6zerocsumrx "
+                   "nolearning".format(VXLAN_VNI, VXLAN_VTEP))
+    pe2.cmd_raises("ip link set vx0 address {} up".format(VXLAN_MAC))
+    pe2.cmd_raises("sysctl -qw net.ipv4.conf.vx0.rp_filter=0 net.ipv4.conf.all.rp_filter=0")
+    tunnel = "proxy flow-label-tunnel prefix 10.0.2.0/24 endpoint {} vxlan vni {} " \
+             "router-mac {}".format(VXLAN_VTEP, VXLAN_VNI, VXLAN_MAC)
+
+    def labels():
+        return pe1.vtysh_cmd("show cnpproxy flow-labels json", isjson=True)
+
+    try:
+        for bad, why in (("vxlan vni 0", "% "), ("vxlan vni 4242 router-mac 01:00:5e:00:00:01",
+                                                 "a unicast MAC address is needed")):
+            rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                               "proxy flow-label-tunnel interface pe1-eth1 source 2001:db8:ff::1",
+                               "proxy flow-label-tunnel prefix 10.0.2.0/24 endpoint {} {}".format(
+                                   VXLAN_VTEP, bad))
+            assert rc != 0 and why in out, (bad, out)
+        rc, out = vtysh_rc(pe1, "configure terminal", "router cnpproxy",
+                           "proxy flow-label-tunnel interface pe1-eth1 source 2001:db8:ff::1",
+                           tunnel)
+        assert rc == 0, out
+        assert " {}\n".format(tunnel) in pe1.vtysh_cmd("show running-config cnpproxyd")
+        expect(lambda: labels()["operational"], True)
+        p.vtysh_cmd("clear cnpproxy counters")
+        pe1.vtysh_cmd("clear cnpproxy counters")
+        pcap = logfile("vxlan.pcap")
+        cap = start_tcpdump(p, "p-eth1", "ip6 and udp dst port 4789", pcap=pcap, count=20)
+        req, resp = run_pair("vx4", "10.0.1.1", "10.0.2.1")
+        wait_done(req, resp)
+        cap.wait(timeout=10)
+
+        flows = [f for f in labels()["flows"] if f["receiverQp"] == 0x22]
+        assert len(flows) == 1 and labels()["encap_roce"] > 0, labels()
+        label = flows[0]["label"]
+        rq, rs = summary("vx4", "req"), summary("vx4", "resp")
+        # Through pe2's VXLAN device to the receiver, CE copied in there.
+        assert rs["rx_pkts"] > 0 and rs["ce_pkts"] > 0, rs
+        c = p_eth1()["counters"]
+        assert c["flowLabelSent"] >= 1 and c["notificationsSent"] == 0, c
+        got = pe1.vtysh_cmd("show cnpproxy counters json", isjson=True)
+        assert got["receivedFlowLabel"] >= 1 and got["cnpSent"] >= 1, got
+        assert got["droppedFlowLabelUnresolved"] == 0, got
+        assert rq["cnps"] >= 1 and rq["cnps_invalid"] == 0 and rq["rate_mbps"] < 60, rq
+
+        # What p forwarded, as scapy's VXLAN layer reads it: a packet to
+        # QP 0x22 (CM, to QP1, has a hashed label, not the flow's).
+        pkt = [q for q in rdpcap(pcap)
+               if q.haslayer(VXLAN) and raw(q[VXLAN].payload[UDP].payload)[5:8] == b"\0\0\x22"][0]
+        outer, vx = pkt[IPv6], pkt[VXLAN]
+        assert (outer.src, outer.dst, outer.fl) == ("2001:db8:ff::1", VXLAN_VTEP, label), \
+            outer.summary()
+        assert pkt[UDP].dport == 4789 and pkt[UDP].chksum == 0 and vx.vni == VXLAN_VNI, \
+            pkt.show(dump=True)
+        inner = vx.payload
+        assert inner.dst == VXLAN_MAC and inner[IP].src == "10.0.1.1", inner.summary()
+    finally:
+        pe1.vtysh_cmd("configure terminal\nrouter cnpproxy\nno proxy flow-label-tunnel\n")
+        pe2.cmd("ip link del vx0; ip -6 addr del {}/128 dev lo".format(VXLAN_VTEP))
+    expect(lambda: labels()["operational"], False)
 
 
 def fcn_from_p(label, cl):

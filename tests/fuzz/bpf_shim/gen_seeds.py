@@ -225,6 +225,15 @@ def ip6_tunnel(inner_ip, nh, tclass=0x02, label=0x12345, srh=False):
     return ETH + b"\x86\xdd" + hdr + src + dst + payload
 
 
+def vxlan_tunnel(inner_ip, version, vni=0x0a0b0c, flags=0x08, label=0x2468a):
+    """inner_ip in an Ethernet frame in VXLAN (UDP 4789) over IPv6."""
+    eth = bytes.fromhex("02005e005301" "020000000001") + (b"\x08\x00" if version == 4
+                                                          else b"\x86\xdd")
+    vx = bytes([flags, 0, 0, 0]) + struct.pack(">I", vni << 8)
+    udp = struct.pack(">HHHH", 0xc123, 4789, 8 + len(vx) + len(eth) + len(inner_ip), 0)
+    return ip6_tunnel(udp + vx + eth + inner_ip, 17, label=label)
+
+
 def mark_seeds(corpus):
     t = "bpf_mark"
     v6 = ["src=2001:db8::1", "dst=2001:db8::2"]
@@ -252,6 +261,12 @@ def mark_seeds(corpus):
           + b"".join(mark_rec(f, r1=i * 0x5000) for i, f in enumerate(tun))
           + b"".join(mark_rec(f, adv_us=50) for f in tun)
           + mark_rec(vlan(tun[2]), adv_us=200) + mark_rec(tun[1][:80]))
+    # VXLAN over IPv6 (seed 001): the inner flow, named by the outer label.
+    vx = [vxlan_tunnel(inner4, 4), vxlan_tunnel(inner6, 6, label=0x13579),
+          vxlan_tunnel(inner4, 4, flags=0), vxlan_tunnel(inner4, 6)]
+    write(corpus, t, "vxlan", mark_cfg(ce=0x8000, interval_us=100)
+          + b"".join(mark_rec(f, r1=i * 0x5000) for i, f in enumerate(vx))
+          + mark_rec(vx[0], adv_us=200) + mark_rec(vx[0][:90]) + mark_rec(vx[1][:70]))
     bad6 = bytearray(ip6_tunnel(inner6, 41))
     bad6[54] = 0x40
     write(corpus, t, "inner_version", mark_cfg(ce=ONE) + mark_rec(bytes(bad6)))
@@ -279,7 +294,7 @@ def flenc_rec(f, op=0, plen=24, lin=0, dst=EGRESS, adv_us=10):
     return struct.pack("<BBH", op, plen, lin) + dst + struct.pack("<HH", adv_us, len(f)) + f
 
 
-DECAP, TUNNEL, GSO, ROUNDTRIP, SID = 1, 2, 4, 8, 16
+DECAP, TUNNEL, GSO, ROUNDTRIP, SID, VXLAN = 1, 2, 4, 8, 16, 32
 
 
 def flenc_seeds(corpus):
@@ -309,6 +324,15 @@ def flenc_seeds(corpus):
           + flenc_rec(data, op=rt) + flenc_rec(data6, op=rt, plen=128)
           + flenc_rec(ack, op=rt))
     write(corpus, t, "full", flenc_cfg(seed=77, taken=5) + flenc_rec(data, op=rt))
+    # VXLAN over IPv6: 70 octets in front, the MTU counted with them.
+    write(corpus, t, "vxlan", flenc_cfg()
+          + flenc_rec(data, op=rt | VXLAN) + flenc_rec(data, op=ROUNDTRIP)
+          + flenc_rec(data6, op=rt | VXLAN, plen=64) + flenc_rec(other, op=ROUNDTRIP)
+          + flenc_rec(ack, op=rt | VXLAN, plen=32) + flenc_rec(big, op=ROUNDTRIP)
+          + flenc_rec(big, op=ROUNDTRIP | GSO) + flenc_rec(data, op=rt, plen=16))
+    write(corpus, t, "vxlan_mtu", flenc_cfg(mtu=1170)
+          + flenc_rec(frame("rc-write", "only", "payload-len=1060"), op=rt | VXLAN, plen=0)
+          + flenc_rec(frame("rc-write", "only", "payload-len=1060"), op=rt, plen=0))
     # The egress PE: CE copied in (IPv4 with its checksum, IPv6), dropped
     # over Not-ECT, ECT(1) left outside; not for us; truncated.
     inner4 = frame("rc-write", "only", "ecn=2")[14:]

@@ -852,6 +852,10 @@ long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u6
 {
 	const __u64 encap = BPF_F_ADJ_ROOM_ENCAP_L3_IPV4 | BPF_F_ADJ_ROOM_ENCAP_L3_IPV6;
 	const __u64 decap = BPF_F_ADJ_ROOM_DECAP_L3_IPV4 | BPF_F_ADJ_ROOM_DECAP_L3_IPV6;
+	/* What the encapsulation holds past its L3 header, for GSO. */
+	const __u64 inner = BPF_F_ADJ_ROOM_ENCAP_L4_UDP | BPF_F_ADJ_ROOM_ENCAP_L2_ETH |
+			    (__u64)BPF_ADJ_ROOM_ENCAP_L2_MASK << BPF_ADJ_ROOM_ENCAP_L2_SHIFT;
+	size_t l2 = (flags >> BPF_ADJ_ROOM_ENCAP_L2_SHIFT) & BPF_ADJ_ROOM_ENCAP_L2_MASK;
 	struct shim_skb *s = skb_of(skb);
 	size_t diff = len_diff < 0 ? -(size_t)len_diff : (size_t)len_diff;
 	size_t base, len, lin;
@@ -860,10 +864,16 @@ long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u6
 	helper_entry(__func__);
 	if (mode != BPF_ADJ_ROOM_MAC)
 		violation("%s: mode %u not emulated", __func__, mode);
-	if (flags & ~(encap | decap))
+	if (flags & ~(encap | decap | inner))
 		violation("%s: flags 0x%llx not emulated", __func__, (unsigned long long)flags);
 	if ((flags & encap) == encap || (flags & decap) == decap ||
 	    (len_diff > 0 && (flags & decap)) || (len_diff < 0 && (flags & encap)))
+		return -EINVAL;
+	/* As the kernel: inner headers only in an encapsulation, and they fit in it. */
+	if ((flags & inner) &&
+	    (!(flags & encap) || len_diff <= 0 ||
+	     (size_t)len_diff < ((flags & BPF_F_ADJ_ROOM_ENCAP_L3_IPV6) ? 40 : 20) +
+					((flags & BPF_F_ADJ_ROOM_ENCAP_L4_UDP) ? 8 : 0) + l2))
 		return -EINVAL;
 	if (diff > 0xfff)
 		return -EFAULT;

@@ -91,8 +91,15 @@ enum {
 	BPF_F_ADJ_ROOM_FIXED_GSO = 1ULL << 0,
 	BPF_F_ADJ_ROOM_ENCAP_L3_IPV4 = 1ULL << 1,
 	BPF_F_ADJ_ROOM_ENCAP_L3_IPV6 = 1ULL << 2,
+	BPF_F_ADJ_ROOM_ENCAP_L4_UDP = 1ULL << 4,
+	BPF_F_ADJ_ROOM_ENCAP_L2_ETH = 1ULL << 6,
 	BPF_F_ADJ_ROOM_DECAP_L3_IPV4 = 1ULL << 7,
 	BPF_F_ADJ_ROOM_DECAP_L3_IPV6 = 1ULL << 8,
+};
+
+enum {
+	BPF_ADJ_ROOM_ENCAP_L2_MASK = 0xff,
+	BPF_ADJ_ROOM_ENCAP_L2_SHIFT = 56,
 };
 
 /* bpf_skb_store_bytes() flags; bpf_l3_csum_replace() takes the size. */
