@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cnpproxy_cp_policy.h"
+#include "cp/policy.h"
 
 /* RoCEv2 data traffic; a notification port must never shadow it. */
 #define CNP_ROCEV2_UDP_PORT 4791
@@ -88,6 +88,13 @@ struct cnp_fl_tunnel {
 	uint8_t endpoint[16]; /* IPv6 */
 	uint32_t vni;	      /* 0: IPv6-in-IPv6; else VXLAN over IPv6 */
 	uint8_t router_mac[6]; /* VXLAN: the inner destination MAC */
+};
+
+/* Where the proxy's data path runs (`proxy fast-path`). */
+enum cnp_fast_path {
+	CNP_FAST_PATH_SOCKET = 0, /* the daemon's sockets */
+	CNP_FAST_PATH_XDP,	  /* the filter interfaces' XDP program */
+	CNP_FAST_PATH_AF_XDP,	  /* AF_XDP sockets the XDP program steers to */
 };
 
 /* The proxy role's settings. */

@@ -38,7 +38,7 @@ bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
 /* NB_EV_VALIDATE of an address leaf that must name one node ("WHAT A is not ..."). */
 int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 
-/* Flow-label tunnel of the proxy role (cnpproxy_nb_fl.c). */
+/* Flow-label tunnel of the proxy role (tunnel/nb.c). */
 int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args);
 /* The tunnel's settings from the committed cnpproxy node (NULL: none) into pc. */
 void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy);
@@ -55,7 +55,7 @@ int cnpproxy_state_cp_if_get_keys(struct nb_cb_get_keys_args *args);
 const void *cnpproxy_state_cp_if_lookup_entry(struct nb_cb_lookup_entry_args *args);
 struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args);
 
-/* Congestion point role (cnpproxy_nb_cp.c). */
+/* Congestion point role (cp/nb.c). */
 int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_source_modify(struct nb_cb_modify_args *args);
 /* The role's settings from the committed cnpproxy node (NULL: none) into cc. */

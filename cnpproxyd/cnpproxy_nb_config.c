@@ -16,15 +16,15 @@
 #include "lib/yang.h"
 
 #include "cnpproxyd.h"
-#include "cnpproxy_border.h"
-#include "cnpproxy_decap.h"
-#include "cnpproxy_cp.h"
+#include "border/border.h"
+#include "tunnel/egress.h"
+#include "cp/cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fp.h"
-#include "cnpproxy_lpm.h"
+#include "rib/lpm.h"
 #include "cnpproxy_nb.h"
-#include "cnpproxy_proxy.h"
-#include "cnpproxy_rib.h"
+#include "proxy/proxy.h"
+#include "rib/rib.h"
 
 /*
  * Nodes whose value is only read in cnpproxy_apply_finish(): nothing to

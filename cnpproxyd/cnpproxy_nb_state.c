@@ -11,10 +11,10 @@
 #include "lib/yang.h"
 
 #include "cnpproxyd.h"
-#include "cnpproxy_cp.h"
+#include "cp/cp.h"
 #include "cnpproxy_nb.h"
-#include "cnpproxy_proxy.h"
-#include "cnpproxy_flows.h"
+#include "proxy/proxy.h"
+#include "proxy/flows.h"
 
 /* "droppedSourceDenied" and "dropped-source-denied" name the same counter. */
 static bool same_name(const char *camel, const char *kebab)

@@ -6,7 +6,7 @@
 #define _CNPPROXY_VTY_H
 
 extern void cnpproxy_vty_init(void);
-/* show cnpproxy congestion (cnpproxy_cp_vty.c) */
+/* show cnpproxy congestion (cp/vty.c) */
 extern void cnpproxy_cp_vty_init(void);
 
 #endif /* _CNPPROXY_VTY_H */

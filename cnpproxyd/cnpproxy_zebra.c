@@ -15,8 +15,8 @@
 
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
-#include "cnpproxy_guard.h"
-#include "cnpproxy_rib.h"
+#include "proxy/xdp/guard.h"
+#include "rib/rib.h"
 #include "cnpproxy_zebra.h"
 
 static struct zclient *cnpproxy_zclient;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Collaborative suppression between congestion points: the machine of
- * cnpproxyd/cnpproxy_cp_collab.c, reading by reading.
+ * cnpproxyd/cp/collab.c, reading by reading.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cnpproxy_cp_collab.h"
+#include "cp/collab.h"
 
 #define RTT  10000   /* us */
 #define POLL 1000    /* us between readings */

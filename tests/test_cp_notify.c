@@ -13,8 +13,8 @@
 
 #include "codec/notif.h"
 #include "codec/roce.h"
-#include "cnpproxy_cp_gate.h"
-#include "cnpproxy_cp_sample.h"
+#include "cp/gate.h"
+#include "cp/sample.h"
 
 static const uint8_t S4[4] = { 192, 0, 2, 1 }, R4[4] = { 198, 51, 100, 2 };
 static const uint8_t S6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 1 };

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cnpproxy_cp_policy.h"
+#include "cp/policy.h"
 
 #define MB 1000000ull
 

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "codec/lhcnp.h"
-#include "cnpproxy_cp_policy.h"
-#include "cnpproxy_sender.h"
+#include "cp/policy.h"
+#include "proxy/sender.h"
 
 #define MB 1000000ull
 

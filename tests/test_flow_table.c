@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the proxy flow table (cnpproxyd/cnpproxy_flows.c): CM
+ * Unit tests for the proxy flow table (cnpproxyd/proxy/flows.c): CM
  * pairing and removal, PSN correlation (evidence rule, wrong direction,
  * mismatches, conflicts, ambiguity, wrap-around), lookup for IPv4 and
  * IPv6, aging, bounds, CM over PSN, and real packets through the codecs.
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "cnpproxy_flows.h"
+#include "proxy/flows.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

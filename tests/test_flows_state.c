@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The proxy role's flows across a restart: pnc_flow_table_walk_saved()
- * and pnc_flow_table_restore() (cnpproxyd/cnpproxy_flows.c), and the
- * state file codec (cnpproxyd/cnpproxy_flows_state.c): a round trip
+ * and pnc_flow_table_restore() (cnpproxyd/proxy/flows.c), and the
+ * state file codec (cnpproxyd/proxy/flows_state.c): a round trip
  * through a file into a new table, and files that are damaged, cut
  * short, of another version or with records that make no flow.  The
- * flow-label tunnel's labels (cnpproxyd/cnpproxy_fl_state.c) in the same
+ * flow-label tunnel's labels (cnpproxyd/tunnel/labels_state.c) in the same
  * frame: a round trip with the meta word, and damage.
  */
 #include <setjmp.h>
@@ -17,10 +17,10 @@
 
 #include <cmocka.h>
 
-#include "cnpproxy_flows.h"
-#include "cnpproxy_fl_state.h"
-#include "cnpproxy_flows_state.h"
-#include "cnpproxy_state_frame.h"
+#include "proxy/flows.h"
+#include "tunnel/labels_state.h"
+#include "proxy/flows_state.h"
+#include "state/frame.h"
 
 #define TIMEOUT (300ull * 1000000u)
 #define NOW	(1000ull * 1000000u)

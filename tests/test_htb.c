@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The ingress PE's local shapers (seed 003 3.2.2.1): the HTB requests
- * cnpproxyd sends (io/htb.c), read back attribute by attribute, and the
- * rate steps of cnpproxy_fl_shape.h.
+ * cnpproxyd sends (tunnel/htb.c), read back attribute by attribute, and the
+ * rate steps of tunnel/shape.h.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,8 +16,8 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
-#include "io/htb.h"
-#include "cnpproxy_fl_shape.h"
+#include "tunnel/htb.h"
+#include "tunnel/shape.h"
 
 /* The attribute of that type directly under [rta, rta + len). */
 static const struct rtattr *attr(const struct rtattr *rta, size_t len, unsigned short type)

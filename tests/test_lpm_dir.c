@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the compiled proxy table (cnpproxyd/cnpproxy_lpm_dir.c):
+ * Unit tests for the compiled proxy table (cnpproxyd/rib/lpm_dir.c):
  * every lookup must give the entry pt_lookup() gives on the table it was
  * built from, with narrow and wide first tables, both families, learned
  * and static entries of one prefix; and the memory limit must refuse
@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "cnpproxy_lpm.h"
-#include "cnpproxy_lpm_dir.h"
+#include "rib/lpm.h"
+#include "rib/lpm_dir.h"
 
 static struct pt_addr addr_of(uint8_t family, const uint8_t *bytes)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The next-hop lookup's netlink requests and replies
- * (cnpproxyd/io/nexthop.c): a route through a gateway or on link,
+ * (cnpproxyd/proxy/xdp/nexthop.c): a route through a gateway or on link,
  * routes that lead nowhere a frame can go, the kernel's errors,
  * neighbour entries usable or not, and replies cut short.
  */
@@ -20,7 +20,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "io/nexthop.h"
+#include "proxy/xdp/nexthop.h"
 
 struct dgram {
 	uint8_t b[512] __attribute__((aligned(NLMSG_ALIGNTO)));

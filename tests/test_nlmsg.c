@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Netlink message walking (cnpproxyd/io/nlmsg.c): datagrams whose last
+ * Netlink message walking (cnpproxyd/bpfutil/nlmsg.c): datagrams whose last
  * message is shorter than its alignment, lengths that overrun the
  * datagram, and the stale octets of an earlier datagram behind them,
  * which the libc macros on a size_t remainder would read as messages.
@@ -19,7 +19,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "io/nlmsg.h"
+#include "bpfutil/nlmsg.h"
 
 struct dgram {
 	uint8_t b[512] __attribute__((aligned(NLMSG_ALIGNTO)));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The accept list as the XDP guard's longest-match table
- * (cnpproxyd/cnpproxy_plist_lpm.c): chosen cases, then random lists
+ * (cnpproxyd/proxy/plist_lpm.c): chosen cases, then random lists
  * where the table must judge every address as the list does.
  */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "cnpproxy_plist_lpm.h"
+#include "proxy/plist_lpm.h"
 
 #define MAX_RULES 64
 

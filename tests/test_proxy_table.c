@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the proxy table (cnpproxyd/cnpproxy_lpm.c): edge cases,
+ * Unit tests for the proxy table (cnpproxyd/rib/lpm.c): edge cases,
  * and longest-prefix match against a brute-force reference on random
  * IPv4 and IPv6 tables.
  */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "cnpproxy_lpm.h"
+#include "rib/lpm.h"
 
 static struct pt_addr v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
 {

@@ -18,7 +18,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
-#include "io/qmon.h"
+#include "cp/qmon.h"
 
 /* --- a small netlink message builder -------------------------------------- */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests for the proxy's sender formats and level policy
- * (cnpproxyd/cnpproxy_sender.c): longest-prefix choice of the format,
+ * (cnpproxyd/proxy/sender.c): longest-prefix choice of the format,
  * and what every Congestion Level becomes in every format, defaults and
  * configured values.
  */
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "codec/lhcnp.h"
-#include "cnpproxy_sender.h"
+#include "proxy/sender.h"
 
 static void sender(struct cnp_sender *s, uint8_t family, const char *bytes, uint8_t plen,
 		   enum cnp_sender_format fmt)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The netdev generic netlink answers the XDP translator relies on to
- * know which interfaces take redirected frames (io/xdp_features.c):
+ * know which interfaces take redirected frames (proxy/xdp/features.c):
  * the attribute found among others, the kernel's error passed on, and
  * answers cut short or with lengths that overrun the datagram refused.
  */
@@ -17,7 +17,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "io/xdp_features.h"
+#include "proxy/xdp/features.h"
 
 struct answer {
 	uint8_t b[256] __attribute__((aligned(NLMSG_ALIGNTO)));

@@ -239,7 +239,7 @@ def route_via(router, prefix, ifname, protocol="isis"):
 
 def saved_flows(router):
     """(sender, sender QPN, receiver QPN) of every flow in cnpproxyd's flow
-    state file on router (cnpproxy_flows_state.h), sorted; None without
+    state file on router (proxy/flows_state.h), sorted; None without
     a whole file."""
     out = router.cmd("base64 -w0 /var/run/frr/cnpproxyd-flows.state 2>/dev/null").strip()
     data = base64.b64decode(out) if out else b""

@@ -7,10 +7,36 @@
 #ifndef _CNPPROXY_CODEC_IPUDP_H
 #define _CNPPROXY_CODEC_IPUDP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/roce.h"
+#define PNC_IPV4_HLEN 20
+#define PNC_IPV6_HLEN 40
+#define PNC_UDP_HLEN  8
+
+/*
+ * IP and UDP fields of a packet (RoCEv2 or a notification).  Builders write every field;
+ * parsers fill every field.  Defaults: pnc_ip_udp_init().
+ */
+struct pnc_ip_udp {
+	uint8_t version; /* 4 or 6 */
+	uint8_t src[16]; /* IPv4: first 4 octets */
+	uint8_t dst[16];
+	uint8_t tos;	     /* IPv4 TOS / IPv6 Traffic Class: DSCP << 2 | ECN */
+	uint8_t ttl;	     /* TTL / Hop Limit */
+	uint16_t ip_id;	     /* IPv4 only */
+	bool df;	     /* IPv4 only */
+	uint32_t flow_label; /* IPv6 only, 20 bits */
+	uint16_t sport;
+	uint16_t dport;
+	/*
+	 * Build: compute the UDP checksum (otherwise 0, RNIC practice).
+	 * Parse: the checksum was not 0 (and it was verified).
+	 */
+	bool udp_csum;
+};
+
 
 /*
  * Write the IP and UDP headers of a packet with payload_len octets of UDP

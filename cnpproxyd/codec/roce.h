@@ -17,11 +17,9 @@
 #include <stdint.h>
 
 #include "codec/errors.h"
+#include "codec/ipudp.h"
 
 #define PNC_ROCE_UDP_PORT 4791
-#define PNC_IPV4_HLEN	  20
-#define PNC_IPV6_HLEN	  40
-#define PNC_UDP_HLEN	  8
 #define PNC_BTH_LEN	  12
 #define PNC_RETH_LEN	  16
 #define PNC_AETH_LEN	  4
@@ -128,27 +126,6 @@ static inline uint8_t pnc_aeth_syndrome(enum pnc_aeth_type type, uint8_t value)
 	return (uint8_t)((type & 0x7) << 5 | (value & 0x1f));
 }
 
-/*
- * IP and UDP fields of a RoCEv2 packet.  Builders write every field;
- * parsers fill every field.  Defaults: pnc_ip_udp_init().
- */
-struct pnc_ip_udp {
-	uint8_t version; /* 4 or 6 */
-	uint8_t src[16]; /* IPv4: first 4 octets */
-	uint8_t dst[16];
-	uint8_t tos;	     /* IPv4 TOS / IPv6 Traffic Class: DSCP << 2 | ECN */
-	uint8_t ttl;	     /* TTL / Hop Limit */
-	uint16_t ip_id;	     /* IPv4 only */
-	bool df;	     /* IPv4 only */
-	uint32_t flow_label; /* IPv6 only, 20 bits */
-	uint16_t sport;
-	uint16_t dport;
-	/*
-	 * Build: compute the UDP checksum (otherwise 0, RNIC practice).
-	 * Parse: the checksum was not 0 (and it was verified).
-	 */
-	bool udp_csum;
-};
 
 /*
  * Defaults for a packet of the IP version: TOS 0, TTL 64, ID 0, DF,

@@ -6,7 +6,7 @@
  *   pnc-bench-tables [RUNS]
  *
  * Proxy table: lookups a second on one core, through the compiled table
- * (cnpproxy_lpm_dir.c) and through the sorted table it is built from
+ * (rib/lpm_dir.c) and through the sorted table it is built from
  * (pt_lookup), at 1 k and 1 M IPv4 prefixes (lengths as in a routing
  * table: mostly /24, some shorter, some longer) and IPv6 prefixes (/48s
  * mostly, under 16 /32s); the build time and the memory of each.  The
@@ -27,9 +27,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cnpproxy_flows.h"
-#include "cnpproxy_lpm.h"
-#include "cnpproxy_lpm_dir.h"
+#include "proxy/flows.h"
+#include "rib/lpm.h"
+#include "rib/lpm_dir.h"
 
 #define MAX_RUNS     15
 #define ADDRS	     (1u << 22) /* 4 Mi addresses: 64 MiB, past the caches */

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The seed 001 ingress-PE data path (cnpproxyd/bpf/flenc.bpf.c) end to end.
+"""The seed 001 ingress-PE data path (cnpproxyd/tunnel/flenc.bpf.c) end to end.
 
 Five namespaces the test creates and removes (root needed):
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The congestion point's tc egress program (cnpproxyd/bpf/mark.bpf.c) end to end.
+"""The congestion point's tc egress program (cnpproxyd/cp/mark.bpf.c) end to end.
 
 Three namespaces the test creates and removes (root needed):
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The XDP flow-learning program (cnpproxyd/bpf/learn.bpf.c) end to end.
+"""The XDP flow-learning program (cnpproxyd/proxy/xdp/learn.bpf.c) end to end.
 
 Three namespaces the test creates and removes (root needed):
 

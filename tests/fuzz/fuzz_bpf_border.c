@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the border filter, cnpproxyd/bpf/border.bpf.c,
+ * libFuzzer target for the border filter, cnpproxyd/border/border.bpf.c,
  * compiled for user space through tests/fuzz/bpf_shim/ and run packet by
  * packet on skbs built from the input.
  *
@@ -45,7 +45,7 @@
 #include "harness.h"
 #include "shim.h"
 
-#include "border.bpf.c"
+#include "border/border.bpf.c"
 #include "program_end.h"
 
 #define CFG_LEN	   5

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the seed 001 tc programs, cnpproxyd/bpf/flenc.bpf.c
+ * libFuzzer target for the seed 001 tc programs, cnpproxyd/tunnel/flenc.bpf.c
  * (pnc_flenc, the ingress PE's encapsulation; pnc_fldec, the egress PE's
  * decapsulation), compiled for user space through tests/fuzz/bpf_shim/
  * and run packet by packet on skbs built from the input.
@@ -66,7 +66,7 @@
 #include "harness.h"
 #include "shim.h"
 
-#include "flenc.bpf.c"
+#include "tunnel/flenc.bpf.c"
 #include "program_end.h"
 
 #define CFG_LEN	       29

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the proxy's XDP program, cnpproxyd/bpf/learn.bpf.c
+ * libFuzzer target for the proxy's XDP program, cnpproxyd/proxy/xdp/learn.bpf.c
  * with its stages guard.bpf.h, xlate.bpf.h and xsk.bpf.h, compiled for
  * user space through tests/fuzz/bpf_shim/ and run frame by frame
  * through pnc_learn, pnc_guard or pnc_guard_learn.
@@ -75,7 +75,7 @@
 #include "harness.h"
 #include "shim.h"
 
-#include "learn.bpf.c"
+#include "proxy/xdp/learn.bpf.c"
 #include "program_end.h"
 
 #define CFG_LEN	       60
@@ -657,7 +657,7 @@ static bool m_interval_ok(const struct pnc_xlate_key *key, uint32_t sender_qpn, 
 	return true;
 }
 
-/* The CNP the daemon sends for a flow (cnpproxy_proxy.c sender_ip()), in its frame. */
+/* The CNP the daemon sends for a flow (proxy/proxy.c sender_ip()), in its frame. */
 static void m_cnp_frame(const struct pnc_xlate_key *key, const struct pnc_xlate_flow *fl,
 			uint16_t ip_id, struct expect *e)
 {
@@ -828,7 +828,7 @@ static void m_frame(const uint8_t *f, size_t n, enum entry entry, uint32_t ifind
 
 /* ---- configuration ------------------------------------------------------------------ */
 
-/* The translator's read-only tables, filled as the loader fills them (io/learn_xdp.c). */
+/* The translator's read-only tables, filled as the loader fills them (proxy/xdp/learn_xdp.c). */
 static void xlate_tables(void)
 {
 	/* ICRC-masked octets of a CNP (doc/wire-formats.md 3.1): IPv4, then IPv6. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the congestion point's tc program,
- * cnpproxyd/bpf/mark.bpf.c, compiled for user space through
+ * cnpproxyd/cp/mark.bpf.c, compiled for user space through
  * tests/fuzz/bpf_shim/ and run packet by packet on an skb built from
  * the input.
  *
@@ -46,13 +46,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cnpproxy_cp_sample.h"
+#include "cp/sample.h"
 #include "codec/roce.h"
 #include "fuzz_check.h"
 #include "harness.h"
 #include "shim.h"
 
-#include "mark.bpf.c"
+#include "cp/mark.bpf.c"
 #include "program_end.h"
 
 #define CFG_LEN	       13

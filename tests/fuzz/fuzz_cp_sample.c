@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the congestion point's sampled packets
- * (cnpproxyd/cnpproxy_cp_sample.c): cp_sample_parse() on a packet copied
+ * (cnpproxyd/cp/sample.c): cp_sample_parse() on a packet copied
  * from a congested queue, plain or tunnelled, cut short as samples are,
  * and cp_notification_build() of the notification it becomes.  An input
  * is the offset of the inner IP header (16 bits, big-endian; 0: not
@@ -24,7 +24,7 @@
 
 #include "codec/notif.h"
 #include "codec/wire.h"
-#include "cnpproxy_cp_sample.h"
+#include "cp/sample.h"
 #include "fuzz_util.h"
 
 #define HDR 4 /* inner offset, level, carrier */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the proxy's flow learning (cnpproxyd/cnpproxy_flows.c):
+ * libFuzzer target for the proxy's flow learning (cnpproxyd/proxy/flows.c):
  * what the XDP learner reports from sender-facing interfaces, packets
  * anyone may send, fed to pnc_flow_learn_roce() and pnc_flow_learn_cm()
- * as cnpproxy_learn.c does, with lookups and ageing in between.  An
+ * as proxy/xdp/learn.c does, with lookups and ageing in between.  An
  * input is a configuration of 3 octets (the table's size 1-64, PSN
  * matches 1-4, idle timeout: 0 none, else N x 10 ms), then records:
  * what (0 a RoCE event, 1 a CM packet, 2 ageing, 3 a lookup), the
@@ -33,7 +33,7 @@
 
 #include "codec/cm.h"
 #include "codec/wire.h"
-#include "cnpproxy_flows.h"
+#include "proxy/flows.h"
 #include "fuzz_check.h"
 
 #define EV_LEN	  49
@@ -52,7 +52,7 @@ static const struct pnc_flow_config *cfg_of(const uint8_t *h, struct pnc_flow_co
 	return c;
 }
 
-/* The learner's RoCE event, as cnpproxy_learn.c turns it into a view. */
+/* The learner's RoCE event, as proxy/xdp/learn.c turns it into a view. */
 static void event_view(const uint8_t *e, struct pnc_roce_view *v)
 {
 	memset(v, 0, sizeof(*v));

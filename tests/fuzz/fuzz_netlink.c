@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for cnpproxyd's other netlink reply parsers: the
- * message walk and the tc filter count (io/nlmsg.c), the next hop's
- * route and neighbour replies (io/nexthop.c) and the generic netlink
- * answers of the XDP features (io/xdp_features.c).  The input is one
+ * message walk and the tc filter count (bpfutil/nlmsg.c), the next hop's
+ * route and neighbour replies (proxy/xdp/nexthop.c) and the generic netlink
+ * answers of the XDP features (proxy/xdp/features.c).  The input is one
  * received datagram, given to each.  Properties:
  *  - the walk visits exactly the messages a walk by the format's
  *    definition finds (each inside the datagram, in order), and ends;
@@ -33,9 +33,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "io/nexthop.h"
-#include "io/nlmsg.h"
-#include "io/xdp_features.h"
+#include "proxy/xdp/nexthop.h"
+#include "bpfutil/nlmsg.h"
+#include "proxy/xdp/features.h"
 #include "fuzz_check.h"
 
 #define REBUILT_MAX 256

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the queue monitor's rtnetlink parsers
- * (cnpproxyd/io/qmon.c): the input is a datagram of a qdisc or class
- * dump; each of its whole messages (walked with io/nlmsg.c, as the
+ * (cnpproxyd/cp/qmon.c): the input is a datagram of a qdisc or class
+ * dump; each of its whole messages (walked with bpfutil/nlmsg.c, as the
  * reader does) goes to pnc_qmon_parse_id(), pnc_qmon_parse_qdisc() and
  * pnc_qmon_parse_class(), and consecutive qdisc samples, stamped with
  * their messages' sequence numbers as times, to pnc_qmon_derive().  The
@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/nlmsg.h"
-#include "io/qmon.h"
+#include "bpfutil/nlmsg.h"
+#include "cp/qmon.h"
 #include "fuzz_check.h"
 
 typedef unsigned __int128 u128;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the state files cnpproxyd reads back at start-up
- * (cnpproxy_state_frame.c, and the records of cnpproxy_flows_state.c and
- * cnpproxy_fl_state.c): the learned flows restored into a flow table
- * (cnpproxy_flows.c) as cnpproxy_flows_file.c does, the flow labels
+ * (state/frame.c, and the records of proxy/flows_state.c and
+ * tunnel/labels_state.c): the learned flows restored into a flow table
+ * (proxy/flows.c) as proxy/flows_file.c does, the flow labels
  * decoded.  The first octet of an input says what to make of the rest:
  *   bit 0  a flow-label file (else a flows file)
  *   bit 1  write the right CRC into the header (else the CRC is checked
@@ -31,10 +31,10 @@
 
 #include "codec/icrc.h"
 #include "codec/wire.h"
-#include "cnpproxy_fl_state.h"
-#include "cnpproxy_flows.h"
-#include "cnpproxy_flows_state.h"
-#include "cnpproxy_state_frame.h"
+#include "tunnel/labels_state.h"
+#include "proxy/flows.h"
+#include "proxy/flows_state.h"
+#include "state/frame.h"
 #include "fuzz_check.h"
 
 #define OPT_FL	    0x01
@@ -117,7 +117,7 @@ struct flows {
 	int calls, max;
 };
 
-/* Restore as cnpproxy_flows_file.c does; keep the record to compare. */
+/* Restore as proxy/flows_file.c does; keep the record to compare. */
 static void restore_one(const struct pnc_flow_saved *s, void *arg)
 {
 	struct flows *fl = arg;

@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 
 #include "codec/wire.h"
-#include "cnpproxy_fl_state.h"
-#include "cnpproxy_flows_state.h"
+#include "tunnel/labels_state.h"
+#include "proxy/flows_state.h"
 #include "pnc_pkt.h"
 
 #include "../lhcnp_sample.h"

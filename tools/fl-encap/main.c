@@ -6,7 +6,7 @@
  * object per line: the flow/label table (periodically, on SIGUSR1 and
  * at exit), aged flows, FCNs received and resolved to their flow, and
  * the counters at exit.  A test and debugging aid; the loader itself
- * (cnpproxyd/io/flenc_tc.c) is what cnpproxyd uses.
+ * (cnpproxyd/tunnel/flenc_tc.c) is what cnpproxyd uses.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "codec/notif.h"
-#include "io/flenc_tc.h"
+#include "tunnel/flenc_tc.h"
 
 #define MAX_ITEMS 16
 

@@ -193,10 +193,11 @@ extern int decode_packet(const uint8_t *pkt, size_t len, const struct decode_opt
 /* RoCEv2 part (decode_roce.c). */
 extern int decode_roce(const uint8_t *pkt, size_t len, const struct decode_opts *o, struct emit *e);
 extern void emit_roce_view(struct emit *e, const uint8_t *pkt, const struct pnc_roce_view *v);
+/* The headers every decoder prints (emit_hdr.c). */
 extern void emit_ip(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip);
 extern void emit_ip_udp(struct emit *e, const uint8_t *pkt, const struct pnc_ip_udp *ip);
-/* Long-haul block and extension, rate advice (decode.c, decode_roce.c). */
 extern void emit_lh(struct emit *e, const struct pnc_lh_cnp *m);
+/* Rate advice (decode_roce.c). */
 extern void emit_rate_advice(struct emit *e, const struct pnc_rate_advice *ra);
 /* An IPv6 packet with next header 58: the ICMPv6 Long-haul CNP. */
 extern bool is_icmp6(const uint8_t *pkt, size_t len);

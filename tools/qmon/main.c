@@ -3,7 +3,7 @@
  * pnc-qmon: read an interface's root qdisc every interval and print each
  * sample with the rates derived from the previous one, one JSON object
  * per line.  A test and debugging aid for the queue monitor that
- * cnpproxyd's congestion-point role uses (cnpproxyd/io/qmon.c).
+ * cnpproxyd's congestion-point role uses (cnpproxyd/cp/qmon.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/qmon.h"
+#include "cp/qmon.h"
 
 static volatile sig_atomic_t stop;
 

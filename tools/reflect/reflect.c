@@ -48,7 +48,7 @@
 #include <linux/if_link.h>
 #include <xdp/xsk.h>
 
-#include "io/bpf_percpu.h"
+#include "bpfutil/percpu.h"
 #include "pnc_pkt.h" /* parse_u64 */
 #include "reflect.h"
 #include "reflect.skel.h"

@@ -4,7 +4,7 @@
  * interface with a fixed marking state for a while, and print what it
  * reports, one JSON object per line: each sample, then the interface's
  * and the program's counters.  A test and debugging aid; the loader itself
- * (cnpproxyd/io/mark_tc.c) is what cnpproxyd uses, with probabilities
+ * (cnpproxyd/cp/mark_tc.c) is what cnpproxyd uses, with probabilities
  * that follow the queue instead of fixed ones.
  */
 #include <arpa/inet.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/mark_tc.h"
+#include "cp/mark_tc.h"
 
 static volatile sig_atomic_t stop;
 

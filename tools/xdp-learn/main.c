@@ -4,7 +4,7 @@
  * a while and print what it reports, one JSON object per line: CM MADs
  * decoded with the CM codec, RoCE samples as the program gives them, and
  * the program's counters at the end.  A test and debugging aid; the
- * loader itself (cnpproxyd/io/learn_xdp.c) is what cnpproxyd uses.
+ * loader itself (cnpproxyd/proxy/xdp/learn_xdp.c) is what cnpproxyd uses.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "codec/cm.h"
-#include "io/learn_xdp.h"
+#include "proxy/xdp/learn_xdp.h"
 
 #define MAX_IFS 16
 

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Border filter, tc ingress and egress of the interfaces where the
+ * domain ends (seed 002 8): drops UDP datagrams to the notification and
+ * flow-label ports, and ICMP / ICMPv6 messages of the notification's ICMP
+ * form, arriving whoever they are for (this router, or one inside) and
+ * leaving whoever sent them (this router's congestion point, or one
+ * inside), and counts them per interface and direction.  Everything
+ * else gets no verdict (TC_ACT_UNSPEC), so the programs and filters
+ * after this one still run.
+ *
+ * IPv4: a fragment other than the first carries no UDP or ICMP header
+ * and passes; the first, which does, is dropped, so the datagram is never
+ * reassembled.  IPv6: up to eight extension headers (hop-by-hop,
+ * routing, fragment, destination options) are walked, more than a chain
+ * in RFC 8200's order holds.  A longer chain may hide a notification,
+ * and the sources beyond the border are the ones that can be spoofed:
+ * it is dropped too, counted apart (header_chain): a drop by configured
+ * policy, as RFC 7045 allows.  AH and ESP are not looked into (what they
+ * carry is delivered only from a peer that holds the key), nor tunnels
+ * that end beyond the border.
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "border_abi.h"
+
+#define TC_ACT_UNSPEC (-1)
+#define TC_ACT_SHOT   2
+
+#define ETH_HLEN     14
+#define ETH_P_IP     0x0800
+#define ETH_P_IPV6   0x86dd
+#define IP_OFFSET    0x1fff
+#define NH_HOP	     0
+#define NH_ICMP	     1
+#define NH_UDP	     17
+#define NH_ICMPV6    58
+#define NH_ROUTING   43
+#define NH_FRAGMENT  44
+#define NH_DSTOPTS   60
+#define IPV6_EXT_MAX 8
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pnc_border_config);
+} border_config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, PNC_BORDER_IFS_MAX);
+	__type(key, __u32);
+	__type(value, struct pnc_border_if_counters);
+} if_counters SEC(".maps");
+
+/* l4_offset(): an IPv6 header chain longer than the walk. */
+#define L4_DEEP 1
+
+static __always_inline bool ipv6_ext(__u8 nh)
+{
+	return nh == NH_HOP || nh == NH_ROUTING || nh == NH_DSTOPTS || nh == NH_FRAGMENT;
+}
+
+static __always_inline bool l4_wanted(__u8 nh, bool v6)
+{
+	return nh == NH_UDP || nh == (v6 ? NH_ICMPV6 : NH_ICMP);
+}
+
+/*
+ * Offset of the UDP or ICMP header (*nh says which), 0 when there is
+ * none to read, or L4_DEEP.
+ */
+static __always_inline __u32 l4_offset(struct __sk_buff *skb, __u8 *l4)
+{
+	__u16 proto = bpf_ntohs(skb->protocol);
+	__u32 off = ETH_HLEN;
+
+	if (proto == ETH_P_IP) {
+		struct iphdr h;
+
+		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
+			return 0;
+		if (!l4_wanted(h.protocol, false) || (bpf_ntohs(h.frag_off) & IP_OFFSET) ||
+		    h.ihl < 5)
+			return 0;
+		*l4 = h.protocol;
+		return off + h.ihl * 4;
+	}
+	if (proto == ETH_P_IPV6) {
+		struct ipv6hdr h;
+		__u8 nh;
+
+		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
+			return 0;
+		nh = h.nexthdr;
+		off += sizeof(h);
+		for (int i = 0; i < IPV6_EXT_MAX; i++) {
+			__u8 ext[2];
+
+			if (l4_wanted(nh, true)) {
+				*l4 = nh;
+				return off;
+			}
+			if (!ipv6_ext(nh))
+				return 0;
+			if (bpf_skb_load_bytes(skb, off, ext, sizeof(ext)))
+				return 0;
+			if (nh == NH_FRAGMENT) {
+				__be16 frag;
+
+				/* Only the first fragment has the UDP or ICMP header. */
+				if (bpf_skb_load_bytes(skb, off + 2, &frag, sizeof(frag)) ||
+				    (bpf_ntohs(frag) & 0xfff8))
+					return 0;
+				off += 8;
+			} else {
+				off += (ext[1] + 1) * 8;
+			}
+			nh = ext[0];
+		}
+		if (l4_wanted(nh, true)) {
+			*l4 = nh;
+			return off;
+		}
+		return ipv6_ext(nh) ? L4_DEEP : 0;
+	}
+	return 0;
+}
+
+/* A notification's ICMP form: the configured type of the family (0: none). */
+static __always_inline bool icmp_notification(struct __sk_buff *skb, __u32 off, __u8 l4,
+					      const struct pnc_border_config *cfg)
+{
+	__u8 type, want = l4 == NH_ICMP ? cfg->icmp_type : cfg->icmp6_type;
+
+	if (!want || bpf_skb_load_bytes(skb, off, &type, sizeof(type)))
+		return false;
+	return type == want;
+}
+
+static __always_inline int border(struct __sk_buff *skb, bool out)
+{
+	struct pnc_border_if_counters *ic;
+	struct pnc_border_config *cfg;
+	__u32 key = 0, ifindex, off;
+	__u8 l4 = 0;
+	__be16 dport;
+	__u16 port = 0;
+
+	cfg = bpf_map_lookup_elem(&border_config, &key);
+	if (!cfg)
+		return TC_ACT_UNSPEC;
+	off = l4_offset(skb, &l4);
+	if (!off)
+		return TC_ACT_UNSPEC;
+	if (off != L4_DEEP && l4 != NH_UDP) {
+		if (!icmp_notification(skb, off, l4, cfg))
+			return TC_ACT_UNSPEC;
+		port = cfg->notification_port; /* counted as a notification */
+	} else if (off != L4_DEEP) {
+		if (bpf_skb_load_bytes(skb, off + 2, &dport, sizeof(dport)))
+			return TC_ACT_UNSPEC;
+		port = bpf_ntohs(dport);
+		if (port != cfg->notification_port && port != cfg->flow_label_port)
+			return TC_ACT_UNSPEC;
+	}
+	ifindex = skb->ifindex;
+	ic = bpf_map_lookup_elem(&if_counters, &ifindex);
+	if (ic) {
+		if (off == L4_DEEP)
+			out ? ic->header_chain_out++ : ic->header_chain++;
+		else if (port == cfg->notification_port)
+			out ? ic->notifications_out++ : ic->notifications++;
+		else
+			out ? ic->flow_label_out++ : ic->flow_label++;
+	}
+	return TC_ACT_SHOT;
+}
+
+SEC("tc")
+int pnc_border(struct __sk_buff *skb)
+{
+	return border(skb, false);
+}
+
+/* At egress skb->ifindex is the interface the packet leaves by. */
+SEC("tc")
+int pnc_border_out(struct __sk_buff *skb)
+{
+	return border(skb, true);
+}

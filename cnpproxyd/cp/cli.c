@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd configuration commands of the congestion point role
+ * ("congestion-point ..." in the router cnpproxy node).
+ */
+#include <zebra.h>
+
+#include "lib/command.h"
+#include "lib/northbound_cli.h"
+#include "lib/vty.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_nb.h"
+
+#include "cnpproxyd/cp/cli_clippy.c"
+
+#define CP_STR "Congestion point role\n"
+#define CP_IF_STR                                                                                 \
+	CP_STR "Watch an egress interface's queue\n"                                              \
+	       "Interface name\n"
+#define CP_IF_XPATH "./congestion-point/interface[name='%s']"
+
+/* The role's settings must not enable it silently. */
+static bool cp_enabled(struct vty *vty)
+{
+	if (yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point", VTY_CURR_XPATH))
+		return true;
+	vty_out(vty, "%% Enable the congestion point role first (congestion-point)\n");
+	return false;
+}
+
+/* A leaf of the role's container: set, or "no" with an optional value. */
+static int set_cp_leaf(struct vty *vty, const char *leaf, const char *value)
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), "./congestion-point/%s", leaf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
+	return cnpproxy_cli_apply(vty);
+}
+
+static int no_cp_leaf(struct vty *vty, const char *leaf, const char *typed)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./congestion-point/%s", leaf);
+	return cnpproxy_cli_no(vty, xpath, typed, xpath, NB_OP_DESTROY);
+}
+
+/*
+ * A boolean leaf of the role's container: "no" sets it false, and does
+ * nothing (not even create the role) when the role is not configured.
+ */
+static int cp_flag(struct vty *vty, const char *leaf, bool no)
+{
+	if (!no)
+		return set_cp_leaf(vty, leaf, "true");
+	if (!yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point",
+				VTY_CURR_XPATH))
+		return CMD_SUCCESS;
+	return set_cp_leaf(vty, leaf, "false");
+}
+
+static void enqueue_if_leaf(struct vty *vty, const char *ifname, const char *leaf,
+			    enum nb_operation op, const char *value)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), CP_IF_XPATH "/%s", ifname, leaf);
+	nb_cli_enqueue_change(vty, xpath, op, value);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/source-ipv4|6
+ */
+#define CP_SOURCE_HELP                                                                            \
+	CP_STR "IP source address of the notifications\n"                                         \
+	       "IPv4 address (notifications over IPv4)\n"                                         \
+	       "IPv6 address (notifications over IPv6)\n"
+
+DEFPY_YANG(cnpproxy_cp_source, cnpproxy_cp_source_cmd,
+	   "congestion-point source-address <A.B.C.D$v4|X:X::X:X$v6>",
+	   CP_SOURCE_HELP)
+{
+	const char *leaf = v4_str ? "./congestion-point/source-ipv4"
+				  : "./congestion-point/source-ipv6";
+
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, v4_str ? v4_str : v6_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_source, no_cnpproxy_cp_source_cmd,
+	   "no congestion-point source-address [<A.B.C.D$v4|X:X::X:X$v6>]",
+	   NO_STR CP_SOURCE_HELP)
+{
+	return cnpproxy_cli_no_source(vty, "congestion-point", v4_str, v6_str);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/fallback-proxy
+ */
+DEFPY_YANG(cnpproxy_cp_fallback, cnpproxy_cp_fallback_cmd,
+	   "congestion-point fallback-proxy <A.B.C.D|X:X::X:X>$addr",
+	   CP_STR
+	   "Where notifications go for senders without a known proxy\n"
+	   "IPv4 address of the proxy\n"
+	   "IPv6 address of the proxy\n")
+{
+	return set_cp_leaf(vty, "fallback-proxy", addr_str);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
+	   "no congestion-point fallback-proxy [<A.B.C.D|X:X::X:X>$addr]",
+	   NO_STR
+	   CP_STR
+	   "Where notifications go for senders without a known proxy\n"
+	   "IPv4 address of the proxy\n"
+	   "IPv6 address of the proxy\n")
+{
+	return no_cp_leaf(vty, "fallback-proxy", addr_str);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/tunnel-heads-prefix-list
+ */
+#define CP_TUNNEL_HEADS_HELP                                                                      \
+	CP_STR                                                                                    \
+	"Tunnel heads that get flow-label notifications without PNC\n"                            \
+	"Those a prefix-list permits (outer IPv6 source)\n"                                       \
+	"Prefix-list name\n"
+
+DEFPY_YANG(cnpproxy_cp_tunnel_heads, cnpproxy_cp_tunnel_heads_cmd,
+	   "congestion-point tunnel-heads prefix-list WORD$name",
+	   CP_TUNNEL_HEADS_HELP)
+{
+	return set_cp_leaf(vty, "tunnel-heads-prefix-list", name);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_tunnel_heads, no_cnpproxy_cp_tunnel_heads_cmd,
+	   "no congestion-point tunnel-heads [prefix-list WORD$name]",
+	   NO_STR CP_TUNNEL_HEADS_HELP)
+{
+	return no_cp_leaf(vty, "tunnel-heads-prefix-list", name);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/direct-to-source-prefix-list
+ */
+#define CP_DIRECT_HELP                                                                            \
+	CP_STR                                                                                    \
+	"Send to senders directly, as their proxy (this router's proxy role)\n"                   \
+	"Those a prefix-list permits (the sender's address)\n"                                    \
+	"Prefix-list name\n"
+
+DEFPY_YANG(cnpproxy_cp_direct, cnpproxy_cp_direct_cmd,
+	   "congestion-point direct-to-source prefix-list WORD$name",
+	   CP_DIRECT_HELP)
+{
+	return set_cp_leaf(vty, "direct-to-source-prefix-list", name);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_direct, no_cnpproxy_cp_direct_cmd,
+	   "no congestion-point direct-to-source [prefix-list WORD$name]",
+	   NO_STR CP_DIRECT_HELP)
+{
+	return no_cp_leaf(vty, "direct-to-source-prefix-list", name);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/hide-queue-state
+ */
+DEFPY_YANG(cnpproxy_cp_hide_queue, cnpproxy_cp_hide_queue_cmd,
+	   "[no] congestion-point hide-queue-state",
+	   NO_STR CP_STR
+	   "Long-haul CNPs sent from here carry no queue depth\n")
+{
+	return cp_flag(vty, "hide-queue-state", no);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/fcn-copy-flow-label
+ */
+DEFPY_YANG(cnpproxy_cp_fcn_copy, cnpproxy_cp_fcn_copy_cmd,
+	   "[no] congestion-point fcn-copy-flow-label",
+	   NO_STR CP_STR
+	   "Flow-label FCNs carry the label in their own IPv6 header too\n")
+{
+	return cp_flag(vty, "fcn-copy-flow-label", no);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/notification-form
+ */
+#define CP_FORM_HELP                                                                              \
+	CP_STR                                                                                    \
+	"How five-tuple notifications are sent to proxies\n"                                      \
+	"UDP datagrams to notification-port (the default)\n"                                      \
+	"ICMP or ICMPv6 messages of notification-icmp-type / notification-icmpv6-type\n"
+
+DEFPY_YANG(cnpproxy_cp_form, cnpproxy_cp_form_cmd,
+	   "congestion-point notification-form <udp|icmp>$form",
+	   CP_FORM_HELP)
+{
+	return set_cp_leaf(vty, "notification-form", form);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_form, no_cnpproxy_cp_form_cmd,
+	   "no congestion-point notification-form [<udp|icmp>$form]",
+	   NO_STR CP_FORM_HELP)
+{
+	return no_cp_leaf(vty, "notification-form", form);
+}
+
+void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	const char *name = dnode->schema->name, *value = yang_dnode_get_string(dnode, NULL);
+
+	if (!strcmp(name, "fallback-proxy"))
+		vty_out(vty, " congestion-point fallback-proxy %s\n", value);
+	else if (!strcmp(name, "tunnel-heads-prefix-list"))
+		vty_out(vty, " congestion-point tunnel-heads prefix-list %s\n", value);
+	else if (!strcmp(name, "direct-to-source-prefix-list"))
+		vty_out(vty, " congestion-point direct-to-source prefix-list %s\n", value);
+	else if (!strcmp(name, "hide-queue-state")) {
+		if (yang_dnode_get_bool(dnode, NULL))
+			vty_out(vty, " congestion-point hide-queue-state\n");
+	} else if (!strcmp(name, "notification-form")) {
+		vty_out(vty, " congestion-point notification-form %s\n", value);
+	} else if (!strcmp(name, "fcn-copy-flow-label")) {
+		if (yang_dnode_get_bool(dnode, NULL))
+			vty_out(vty, " congestion-point fcn-copy-flow-label\n");
+	} else
+		vty_out(vty, " congestion-point source-address %s\n", value);
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/interface
+ */
+DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
+	   "[no] congestion-point interface IFNAME$ifname",
+	   NO_STR
+	   CP_IF_STR)
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (!no && !cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), CP_IF_XPATH, ifname);
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+/* "congestion-point interface IFNAME <leaf> VALUE", while the role is on. */
+static int set_if_leaf(struct vty *vty, const char *ifname, const char *leaf, const char *value)
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	enqueue_if_leaf(vty, ifname, leaf, NB_OP_MODIFY, value);
+	return cnpproxy_cli_apply(vty);
+}
+
+/*
+ * "no congestion-point interface IFNAME <leaf> [VALUE]": only on an
+ * interface that is configured, which it never creates.
+ */
+static int no_if_leaf(struct vty *vty, const char *ifname, const char *leaf, const char *typed,
+		      enum nb_operation op)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), CP_IF_XPATH "/%s", ifname, leaf);
+	return cnpproxy_cli_no(vty, xpath, typed, xpath, op);
+}
+
+#define CP_POLL_HELP                                                                              \
+	CP_IF_STR "How often the queue is read (default 10)\n"                                    \
+		  "Milliseconds\n"
+
+DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
+	   "congestion-point interface IFNAME$ifname poll-interval (1-10000)$ms",
+	   CP_POLL_HELP)
+{
+	return set_if_leaf(vty, ifname, "poll-interval", ms_str);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_poll, no_cnpproxy_cp_if_poll_cmd,
+	   "no congestion-point interface IFNAME$ifname poll-interval [(1-10000)$ms]",
+	   NO_STR CP_POLL_HELP)
+{
+	return no_if_leaf(vty, ifname, "poll-interval", ms_str, NB_OP_MODIFY);
+}
+
+#define CP_RTT_HELP                                                                               \
+	CP_IF_STR                                                                                 \
+	"Estimated round trip (BDP, resume time, notification interval; default 10000)\n"         \
+	"Microseconds\n"
+
+DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
+	   "congestion-point interface IFNAME$ifname rtt (1-10000000)$rtt",
+	   CP_RTT_HELP)
+{
+	return set_if_leaf(vty, ifname, "rtt", rtt_str);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_rtt, no_cnpproxy_cp_if_rtt_cmd,
+	   "no congestion-point interface IFNAME$ifname rtt [(1-10000000)$rtt]",
+	   NO_STR CP_RTT_HELP)
+{
+	return no_if_leaf(vty, ifname, "rtt", rtt_str, NB_OP_MODIFY);
+}
+
+/* Threshold leaves back to their defaults, before a new set. */
+static void thresholds_reset(struct vty *vty, const char *ifname)
+{
+	static const char *const with_default[] = { "threshold-mode", "k-base", "alpha",
+						    "k-min-percent" };
+	static const char *const optional[] = { "k-min", "k-max", "rate" };
+
+	for (size_t i = 0; i < array_size(with_default); i++)
+		enqueue_if_leaf(vty, ifname, with_default[i], NB_OP_MODIFY, NULL);
+	for (size_t i = 0; i < array_size(optional); i++)
+		enqueue_if_leaf(vty, ifname, optional[i], NB_OP_DESTROY, NULL);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_static, cnpproxy_cp_if_static_cmd,
+	   "congestion-point interface IFNAME$ifname thresholds static k-max (1-1000000000000)$kmax [k-min (1-1000000000000)$kmin]",
+	   CP_IF_STR
+	   "Queue thresholds K_min / K_max (T1 / T2)\n"
+	   "Fixed thresholds\n"
+	   "K_max: notify above it\n"
+	   "Octets\n"
+	   "K_min: mark above it (default half of K_max)\n"
+	   "Octets\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	thresholds_reset(vty, ifname);
+	enqueue_if_leaf(vty, ifname, "threshold-mode", NB_OP_MODIFY, "static");
+	enqueue_if_leaf(vty, ifname, "k-max", NB_OP_MODIFY, kmax_str);
+	if (kmin_str)
+		enqueue_if_leaf(vty, ifname, "k-min", NB_OP_MODIFY, kmin_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
+	   "congestion-point interface IFNAME$ifname thresholds bdp-adaptive [{k-base (0-1000000000000)$kbase|alpha WORD$alpha|rate (1-4000000000000)$rate|k-min-percent (1-99)$pct}]",
+	   CP_IF_STR
+	   "Queue thresholds K_min / K_max (T1 / T2)\n"
+	   "K_max = max(k-base, alpha * rate * rtt / 8) (default)\n"
+	   "Floor of K_max (default 4202, one maximum-sized RoCEv2 frame)\n"
+	   "Octets\n"
+	   "Factor of the bandwidth-delay product (default 1.0)\n"
+	   "Decimal number, 0.001 to 100\n"
+	   "Bottleneck rate (default: the qdisc's shaping rate, else the link speed)\n"
+	   "Bits per second\n"
+	   "K_min as a share of K_max (default 50)\n"
+	   "Percent\n")
+{
+	if (!cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	thresholds_reset(vty, ifname);
+	if (kbase_str)
+		enqueue_if_leaf(vty, ifname, "k-base", NB_OP_MODIFY, kbase_str);
+	if (alpha)
+		enqueue_if_leaf(vty, ifname, "alpha", NB_OP_MODIFY, alpha);
+	if (rate_str)
+		enqueue_if_leaf(vty, ifname, "rate", NB_OP_MODIFY, rate_str);
+	if (pct_str)
+		enqueue_if_leaf(vty, ifname, "k-min-percent", NB_OP_MODIFY, pct_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
+	   "no congestion-point interface IFNAME$ifname thresholds",
+	   NO_STR
+	   CP_IF_STR
+	   "Queue thresholds back to BDP-adaptive defaults\n")
+{
+	/* Never creates the interface (nor, through it, the role). */
+	if (!yang_dnode_existsf(vty->candidate_config->dnode,
+				"%s/congestion-point/interface[name='%s']", VTY_CURR_XPATH, ifname))
+		return CMD_SUCCESS;
+	thresholds_reset(vty, ifname);
+	return cnpproxy_cli_apply(vty);
+}
+
+#define CP_TRIGGER_HELP                                                                           \
+	CP_IF_STR "Second-level triggers besides K_max\n"                                         \
+		  "Share of ECN-capable packets marked\n"                                         \
+		  "Permille\n"                                                                    \
+		  "Queue growth rate\n"                                                           \
+		  "Octets per second\n"
+
+DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,
+	   "congestion-point interface IFNAME$ifname trigger <ecn-rate (1-1000)$ecn|growth-rate (1-1000000000000)$growth>",
+	   CP_TRIGGER_HELP)
+{
+	if (ecn_str)
+		return set_if_leaf(vty, ifname, "ecn-rate-threshold", ecn_str);
+	return set_if_leaf(vty, ifname, "growth-rate-threshold", growth_str);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_trigger, no_cnpproxy_cp_if_trigger_cmd,
+	   "no congestion-point interface IFNAME$ifname trigger <ecn-rate$ecnk [(1-1000)$ecn]|growth-rate [(1-1000000000000)$growth]>",
+	   NO_STR CP_TRIGGER_HELP)
+{
+	if (ecnk)
+		return no_if_leaf(vty, ifname, "ecn-rate-threshold", ecn_str, NB_OP_DESTROY);
+	return no_if_leaf(vty, ifname, "growth-rate-threshold", growth_str, NB_OP_DESTROY);
+}
+
+#define CP_MARKING_HELP                                                                           \
+	CP_IF_STR "ECN marking by the egress program (default ce)\n"                              \
+		  "Never change ECN\n"                                                            \
+		  "CE on ECN-capable packets above K_min\n"                                       \
+		  "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n"
+
+DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
+	   "congestion-point interface IFNAME$ifname marking <none|ce|two-threshold>$mark",
+	   CP_MARKING_HELP)
+{
+	return set_if_leaf(vty, ifname, "marking", mark);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_marking, no_cnpproxy_cp_if_marking_cmd,
+	   "no congestion-point interface IFNAME$ifname marking [<none|ce|two-threshold>$mark]",
+	   NO_STR CP_MARKING_HELP)
+{
+	return no_if_leaf(vty, ifname, "marking", mark, NB_OP_MODIFY);
+}
+
+#define CP_NOTIFY_HELP                                                                            \
+	CP_IF_STR "Notifications to proxies\n"                                                    \
+		  "Minimum interval per flow (default: rtt)\n"                                    \
+		  "Microseconds\n"                                                                \
+		  "Notifications per second for the interface (default 1000)\n"                   \
+		  "Notifications per second\n"                                                    \
+		  "Only flows bringing this share of the largest flow's octets (default 50)\n"    \
+		  "Percent, 0: every flow\n"
+
+DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
+	   "congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl|min-share (0-100)$ms>",
+	   CP_NOTIFY_HELP)
+{
+	if (iv_str)
+		return set_if_leaf(vty, ifname, "notify-min-interval", iv_str);
+	if (ms_str)
+		return set_if_leaf(vty, ifname, "notify-min-share", ms_str);
+	return set_if_leaf(vty, ifname, "notify-rate-limit", rl_str);
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,
+	   "no congestion-point interface IFNAME$ifname notify <min-interval$ivk [(1-10000000)$iv]|rate-limit [(1-1000000)$rl]|min-share$msk [(0-100)$ms]>",
+	   NO_STR CP_NOTIFY_HELP)
+{
+	if (ivk)
+		return no_if_leaf(vty, ifname, "notify-min-interval", iv_str, NB_OP_DESTROY);
+	if (msk)
+		return no_if_leaf(vty, ifname, "notify-min-share", ms_str, NB_OP_MODIFY);
+	return no_if_leaf(vty, ifname, "notify-rate-limit", rl_str, NB_OP_MODIFY);
+}
+
+#define CP_COLLAB_HELP                                                                            \
+	CP_IF_STR "Collaborative suppression with congestion points upstream\n"                   \
+		  "Arrival-rate fall that shows another node acted (default 10)\n"                \
+		  "Percent\n"
+
+DEFPY_YANG(cnpproxy_cp_if_collab, cnpproxy_cp_if_collab_cmd,
+	   "congestion-point interface IFNAME$ifname collaborative-suppression [fall-percent (1-99)$pct]",
+	   CP_COLLAB_HELP)
+{
+	return set_if_leaf(vty, ifname, "collaborative-suppression", pct_str ? pct_str : "10");
+}
+
+DEFPY_YANG(no_cnpproxy_cp_if_collab, no_cnpproxy_cp_if_collab_cmd,
+	   "no congestion-point interface IFNAME$ifname collaborative-suppression [fall-percent [(1-99)$pct]]",
+	   NO_STR CP_COLLAB_HELP)
+{
+	return no_if_leaf(vty, ifname, "collaborative-suppression", pct_str, NB_OP_DESTROY);
+}
+
+static bool is_set(const struct lyd_node *dn, const char *leaf)
+{
+	return yang_dnode_exists(dn, leaf) && !yang_dnode_is_default(dn, leaf);
+}
+
+static void show_thresholds(struct vty *vty, const struct lyd_node *dn, const char *pfx)
+{
+	static const char *const bdp_opts[] = { "k-base", "alpha", "rate", "k-min-percent" };
+	bool any = false;
+
+	if (strmatch(yang_dnode_get_string(dn, "threshold-mode"), "static")) {
+		vty_out(vty, "%s thresholds static k-max %s", pfx,
+			yang_dnode_get_string(dn, "k-max"));
+		if (yang_dnode_exists(dn, "k-min"))
+			vty_out(vty, " k-min %s", yang_dnode_get_string(dn, "k-min"));
+		vty_out(vty, "\n");
+		return;
+	}
+	for (size_t i = 0; i < array_size(bdp_opts); i++) {
+		if (!is_set(dn, bdp_opts[i]))
+			continue;
+		if (!any)
+			vty_out(vty, "%s thresholds bdp-adaptive", pfx);
+		any = true;
+		vty_out(vty, " %s %s", bdp_opts[i], yang_dnode_get_string(dn, "%s", bdp_opts[i]));
+	}
+	if (any)
+		vty_out(vty, "\n");
+}
+
+void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dn, bool show_defaults)
+{
+	static const struct {
+		const char *leaf, *cmd;
+	} simple[] = {
+		{ "poll-interval", "poll-interval" },
+		{ "rtt", "rtt" },
+		{ "ecn-rate-threshold", "trigger ecn-rate" },
+		{ "growth-rate-threshold", "trigger growth-rate" },
+		{ "marking", "marking" },
+		{ "notify-min-interval", "notify min-interval" },
+		{ "notify-rate-limit", "notify rate-limit" },
+		{ "notify-min-share", "notify min-share" },
+		{ "collaborative-suppression", "collaborative-suppression fall-percent" },
+	};
+	char pfx[64];
+
+	snprintf(pfx, sizeof(pfx), " congestion-point interface %s",
+		 yang_dnode_get_string(dn, "name"));
+	vty_out(vty, "%s\n", pfx);
+	show_thresholds(vty, dn, pfx);
+	for (size_t i = 0; i < array_size(simple); i++)
+		if (is_set(dn, simple[i].leaf))
+			vty_out(vty, "%s %s %s\n", pfx, simple[i].cmd,
+				yang_dnode_get_string(dn, "%s", simple[i].leaf));
+}
+
+void cnpproxy_cp_cli_init(void)
+{
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_source_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_source_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_fallback_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_fallback_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_tunnel_heads_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_tunnel_heads_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_direct_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_direct_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_hide_queue_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_fcn_copy_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_form_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_form_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_collab_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_collab_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_poll_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_poll_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_rtt_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_rtt_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_static_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_bdp_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_thresholds_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_trigger_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_trigger_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_marking_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_marking_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_notify_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_notify_cmd);
+}

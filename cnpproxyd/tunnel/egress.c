@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd tunnel egress: configuration, interface events, show.
+ *
+ * The decapsulation program (tunnel/flenc.bpf.c) runs on the ingress of the
+ * core-facing interfaces and removes the outer IPv6 header of packets to
+ * the configured SIDs, applying seed 003's modified pipe to the ECN
+ * field.  The inner packet is then routed as usual.
+ */
+#include <zebra.h>
+
+#include <net/if.h>
+
+#include "lib/command.h"
+#include "lib/frrevent.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/privs.h"
+#include "lib/vty.h"
+
+#include "tunnel/flenc_tc.h"
+
+#include "cnpproxyd.h"
+#include "tunnel/egress.h"
+#include "cnpproxy_if.h"
+
+#include "cnpproxyd/tunnel/egress_clippy.c"
+
+#define DECAP_RETRY_S 5
+
+struct decap_if {
+	char name[CNP_IFNAME_MAX];
+	int ifindex; /* attached to; 0 if not */
+	const char *error;
+};
+
+static struct {
+	struct pnc_flenc_tc *fe;
+	/* The SIDs the program was loaded with: a change reloads it. */
+	uint8_t sids[CNP_TE_SID_MAX][16];
+	unsigned int n_sids;
+	struct decap_if ifs[CNP_TE_IF_MAX];
+	unsigned int n_ifs;
+	struct event *t_retry;
+	const char *error;
+} decap;
+
+static void decap_close(void)
+{
+	event_cancel(&decap.t_retry);
+	if (decap.fe) {
+		frr_with_privs (&cnpproxy_privs) {
+			for (unsigned int i = 0; i < decap.n_ifs; i++)
+				if (decap.ifs[i].ifindex)
+					pnc_flenc_detach_decap(decap.fe, decap.ifs[i].ifindex);
+			pnc_flenc_close(decap.fe);
+		}
+	}
+	decap.fe = NULL;
+	decap.n_sids = 0;
+	memset(decap.ifs, 0, sizeof(decap.ifs));
+	decap.n_ifs = 0;
+}
+
+static void decap_retry(struct event *t)
+{
+	cnpproxy_decap_apply();
+}
+
+static bool if_configured(const char *name)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+
+	for (unsigned int j = 0; j < cfg->n_te_if; j++)
+		if (!strcmp(cfg->te_if[j], name))
+			return true;
+	return false;
+}
+
+/* Load the program for the configured SIDs, unless it runs with them. */
+static bool decap_load(void)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+
+	if (decap.fe && decap.n_sids == cfg->n_te_sid &&
+	    !memcmp(decap.sids, cfg->te_sid, cfg->n_te_sid * 16))
+		return true;
+	decap_close();
+	frr_with_privs (&cnpproxy_privs) {
+		decap.fe = pnc_flenc_open(NULL);
+	}
+	if (!decap.fe) {
+		decap.error = "cannot load the decapsulation program";
+		zlog_warn("cnpproxyd: cannot load the decapsulation program: %s",
+			  safe_strerror(errno));
+		return false;
+	}
+	for (unsigned int i = 0; i < cfg->n_te_sid; i++) {
+		if (pnc_flenc_add_sid(decap.fe, cfg->te_sid[i])) {
+			decap.error = "cannot add a SID to the decapsulation program";
+			return false;
+		}
+	}
+	memcpy(decap.sids, cfg->te_sid, sizeof(decap.sids));
+	decap.n_sids = cfg->n_te_sid;
+	return true;
+}
+
+void cnpproxy_decap_apply(void)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+	bool missing = false;
+	int err;
+
+	decap.error = NULL;
+	if (!cfg->present || !cfg->n_te_if || !cfg->n_te_sid) {
+		decap_close();
+		if (cfg->present && cfg->n_te_if)
+			decap.error = "no tunnel-egress sid: nothing to decapsulate";
+		return;
+	}
+	if (!decap_load())
+		return;
+	for (unsigned int i = 0; i < decap.n_ifs;) {
+		if (if_configured(decap.ifs[i].name)) {
+			i++;
+			continue;
+		}
+		if (decap.ifs[i].ifindex) {
+			frr_with_privs (&cnpproxy_privs) {
+				pnc_flenc_detach_decap(decap.fe, decap.ifs[i].ifindex);
+			}
+		}
+		decap.ifs[i] = decap.ifs[--decap.n_ifs];
+	}
+	for (unsigned int j = 0; j < cfg->n_te_if; j++) {
+		struct decap_if *di = NULL;
+		int ifindex;
+
+		for (unsigned int i = 0; i < decap.n_ifs; i++)
+			if (!strcmp(decap.ifs[i].name, cfg->te_if[j]))
+				di = &decap.ifs[i];
+		if (!di) {
+			di = &decap.ifs[decap.n_ifs++];
+			memset(di, 0, sizeof(*di));
+			strlcpy(di->name, cfg->te_if[j], sizeof(di->name));
+		}
+		if (di->ifindex)
+			continue;
+		ifindex = cnpproxy_if_index(di->name);
+		if (!ifindex) {
+			di->error = "no such interface";
+			missing = true;
+			continue;
+		}
+		frr_with_privs (&cnpproxy_privs) {
+			err = pnc_flenc_attach_decap(decap.fe, ifindex);
+		}
+		if (err) {
+			di->error = "cannot attach the decapsulation program";
+			zlog_warn("cnpproxyd: cannot decapsulate on %s: %s", di->name,
+				  safe_strerror(-err));
+			missing = true;
+			continue;
+		}
+		di->ifindex = ifindex;
+		di->error = NULL;
+		zlog_info("cnpproxyd: tunnel egress on %s", di->name);
+	}
+	if (missing && !decap.t_retry)
+		event_add_timer(master, decap_retry, NULL, DECAP_RETRY_S, &decap.t_retry);
+}
+
+static void decap_if_changed(const char *ifname, int ifindex)
+{
+	for (unsigned int i = 0; i < decap.n_ifs; i++) {
+		struct decap_if *di = &decap.ifs[i];
+
+		if (strcmp(di->name, ifname) || !di->ifindex || di->ifindex == ifindex)
+			continue;
+		zlog_info("cnpproxyd: tunnel egress interface %s is gone", ifname);
+		frr_with_privs (&cnpproxy_privs) {
+			pnc_flenc_detach_decap(decap.fe, di->ifindex);
+		}
+		di->ifindex = 0;
+		di->error = "no such interface";
+	}
+	if (ifindex && if_configured(ifname))
+		cnpproxy_decap_apply();
+}
+
+const char *cnpproxy_decap_not_operational(void)
+{
+	static char why[64 + IFNAMSIZ];
+
+	if (decap.error)
+		return decap.error;
+	for (unsigned int i = 0; i < decap.n_ifs; i++) {
+		if (decap.ifs[i].ifindex)
+			continue;
+		snprintf(why, sizeof(why), "tunnel egress on %s: %s", decap.ifs[i].name,
+			 decap.ifs[i].error ? decap.ifs[i].error : "not attached");
+		return why;
+	}
+	return NULL;
+}
+
+void cnpproxy_decap_count(unsigned int *configured, unsigned int *attached)
+{
+	*configured = cnp_g.cfg.present ? cnp_g.cfg.n_te_if : 0;
+	*attached = 0;
+	for (unsigned int i = 0; i < decap.n_ifs; i++)
+		*attached += decap.ifs[i].ifindex != 0;
+}
+
+void cnpproxy_decap_counters_clear(void)
+{
+	if (decap.fe)
+		pnc_flenc_counters_clear(decap.fe);
+}
+
+/* The decapsulation counters, by their JSON names. */
+static const struct {
+	enum pnc_flenc_counter c;
+	const char *json;
+} decap_counters[] = {
+	{ PNC_FLENC_C_DECAP_PKTS, "packets" },	       { PNC_FLENC_C_DECAP_PASSED, "passed" },
+	{ PNC_FLENC_C_DECAP, "decapsulated" },	       { PNC_FLENC_C_DECAP_CE, "ceCopiedInward" },
+	{ PNC_FLENC_C_DECAP_DROP, "droppedCeNotEct" }, { PNC_FLENC_C_DECAP_ERR, "errors" },
+};
+
+DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
+      "show cnpproxy tunnel-egress [json$uj]",
+      SHOW_STR
+      "Congestion notification proxy (cnpproxyd)\n"
+      "Tunnel egress: decapsulation with the modified pipe\n"
+      JSON_STR)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+	struct pnc_flenc_counters c = {};
+	const char *why = cnpproxy_decap_not_operational();
+	json_object *json = NULL, *jifs = NULL, *jsids = NULL, *jc = NULL;
+	char a[INET6_ADDRSTRLEN];
+
+	if (decap.fe)
+		pnc_flenc_counters(decap.fe, &c);
+	if (uj) {
+		json = json_object_new_object();
+		jifs = json_object_new_object();
+		jsids = json_object_new_array();
+		jc = json_object_new_object();
+		json_object_boolean_add(json, "operational", cfg->n_te_if && !why);
+		if (why)
+			json_object_string_add(json, "reason", why);
+	} else {
+		vty_out(vty, "Tunnel egress: %s%s%s\n",
+			!cfg->n_te_if ? "not configured"
+			: why	      ? "not operational"
+				      : "decapsulating",
+			why ? ", " : "", why ? why : "");
+		vty_out(vty, "  SIDs:");
+	}
+	for (unsigned int i = 0; i < decap.n_sids; i++) {
+		inet_ntop(AF_INET6, decap.sids[i], a, sizeof(a));
+		if (uj)
+			json_object_array_add(jsids, json_object_new_string(a));
+		else
+			vty_out(vty, " %s", a);
+	}
+	if (!uj)
+		vty_out(vty, "\n");
+	for (unsigned int i = 0; i < decap.n_ifs; i++) {
+		const struct decap_if *di = &decap.ifs[i];
+		const char *state = di->ifindex ? "decapsulating"
+				    : di->error ? di->error
+						: "not attached";
+
+		if (uj)
+			json_object_string_add(jifs, di->name, state);
+		else
+			vty_out(vty, "  interface %s: %s\n", di->name, state);
+	}
+	for (size_t k = 0; k < array_size(decap_counters); k++) {
+		uint64_t v = c.v[decap_counters[k].c];
+
+		if (uj)
+			json_object_int_add(jc, decap_counters[k].json, v);
+		else
+			vty_out(vty, "  %-20s %" PRIu64 "\n", decap_counters[k].json, v);
+	}
+	if (uj) {
+		json_object_object_add(json, "sids", jsids);
+		json_object_object_add(json, "interfaces", jifs);
+		json_object_object_add(json, "counters", jc);
+		vty_json(vty, json);
+	}
+	return CMD_SUCCESS;
+}
+
+void cnpproxy_decap_init(void)
+{
+	cnpproxy_if_watch(decap_if_changed);
+	install_element(VIEW_NODE, &show_cnpproxy_tunnel_egress_cmd);
+}
+
+void cnpproxy_decap_fini(void)
+{
+	decap_close();
+}

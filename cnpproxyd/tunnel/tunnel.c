@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: the ingress PE's flow-label tunnel (seed 001,
+ * doc/wire-formats.md 6.3).
+ *
+ * Traffic to the configured prefixes leaves the core-facing interface
+ * in an outer IPv6 header whose flow label names the RoCEv2 flow
+ * (tunnel/flenc.bpf.c).  A congested WAN node that sees the label sends a
+ * flow-label FCN to the outer source, this proxy; the label gives the
+ * flow's (sender, receiver, receiver QP), the flow table the sender's
+ * QP, and the proxy sends the usual CNP.
+ */
+#include <zebra.h>
+
+#include <net/if.h>
+
+#include "lib/frrevent.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/vty.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_fp.h"
+#include "tunnel/tunnel.h"
+#include "tunnel/labels_file.h"
+#include "tunnel/shape.h"
+#include "cnpproxy_if.h"
+
+#define FL_RETRY_S 1
+#define FL_AGE_S   10
+#define FL_IDLE_S  300
+
+static struct {
+	struct pnc_flenc_tc *fe;
+	/* What the program was built from, to rebuild only on a change. */
+	struct cnp_proxy_config applied;
+	bool on;
+	int ifindex;
+	bool attached;
+	const char *not_operational;
+	struct event *t_retry, *t_age;
+} fl = {
+	.not_operational = "not configured",
+};
+
+static bool same_config(const struct cnp_proxy_config *a, const struct cnp_proxy_config *b)
+{
+	return !strcmp(a->fl_if, b->fl_if) && !memcmp(a->fl_src, b->fl_src, 16) &&
+	       a->n_fl_tunnels == b->n_fl_tunnels &&
+	       !memcmp(a->fl_tunnels, b->fl_tunnels, a->n_fl_tunnels * sizeof(a->fl_tunnels[0]));
+}
+
+static bool same_shaping(const struct cnp_proxy_config *a, const struct cnp_proxy_config *b)
+{
+	return a->fl_shape == b->fl_shape && a->fl_shape_step == b->fl_shape_step &&
+	       a->fl_shape_floor_mbps == b->fl_shape_floor_mbps &&
+	       a->fl_shape_hold_us == b->fl_shape_hold_us;
+}
+
+/* Local shaping follows the attached program and its settings. */
+static void shaping_start(void)
+{
+	struct fl_shape_config sc = {
+		.step = fl.applied.fl_shape_step,
+		.floor_mbps = fl.applied.fl_shape_floor_mbps,
+		.hold_us = fl.applied.fl_shape_hold_us,
+	};
+
+	cnpproxy_fl_shape_start(fl.fe, fl.attached ? fl.ifindex : 0,
+				fl.applied.fl_shape ? &sc : NULL);
+}
+
+/* keep_labels: write them for the next program; else forget them. */
+static void fl_stop(bool keep_labels)
+{
+	event_cancel(&fl.t_retry);
+	event_cancel(&fl.t_age);
+	/* The shapers' packets go through the program: before it goes. */
+	cnpproxy_fl_shape_stop();
+	/* Before the program goes: its maps hold the labels. */
+	if (keep_labels)
+		cnpproxy_fl_file_stop();
+	else
+		cnpproxy_fl_file_forget();
+	if (fl.fe) {
+		frr_with_privs (&cnpproxy_privs) {
+			if (fl.attached)
+				pnc_flenc_detach(fl.fe, fl.ifindex);
+			pnc_flenc_close(fl.fe);
+		}
+	}
+	fl.fe = NULL;
+	fl.attached = false;
+	fl.on = false;
+}
+
+/* The fast path resolves labels through fl.fe once attached: under its mutex. */
+static void fl_attach(struct event *t)
+{
+	int ret = -ENODEV;
+
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		fl.ifindex = cnpproxy_if_index(fl.applied.fl_if);
+		if (fl.ifindex) {
+			frr_with_privs (&cnpproxy_privs) {
+				ret = pnc_flenc_attach(fl.fe, fl.ifindex);
+			}
+		}
+		if (ret) {
+			fl.not_operational = fl.ifindex ? "cannot attach the encapsulation program"
+							: "no such interface";
+			event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
+		} else {
+			fl.attached = true;
+			fl.not_operational = NULL;
+		}
+	}
+	if (fl.attached)
+		shaping_start();
+}
+
+/* Flows idle for long give their labels back. */
+static void fl_age(struct event *t)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		pnc_flenc_age(fl.fe, FL_IDLE_S, NULL, NULL);
+	}
+	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
+}
+
+void cnpproxy_fl_apply(void)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct cnp_proxy_config *pc = &cfg->proxy;
+	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY] && pc->fl_enabled;
+	struct pnc_flenc_cfg c = {};
+
+	if (on == fl.on && (!on || same_config(pc, &fl.applied))) {
+		if (on && !same_shaping(pc, &fl.applied)) {
+			fl.applied = *pc;
+			shaping_start();
+		}
+		return;
+	}
+	/* Rebuilt for a new configuration, the tunnel keeps its labels. */
+	fl_stop(on);
+	if (!on) {
+		fl.not_operational = "not configured";
+		return;
+	}
+	fl.applied = *pc;
+	fl.on = true;
+	memcpy(c.src, pc->fl_src, sizeof(c.src));
+	frr_with_privs (&cnpproxy_privs) {
+		fl.fe = pnc_flenc_open(&c);
+	}
+	if (!fl.fe) {
+		fl.not_operational = "cannot load the encapsulation program (CAP_BPF, BTF?)";
+		return;
+	}
+	for (unsigned int i = 0; i < pc->n_fl_tunnels; i++) {
+		const struct cnp_fl_tunnel *t = &pc->fl_tunnels[i];
+
+		if (pnc_flenc_add_tunnel(fl.fe, t->family, t->prefix, t->plen, t->endpoint, t->vni,
+					 t->router_mac))
+			zlog_warn("cnpproxyd: cannot add flow-label tunnel prefix %u/%u",
+				  t->family, t->plen);
+	}
+	/* Before traffic can allocate labels that a restored flow had. */
+	cnpproxy_fl_file_restore(fl.fe, FL_IDLE_S);
+	fl_attach(NULL);
+	cnpproxy_fl_file_start(fl.fe);
+	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
+}
+
+bool cnpproxy_fl_resolve(uint32_t label, struct pnc_flenc_flow *out)
+{
+	return fl.fe && fl.attached && pnc_flenc_lookup_label(fl.fe, label, out) == 0;
+}
+
+const char *cnpproxy_fl_not_operational(void)
+{
+	return fl.not_operational;
+}
+
+struct fl_walk {
+	struct vty *vty;
+	json_object *jarr;
+};
+
+static int flow_show(void *arg, const struct pnc_flenc_flow *f)
+{
+	struct fl_walk *w = arg;
+	int family = f->ip_version == 4 ? AF_INET : AF_INET6;
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, f->src, src, sizeof(src));
+	inet_ntop(family, f->dst, dst, sizeof(dst));
+	if (w->jarr) {
+		json_object *j = json_object_new_object();
+
+		json_object_int_add(j, "label", f->label);
+		json_object_string_add(j, "sender", src);
+		json_object_string_add(j, "receiver", dst);
+		json_object_int_add(j, "receiverQp", f->dest_qp);
+		json_object_int_add(j, "pkey", f->pkey);
+		json_object_int_add(j, "packets", f->pkts);
+		json_object_array_add(w->jarr, j);
+	} else {
+		vty_out(w->vty, "  0x%05x  %s -> %s QP 0x%06x, %" PRIu64 " packets\n", f->label,
+			src, dst, f->dest_qp, f->pkts);
+	}
+	return 0;
+}
+
+void cnpproxy_fl_show(struct vty *vty, json_object *json)
+{
+	struct fl_walk w = { .vty = vty };
+	struct pnc_flenc_counters c;
+
+	if (json) {
+		json_object_boolean_add(json, "operational", !fl.not_operational);
+		if (fl.not_operational)
+			json_object_string_add(json, "reason", fl.not_operational);
+		w.jarr = json_object_new_array();
+	} else {
+		vty_out(vty, "Flow-label tunnel: %s\n",
+			fl.not_operational ? fl.not_operational : "running");
+	}
+	cnpproxy_fl_file_show(vty, json);
+	if (!fl.fe) {
+		if (json)
+			json_object_object_add(json, "flows", w.jarr);
+		return;
+	}
+	pnc_flenc_for_each_flow(fl.fe, flow_show, &w);
+	if (json)
+		json_object_object_add(json, "flows", w.jarr);
+	cnpproxy_fl_shape_show(vty, json);
+	if (pnc_flenc_counters(fl.fe, &c))
+		return;
+	for (int i = 0; i < PNC_FLENC_C_MAX; i++) {
+		if (json)
+			json_object_int_add(json, pnc_flenc_counter_name(i), c.v[i]);
+		else
+			vty_out(vty, "    %-20s %" PRIu64 "\n", pnc_flenc_counter_name(i), c.v[i]);
+	}
+}
+
+void cnpproxy_fl_counters_clear(void)
+{
+	cnpproxy_fl_shape_counters_clear();
+	if (!fl.fe)
+		return;
+	frr_with_privs (&cnpproxy_privs) {
+		pnc_flenc_counters_clear(fl.fe);
+	}
+	/* The saver's generation is one of those counters. */
+	cnpproxy_fl_file_touch();
+}
+
+/* Deleted, or re-created with another ifindex: attach to what is there now. */
+static void fl_if_changed(const char *ifname, int ifindex)
+{
+	if (!fl.on || !fl.fe || strcmp(fl.applied.fl_if, ifname) ||
+	    (fl.attached && fl.ifindex == ifindex))
+		return;
+	if (fl.attached) {
+		zlog_info("cnpproxyd: flow-label tunnel interface %s is gone", ifname);
+		/* Its classes went with it. */
+		cnpproxy_fl_shape_stop();
+		frr_with_mutex (&cnpproxy_fp_mtx) {
+			frr_with_privs (&cnpproxy_privs) {
+				pnc_flenc_detach(fl.fe, fl.ifindex);
+			}
+			fl.attached = false;
+		}
+		fl.not_operational = "no such interface";
+	}
+	if (ifindex) {
+		event_cancel(&fl.t_retry);
+		fl_attach(NULL);
+	}
+}
+
+void cnpproxy_fl_init(void)
+{
+	cnpproxy_if_watch(fl_if_changed);
+}
+
+void cnpproxy_fl_fini(void)
+{
+	/* A clean stop keeps the labels for the next start. */
+	fl_stop(true);
+}

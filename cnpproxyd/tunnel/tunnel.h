@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd proxy role: the ingress PE's flow-label tunnel (seed 001).
+ */
+#ifndef _CNPPROXY_FL_H
+#define _CNPPROXY_FL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/json.h"
+
+#include "tunnel/flenc_tc.h"
+
+struct vty;
+
+/* Follow the proxy's flow-label-tunnel configuration. */
+extern void cnpproxy_fl_apply(void);
+extern void cnpproxy_fl_init(void);
+extern void cnpproxy_fl_fini(void);
+/* The flow a label was allocated to; false if none. */
+extern bool cnpproxy_fl_resolve(uint32_t label, struct pnc_flenc_flow *out);
+/* NULL when running, else why not. */
+extern const char *cnpproxy_fl_not_operational(void);
+/* show cnpproxy flow-labels: the label table and the program's counters. */
+extern void cnpproxy_fl_show(struct vty *vty, json_object *json);
+/* clear cnpproxy counters: the program's counters. */
+extern void cnpproxy_fl_counters_clear(void);
+
+#endif /* _CNPPROXY_FL_H */
