@@ -134,7 +134,8 @@ FORMATS = {
     "pre-ecn": ("pre-ecn", "seed 003: light congestion shaped at pe1, severe to the sender", ()),
 }
 # --format pre-ecn (seed 003): the core carries IPv6 as well, pe1 puts the
-# stream into a flow-label tunnel to an SRv6 End.DX4 SID of pe2, p marks
+# stream into a flow-label tunnel that pe2's cnpproxyd ends (tunnel-egress:
+# tc decapsulation with seed 003's modified pipe), p marks
 # with two thresholds and tells pe1 by flow label; pe1 shapes the flow into
 # the tunnel for light notifications and sends the sender a CNP for severe
 # ones only.
@@ -267,7 +268,9 @@ def use_ipv6():
 
 
 def daemons(router, args):
-    return [d.format(igp=args.igp_daemon) for d in DAEMONS[router]]
+    names = [d.format(igp=args.igp_daemon) for d in DAEMONS[router]]
+    # pre-ecn: pe2 ends the tunnel with cnpproxyd's tunnel egress.
+    return names + ["cnpproxyd"] if router == "pe2" and args.pre_ecn else names
 
 
 def tool_paths(args):
@@ -423,9 +426,6 @@ def build_topology(args):
     if args.pre_ecn:
         for name, ifname, addr in PRE_ECN["core"]:
             ns_run(name, "ip", "addr", "add", addr, "dev", ifname, "nodad")
-        # pe2 ends the tunnel: the kernel's End.DX4, to the receiver.
-        ns_run("pe2", "ip", "-6", "route", "add", PRE_ECN["sid"] + "/128", "encap", "seg6local",
-               "action", "End.DX4", "nh4", RECEIVER, "dev", "eth-receiver")
     # The bottleneck, before cnpproxyd attaches its egress program there.
     ns_run("p", "tc", "qdisc", "add", "dev", BOTTLENECK, "root", "tbf", "rate",
            "{}mbit".format(args.tbf_mbit), "burst", "10kb", "limit", TBF_LIMIT)
@@ -553,8 +553,11 @@ def frr_conf(router, args):
 
 
 def cnpproxy_conf(router, args):
-    """pe1's proxy role and p's congestion point."""
+    """pe1's proxy role, p's congestion point, pe2's tunnel egress (pre-ecn)."""
     lines = []
+    if router == "pe2" and args.pre_ecn:
+        lines += ["router cnpproxy", " tunnel-egress interface eth-p",
+                  " tunnel-egress sid " + PRE_ECN["sid"], "exit"]
     if router == "pe1":
         lines += ["router cnpproxy"] + [" " + c for c in PROXY_ROLE] + ["exit"]
     if router == "p":
@@ -629,9 +632,13 @@ def proxy_of_sender(paths):
     return out.get("proxy") if out.get("found") else None
 
 
-def roles_ready(paths):
+def roles_ready(paths, args):
     cp = vtysh("p", paths, "show cnpproxy congestion json", as_json=True)
     ifs = cp.get("interfaces", {}).get(BOTTLENECK, {})
+    if args.pre_ecn:
+        te = vtysh("pe2", paths, "show cnpproxy tunnel-egress json", as_json=True)
+        if te.get("interfaces") != {"eth-p": "decapsulating"}:
+            return False
     return ifs.get("operational") and proxy_role_state(paths)["operational"]
 
 
@@ -648,7 +655,7 @@ def bring_up_control_plane(args, paths):
                      lambda: proxy_of_sender(paths), 60)
     t_proxy = time.monotonic() - t_start
     learned_at = time.time()
-    wait_for("cnpproxyd roles operational", lambda: roles_ready(paths), 30)
+    wait_for("cnpproxyd roles operational", lambda: roles_ready(paths, args), 30)
     print("  {:6.2f} s  sender {} reaches receiver {} ({} converged)".format(
         t_reach, SENDER, RECEIVER, args.igp_name))
     print("  {:6.2f} s  p: show cnpproxy lookup {} -> proxy {} (learned via {} PNC)".format(
