@@ -182,6 +182,29 @@ def test_long_prefix_list_name_refused():
     assert cnpproxy_block(r1) == before
 
 
+def test_seventeenth_congestion_point_interface_refused():
+    """The congestion point watches at most 16 interfaces: a 17th is
+    refused at commit (YANG max-elements) instead of being configured
+    and never watched."""
+    assert_routers_healthy()
+    r2 = get_topogen().gears["r2"]
+    before = cnpproxy_block(r2)
+    names = ["cpx{}".format(i) for i in range(17)]
+    rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy",
+                       *("congestion-point interface " + n for n in names[:16]))
+    assert rc == 0, out
+    block = cnpproxy_block(r2)
+    assert all(" congestion-point interface {}\n".format(n) in block for n in names[:16]), block
+    rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy",
+                       "congestion-point interface " + names[16])
+    assert rc != 0 and "interface" in out, out
+    assert cnpproxy_block(r2) == block
+    rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy",
+                       *("no congestion-point interface " + n for n in names[:16]))
+    assert rc == 0, out
+    assert cnpproxy_block(r2) == before
+
+
 def test_write_memory_and_restart():
     "Configuration saved with write memory comes back after a restart."
     assert_routers_healthy()
