@@ -320,9 +320,9 @@ DEFPY_YANG(no_cnpproxy_proxy_accept, no_cnpproxy_proxy_accept_cmd,
 #define PROXY_CNP_HELP                                                                            \
 	"Proxy role\n"                                                                            \
 	"CNPs sent to senders\n"                                                                  \
-	"Minimum interval between CNPs to one sender QP (default 50)\n"                           \
+	"Minimum interval between CNPs to one sender QP\n"                                        \
 	"Microseconds\n"                                                                          \
-	"DSCP of the CNPs (default 48)\n"                                                         \
+	"DSCP of the CNPs\n"                                                                      \
 	"DSCP value\n"
 
 DEFPY_YANG(cnpproxy_proxy_cnp, cnpproxy_proxy_cnp_cmd,
@@ -352,7 +352,7 @@ DEFPY_YANG(no_cnpproxy_proxy_cnp, no_cnpproxy_proxy_cnp_cmd,
  */
 #define PROXY_FAST_PATH_HELP                                                                      \
 	"Proxy role\n"                                                                            \
-	"Where notifications become CNPs (default socket)\n"                                      \
+	"Where notifications become CNPs\n"                                                       \
 	"The daemon's sockets\n"                                                                  \
 	"The filter interfaces' XDP program, from the driver\n"                                   \
 	"AF_XDP sockets the filter interfaces' XDP program steers notifications to\n"
@@ -406,7 +406,7 @@ DEFPY_YANG(cnpproxy_proxy_busy_poll, cnpproxy_proxy_busy_poll_cmd,
 #define PROXY_FLOW_TABLE_HELP                                                                     \
 	"Proxy role\n"                                                                            \
 	"The table of learned queue-pair flows\n"                                                 \
-	"Most flows it keeps (default 65536)\n"                                                   \
+	"Most flows it keeps\n"                                                                   \
 	"Flows\n"
 
 DEFPY_YANG(cnpproxy_proxy_flow_table, cnpproxy_proxy_flow_table_cmd,
@@ -430,8 +430,8 @@ DEFPY_YANG(no_cnpproxy_proxy_flow_table, no_cnpproxy_proxy_flow_table_cmd,
 #define PROXY_RATE_LIMIT_HELP                                                                     \
 	"Proxy role\n"                                                                            \
 	"Notifications accepted per second\n"                                                     \
-	"From one source (default 10000)\n"                                                       \
-	"In total (default 100000)\n"                                                             \
+	"From one source\n"                                                                       \
+	"In total\n"                                                                              \
 	"Notifications per second\n"
 
 DEFPY_YANG(cnpproxy_proxy_rate_limit, cnpproxy_proxy_rate_limit_cmd,
@@ -560,11 +560,11 @@ DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
 	"Proxy role\n"                                                                            \
 	"Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"           \
 	"Slow a tunnelled flow here on light notifications, the sender untouched (seed 003)\n"    \
-	"Percent cut per light notification (default 20)\n"                                       \
+	"Percent cut per light notification\n"                                                    \
 	"Percent\n"                                                                               \
-	"Lowest rate of a shaper, Mb/s (default 1)\n"                                             \
+	"Lowest rate of a shaper, Mb/s\n"                                                         \
 	"Mb/s\n"                                                                                  \
-	"Release a shaper this long after the last light notification, us (default 10000)\n"      \
+	"Release a shaper this long after the last light notification, us\n"                      \
 	"Microseconds\n"
 
 DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
@@ -768,8 +768,8 @@ DEFPY_YANG(no_cnpproxy_proxy_resume, no_cnpproxy_proxy_resume_cmd,
 
 #define PROXY_LEVEL_HELP                                                                          \
 	"Proxy role\n"                                                                            \
-	"Lowest Congestion Level that is severe (default 4)\n"                                    \
-	"Light notifications: one CNP per this many minimum intervals, 0 none (default 1)\n"
+	"Lowest Congestion Level that is severe\n"                                                \
+	"Light notifications: one CNP per this many minimum intervals, 0 none\n"
 
 DEFPY_YANG(cnpproxy_proxy_level, cnpproxy_proxy_level_cmd,
 	   "proxy <severe-level|light-cnp-pacing>$leaf (0-255)$value",
@@ -793,13 +793,13 @@ DEFPY_YANG(no_cnpproxy_proxy_level, no_cnpproxy_proxy_level_cmd,
 
 #define PROXY_LH_NUM_HELP                                                                         \
 	PROXY_LH_HELP                                                                             \
-	"ICMPv6 type of the ICMPv6 form, 128-255 (default 200)\n"                                 \
-	"RFC 4884 Class-Num of the extension objects (default 247)\n"                             \
-	"Percent a light notification asks to cut, 1-100 (default 20)\n"                          \
-	"Percent a notification of severe-level asks to cut, 1-100 (default 30)\n"                \
-	"Percent more per level above severe-level, 0-100 (default 10)\n"                         \
-	"Percent of the cut a Resume gives back, 0 all, 0-100 (default 50)\n"                     \
-	"Microseconds a level 7 notification asks to pause, 0 none (default 0)\n"
+	"ICMPv6 type of the ICMPv6 form, 128-255\n"                                               \
+	"RFC 4884 Class-Num of the extension objects\n"                                           \
+	"Percent a light notification asks to cut, 1-100\n"                                       \
+	"Percent a notification of severe-level asks to cut, 1-100\n"                             \
+	"Percent more per level above severe-level, 0-100\n"                                      \
+	"Percent of the cut a Resume gives back, 0 all, 0-100\n"                                  \
+	"Microseconds a level 7 notification asks to pause, 0 none\n"
 
 DEFPY_YANG(cnpproxy_proxy_lh_num, cnpproxy_proxy_lh_num_cmd,
 	   "proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|severe-reduce-step|resume-share|pause-time>$leaf (0-65535)$value",
@@ -819,7 +819,7 @@ DEFPY_YANG(no_cnpproxy_proxy_lh_num, no_cnpproxy_proxy_lh_num_cmd,
 
 #define PROXY_LH_ACTION_HELP                                                                      \
 	PROXY_LH_HELP                                                                             \
-	"Action light notifications ask for (default notify)\n"                                   \
+	"Action light notifications ask for\n"                                                    \
 	"Notify only\n"                                                                           \
 	"Rate Reduce by light-reduce percent\n"
 
@@ -859,8 +859,8 @@ DEFPY_YANG(no_cnpproxy_proxy_lh_device, no_cnpproxy_proxy_lh_device_cmd,
 #define PROXY_RA_HELP                                                                             \
 	"Proxy role\n"                                                                            \
 	"SCONE rate advice\n"                                                                     \
-	"BTH opcode of RATE_ADVICE, 192-255 (default 192)\n"                                      \
-	"Rate advised at level 0, in Mb/s; level L gets (8 - L) / 8 of it (default 100000)\n"
+	"BTH opcode of RATE_ADVICE, 192-255\n"                                                    \
+	"Rate advised at level 0, in Mb/s; level L gets (8 - L) / 8 of it\n"
 
 DEFPY_YANG(cnpproxy_proxy_ra, cnpproxy_proxy_ra_cmd,
 	   "proxy rate-advice <opcode|max-rate>$leaf (0-4294967295)$value",
@@ -879,8 +879,8 @@ DEFPY_YANG(no_cnpproxy_proxy_ra, no_cnpproxy_proxy_ra_cmd,
 }
 
 #define PORT_HELP                                                                                 \
-	"UDP port of five-tuple congestion notifications (default 61791)\n"                       \
-	"UDP port of flow-label congestion notifications (default 61792)\n"
+	"UDP port of five-tuple congestion notifications\n"                                       \
+	"UDP port of flow-label congestion notifications\n"
 
 DEFPY_YANG(cnpproxy_port, cnpproxy_port_cmd,
 	   "<notification-port|flow-label-port>$leaf (1-65535)$port",
@@ -911,9 +911,9 @@ DEFPY_YANG(no_cnpproxy_port, no_cnpproxy_port_cmd,
  * notification-icmpv6-type
  */
 #define ICMP_TYPE_HELP                                                                            \
-	"ICMP type of five-tuple notifications in ICMP form over IPv4 (default 253)\n"            \
+	"ICMP type of five-tuple notifications in ICMP form over IPv4\n"                          \
 	"Type\n"                                                                                  \
-	"ICMPv6 type of five-tuple notifications in ICMP form over IPv6 (default 201)\n"          \
+	"ICMPv6 type of five-tuple notifications in ICMP form over IPv6\n"                        \
 	"Type\n"
 
 DEFPY_YANG(cnpproxy_icmp_type, cnpproxy_icmp_type_cmd,

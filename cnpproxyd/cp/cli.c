@@ -198,7 +198,7 @@ DEFPY_YANG(cnpproxy_cp_fcn_copy, cnpproxy_cp_fcn_copy_cmd,
 #define CP_FORM_HELP                                                                              \
 	CP_STR                                                                                    \
 	"How five-tuple notifications are sent to proxies\n"                                      \
-	"UDP datagrams to notification-port (the default)\n"                                      \
+	"UDP datagrams to notification-port\n"                                                    \
 	"ICMP or ICMPv6 messages of notification-icmp-type / notification-icmpv6-type\n"
 
 DEFPY_YANG(cnpproxy_cp_form, cnpproxy_cp_form_cmd,
@@ -277,7 +277,7 @@ static int no_if_leaf(struct vty *vty, const char *ifname, const char *leaf, con
 }
 
 #define CP_POLL_HELP                                                                              \
-	CP_IF_STR "How often the queue is read (default 10)\n"                                    \
+	CP_IF_STR "How often the queue is read\n"                                                 \
 		  "Milliseconds\n"
 
 DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
@@ -296,7 +296,7 @@ DEFPY_YANG(no_cnpproxy_cp_if_poll, no_cnpproxy_cp_if_poll_cmd,
 
 #define CP_RTT_HELP                                                                               \
 	CP_IF_STR                                                                                 \
-	"Estimated round trip (BDP, resume time, notification interval; default 10000)\n"         \
+	"Estimated round trip (BDP, resume time, notification interval)\n"                        \
 	"Microseconds\n"
 
 DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
@@ -333,7 +333,7 @@ DEFPY_YANG(cnpproxy_cp_if_static, cnpproxy_cp_if_static_cmd,
 	   "Fixed thresholds\n"
 	   "K_max: notify above it\n"
 	   "Octets\n"
-	   "K_min: mark above it (default half of K_max)\n"
+	   "K_min: mark above it\n"
 	   "Octets\n")
 {
 	if (!cp_enabled(vty))
@@ -350,14 +350,14 @@ DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
 	   "congestion-point interface IFNAME$ifname thresholds bdp-adaptive [{k-base (0-1000000000000)$kbase|alpha WORD$alpha|rate (1-4000000000000)$rate|k-min-percent (1-99)$pct}]",
 	   CP_IF_STR
 	   "Queue thresholds K_min / K_max (T1 / T2)\n"
-	   "K_max = max(k-base, alpha * rate * rtt / 8) (default)\n"
-	   "Floor of K_max (default 4202, one maximum-sized RoCEv2 frame)\n"
+	   "K_max = max(k-base, alpha * rate * rtt / 8)\n"
+	   "Floor of K_max\n"
 	   "Octets\n"
-	   "Factor of the bandwidth-delay product (default 1.0)\n"
+	   "Factor of the bandwidth-delay product\n"
 	   "Decimal number, 0.001 to 100\n"
-	   "Bottleneck rate (default: the qdisc's shaping rate, else the link speed)\n"
+	   "Bottleneck rate\n"
 	   "Bits per second\n"
-	   "K_min as a share of K_max (default 50)\n"
+	   "K_min as a share of K_max\n"
 	   "Percent\n")
 {
 	if (!cp_enabled(vty))
@@ -414,7 +414,7 @@ DEFPY_YANG(no_cnpproxy_cp_if_trigger, no_cnpproxy_cp_if_trigger_cmd,
 }
 
 #define CP_MARKING_HELP                                                                           \
-	CP_IF_STR "ECN marking by the egress program (default ce)\n"                              \
+	CP_IF_STR "ECN marking by the egress program\n"                                           \
 		  "Never change ECN\n"                                                            \
 		  "CE on ECN-capable packets above K_min\n"                                       \
 		  "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n"
@@ -435,11 +435,11 @@ DEFPY_YANG(no_cnpproxy_cp_if_marking, no_cnpproxy_cp_if_marking_cmd,
 
 #define CP_NOTIFY_HELP                                                                            \
 	CP_IF_STR "Notifications to proxies\n"                                                    \
-		  "Minimum interval per flow (default: rtt)\n"                                    \
+		  "Minimum interval per flow\n"                                                   \
 		  "Microseconds\n"                                                                \
-		  "Notifications per second for the interface (default 1000)\n"                   \
+		  "Notifications per second for the interface\n"                                  \
 		  "Notifications per second\n"                                                    \
-		  "Only flows bringing this share of the largest flow's octets (default 50)\n"    \
+		  "Only flows bringing this share of the largest flow's octets\n"                 \
 		  "Percent, 0: every flow\n"
 
 DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
@@ -466,7 +466,7 @@ DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,
 
 #define CP_COLLAB_HELP                                                                            \
 	CP_IF_STR "Collaborative suppression with congestion points upstream\n"                   \
-		  "Arrival-rate fall that shows another node acted (default 10)\n"                \
+		  "Arrival-rate fall that shows another node acted\n"                             \
 		  "Percent\n"
 
 DEFPY_YANG(cnpproxy_cp_if_collab, cnpproxy_cp_if_collab_cmd,

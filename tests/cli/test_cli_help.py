@@ -3,9 +3,11 @@
 
 FRR's build collects every command's definition string and help lines
 into frr.xref (the file vtysh's command table is generated from).  For
-cnpproxyd's commands this checks that each token has its help line, and
-that help never says something is not implemented (everything the
-commands offer runs).
+cnpproxyd's commands this checks that each token has its help line, that
+help never says something is not implemented (everything the commands
+offer runs), and that help states no default: the defaults live in the
+YANG module alone, where `show running-config` and the northbound read
+them, so help cannot drift from them.
 
 Runs under automake's test driver (exit status) and under pytest.
 """
@@ -53,6 +55,12 @@ def test_help_claims_only_what_is_refused():
             if "not implemented" in line and tok not in REFUSED_TOKENS:
                 bad.append("%s: %s: %s" % (string, tok, line))
     assert not bad, "help says 'not implemented' for what runs:\n" + "\n".join(bad)
+
+
+def test_help_states_no_default():
+    bad = ["%s: %s" % (string, line) for _, string, doc in commands() for line in doc
+           if re.search(r"\bdefault\b", line, re.I)]
+    assert not bad, "help states a default (the YANG module holds it):\n" + "\n".join(bad)
 
 
 def test_roles_say_what_they_do():
