@@ -12,7 +12,7 @@
 #include "cnpproxy_if.h"
 
 /* What attaches to interfaces: learning, marking, encapsulation, the border filter. */
-#define IF_WATCHERS_MAX 6
+#define IF_WATCHERS_MAX 8
 
 static cnpproxy_if_watcher watchers[IF_WATCHERS_MAX];
 static unsigned int n_watchers;

@@ -16,6 +16,7 @@
 #include "border/border_tc.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_attach.h"
 #include "border/border.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
@@ -24,36 +25,53 @@
 
 #define BORDER_RETRY_S 5
 
-struct border_if {
-	char name[CNP_IFNAME_MAX];
-	int ifindex; /* attached to; 0 if not */
-	const char *error;
+static int border_attach(void *prog, int ifindex)
+{
+	return pnc_border_tc_attach(prog, ifindex);
+}
+
+static void border_detach(void *prog, int ifindex)
+{
+	pnc_border_tc_detach(prog, ifindex);
+}
+
+static void border_attached(void *prog, const struct cnp_attach_if *ai)
+{
+	const struct cnp_config *cfg = &cnp_g.cfg;
+
+	zlog_info("cnpproxyd: border filter on %s (%s): UDP ports %u and %u, ICMP type %u and ICMPv6 type %u dropped",
+		  ai->name, pnc_border_tc_mode(prog, ai->ifindex), cfg->notification_port,
+		  cfg->flow_label_port, cfg->notification_icmp_type, cfg->notification_icmp6_type);
+}
+
+static const struct cnp_attach_ops border_ops = {
+	.what = "border filter",
+	.attach_error = "cannot attach the tc ingress filter",
+	.attach = border_attach,
+	.detach = border_detach,
+	.attached = border_attached,
+	.retry = cnpproxy_border_apply,
 };
 
 static struct {
 	struct pnc_border_tc *bt;
-	struct border_if ifs[CNP_BORDER_IF_MAX];
-	unsigned int n_ifs;
-	struct event *t_retry;
+	struct cnp_attach_if ifs[CNP_BORDER_IF_MAX];
+	struct cnp_attach_set set;
 	const char *error; /* the program could not be loaded */
-} border;
+} border = {
+	.set = CNP_ATTACH_SET(&border_ops, border.ifs, BORDER_RETRY_S),
+};
 
+/* Closing the program detaches it everywhere. */
 static void border_close(void)
 {
-	event_cancel(&border.t_retry);
+	cnp_attach_clear(&border.set, NULL);
 	if (border.bt) {
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_border_tc_close(border.bt);
 		}
 	}
 	border.bt = NULL;
-	memset(border.ifs, 0, sizeof(border.ifs));
-	border.n_ifs = 0;
-}
-
-static void border_retry(struct event *t)
-{
-	cnpproxy_border_apply();
 }
 
 static bool configured(const char *name)
@@ -66,33 +84,9 @@ static bool configured(const char *name)
 	return false;
 }
 
-static void detach(struct border_if *bi)
-{
-	if (!bi->ifindex)
-		return;
-	frr_with_privs (&cnpproxy_privs) {
-		pnc_border_tc_detach(border.bt, bi->ifindex);
-	}
-	bi->ifindex = 0;
-}
-
-static struct border_if *border_if_get(const char *name)
-{
-	struct border_if *bi;
-
-	for (unsigned int i = 0; i < border.n_ifs; i++)
-		if (!strcmp(border.ifs[i].name, name))
-			return &border.ifs[i];
-	bi = &border.ifs[border.n_ifs++];
-	memset(bi, 0, sizeof(*bi));
-	strlcpy(bi->name, name, sizeof(bi->name));
-	return bi;
-}
-
 void cnpproxy_border_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
-	bool missing = false;
 	int err;
 
 	if (!cfg->present || !cfg->n_border_if) {
@@ -120,61 +114,13 @@ void cnpproxy_border_apply(void)
 		zlog_warn("cnpproxyd: border filter ports: %s", safe_strerror(-err));
 		return;
 	}
-
-	for (unsigned int i = 0; i < border.n_ifs;) {
-		if (configured(border.ifs[i].name)) {
-			i++;
-			continue;
-		}
-		zlog_info("cnpproxyd: border filter off %s", border.ifs[i].name);
-		detach(&border.ifs[i]);
-		border.ifs[i] = border.ifs[--border.n_ifs];
-	}
-	for (unsigned int j = 0; j < cfg->n_border_if; j++) {
-		struct border_if *bi = border_if_get(cfg->border_if[j]);
-		int ifindex;
-
-		if (bi->ifindex)
-			continue;
-		ifindex = cnpproxy_if_index(bi->name);
-		if (!ifindex) {
-			bi->error = "no such interface";
-			missing = true;
-			continue;
-		}
-		frr_with_privs (&cnpproxy_privs) {
-			err = pnc_border_tc_attach(border.bt, ifindex);
-		}
-		if (err) {
-			bi->error = "cannot attach the tc ingress filter";
-			zlog_warn("cnpproxyd: cannot attach the border filter to %s: %s", bi->name,
-				  safe_strerror(-err));
-			missing = true;
-			continue;
-		}
-		bi->ifindex = ifindex;
-		bi->error = NULL;
-		zlog_info("cnpproxyd: border filter on %s (%s): UDP ports %u and %u, ICMP type %u and ICMPv6 type %u dropped",
-			  bi->name, pnc_border_tc_mode(border.bt, ifindex), cfg->notification_port,
-			  cfg->flow_label_port, cfg->notification_icmp_type,
-			  cfg->notification_icmp6_type);
-	}
-	if (missing && !border.t_retry)
-		event_add_timer(master, border_retry, NULL, BORDER_RETRY_S, &border.t_retry);
+	cnp_attach_sync(&border.set, border.bt, cfg->border_if, cfg->n_border_if);
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void border_if_changed(const char *ifname, int ifindex)
 {
-	for (unsigned int i = 0; i < border.n_ifs; i++) {
-		struct border_if *bi = &border.ifs[i];
-
-		if (strcmp(bi->name, ifname) || !bi->ifindex || bi->ifindex == ifindex)
-			continue;
-		zlog_info("cnpproxyd: border interface %s is gone", ifname);
-		detach(bi);
-		bi->error = "no such interface";
-	}
+	cnp_attach_if_changed(&border.set, border.bt, ifname, ifindex);
 	if (ifindex && configured(ifname))
 		cnpproxy_border_apply();
 }
@@ -185,27 +131,18 @@ const char *cnpproxy_border_not_operational(void)
 
 	if (border.error)
 		return border.error;
-	for (unsigned int i = 0; i < border.n_ifs; i++) {
-		if (border.ifs[i].ifindex)
-			continue;
-		snprintf(why, sizeof(why), "border filter on %s: %s", border.ifs[i].name,
-			 border.ifs[i].error ? border.ifs[i].error : "not attached");
-		return why;
-	}
-	return NULL;
+	return cnp_attach_not_operational(&border.set, why, sizeof(why));
 }
 
 void cnpproxy_border_count(unsigned int *n_configured, unsigned int *attached)
 {
 	*n_configured = cnp_g.cfg.present ? cnp_g.cfg.n_border_if : 0;
-	*attached = 0;
-	for (unsigned int i = 0; i < border.n_ifs; i++)
-		*attached += border.ifs[i].ifindex != 0;
+	*attached = cnp_attach_count(&border.set);
 }
 
 void cnpproxy_border_counters_clear(void)
 {
-	for (unsigned int i = 0; i < border.n_ifs; i++)
+	for (unsigned int i = 0; i < border.set.n; i++)
 		if (border.ifs[i].ifindex)
 			pnc_border_tc_counters_clear(border.bt, border.ifs[i].ifindex);
 }
@@ -238,8 +175,8 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
 		vty_out(vty, "  %-16s %-20s %-10s %-4s %14s %14s %14s\n", "Interface", "State",
 			"Mode", "Way", "Notifications", "Flow-label", "Header-chain");
 	}
-	for (unsigned int i = 0; i < border.n_ifs; i++) {
-		const struct border_if *bi = &border.ifs[i];
+	for (unsigned int i = 0; i < border.set.n; i++) {
+		const struct cnp_attach_if *bi = &border.ifs[i];
 		struct pnc_border_if_counters c = {};
 		const char *state = bi->ifindex ? "filtering" : bi->error;
 		const char *mode = bi->ifindex ? pnc_border_tc_mode(border.bt, bi->ifindex) : "-";

@@ -888,7 +888,11 @@ static void if_stop(struct cp_if *ci)
 	ci->n_slowed = 0;
 }
 
-/* Attach to the interface if it exists now; false to retry later. */
+/*
+ * Attach to the interface if it exists now; false to retry later.  A
+ * missing interface is not retried: the interface layer says when it
+ * appears (cp_if_changed).
+ */
 static bool if_start(struct cp_if *ci)
 {
 	char err[128];
@@ -903,7 +907,7 @@ static bool if_start(struct cp_if *ci)
 	ci->ifindex = cnpproxy_if_index(ci->cfg.name);
 	if (!ci->ifindex) {
 		ci->not_operational = "no such interface";
-		return false;
+		return true;
 	}
 	if (!ci->qm)
 		ci->qm = pnc_qmon_open();

@@ -1292,6 +1292,7 @@ void cnpproxy_pn_init(void)
 	cnpproxy_fp_init();
 	cnpproxy_learn_init();
 	cnpproxy_xsk_receiver(cnpproxy_pn_frame, cnpproxy_pn_flush);
+	cnpproxy_xsk_tx_init();
 	cnpproxy_accept_init(cnpproxy_guard_sync);
 	cnpproxy_xlate_init();
 	cnpproxy_fl_init();

@@ -21,6 +21,7 @@
 #include "tunnel/flenc_tc.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_attach.h"
 #include "tunnel/egress.h"
 #include "cnpproxy_if.h"
 
@@ -28,10 +29,28 @@
 
 #define DECAP_RETRY_S 5
 
-struct decap_if {
-	char name[CNP_IFNAME_MAX];
-	int ifindex; /* attached to; 0 if not */
-	const char *error;
+static int decap_attach(void *prog, int ifindex)
+{
+	return pnc_flenc_attach_decap(prog, ifindex);
+}
+
+static void decap_detach(void *prog, int ifindex)
+{
+	pnc_flenc_detach_decap(prog, ifindex);
+}
+
+static void decap_attached(void *prog, const struct cnp_attach_if *ai)
+{
+	zlog_info("cnpproxyd: tunnel egress on %s", ai->name);
+}
+
+static const struct cnp_attach_ops decap_ops = {
+	.what = "tunnel egress",
+	.attach_error = "cannot attach the decapsulation program",
+	.attach = decap_attach,
+	.detach = decap_detach,
+	.attached = decap_attached,
+	.retry = cnpproxy_decap_apply,
 };
 
 static struct {
@@ -39,32 +58,23 @@ static struct {
 	/* The SIDs the program was loaded with: a change reloads it. */
 	uint8_t sids[CNP_TE_SID_MAX][16];
 	unsigned int n_sids;
-	struct decap_if ifs[CNP_TE_IF_MAX];
-	unsigned int n_ifs;
-	struct event *t_retry;
+	struct cnp_attach_if ifs[CNP_TE_IF_MAX];
+	struct cnp_attach_set set;
 	const char *error;
-} decap;
+} decap = {
+	.set = CNP_ATTACH_SET(&decap_ops, decap.ifs, DECAP_RETRY_S),
+};
 
 static void decap_close(void)
 {
-	event_cancel(&decap.t_retry);
+	cnp_attach_clear(&decap.set, decap.fe);
 	if (decap.fe) {
 		frr_with_privs (&cnpproxy_privs) {
-			for (unsigned int i = 0; i < decap.n_ifs; i++)
-				if (decap.ifs[i].ifindex)
-					pnc_flenc_detach_decap(decap.fe, decap.ifs[i].ifindex);
 			pnc_flenc_close(decap.fe);
 		}
 	}
 	decap.fe = NULL;
 	decap.n_sids = 0;
-	memset(decap.ifs, 0, sizeof(decap.ifs));
-	decap.n_ifs = 0;
-}
-
-static void decap_retry(struct event *t)
-{
-	cnpproxy_decap_apply();
 }
 
 static bool if_configured(const char *name)
@@ -109,8 +119,6 @@ static bool decap_load(void)
 void cnpproxy_decap_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
-	bool missing = false;
-	int err;
 
 	decap.error = NULL;
 	if (!cfg->present || !cfg->n_te_if || !cfg->n_te_sid) {
@@ -121,70 +129,12 @@ void cnpproxy_decap_apply(void)
 	}
 	if (!decap_load())
 		return;
-	for (unsigned int i = 0; i < decap.n_ifs;) {
-		if (if_configured(decap.ifs[i].name)) {
-			i++;
-			continue;
-		}
-		if (decap.ifs[i].ifindex) {
-			frr_with_privs (&cnpproxy_privs) {
-				pnc_flenc_detach_decap(decap.fe, decap.ifs[i].ifindex);
-			}
-		}
-		decap.ifs[i] = decap.ifs[--decap.n_ifs];
-	}
-	for (unsigned int j = 0; j < cfg->n_te_if; j++) {
-		struct decap_if *di = NULL;
-		int ifindex;
-
-		for (unsigned int i = 0; i < decap.n_ifs; i++)
-			if (!strcmp(decap.ifs[i].name, cfg->te_if[j]))
-				di = &decap.ifs[i];
-		if (!di) {
-			di = &decap.ifs[decap.n_ifs++];
-			memset(di, 0, sizeof(*di));
-			strlcpy(di->name, cfg->te_if[j], sizeof(di->name));
-		}
-		if (di->ifindex)
-			continue;
-		ifindex = cnpproxy_if_index(di->name);
-		if (!ifindex) {
-			di->error = "no such interface";
-			missing = true;
-			continue;
-		}
-		frr_with_privs (&cnpproxy_privs) {
-			err = pnc_flenc_attach_decap(decap.fe, ifindex);
-		}
-		if (err) {
-			di->error = "cannot attach the decapsulation program";
-			zlog_warn("cnpproxyd: cannot decapsulate on %s: %s", di->name,
-				  safe_strerror(-err));
-			missing = true;
-			continue;
-		}
-		di->ifindex = ifindex;
-		di->error = NULL;
-		zlog_info("cnpproxyd: tunnel egress on %s", di->name);
-	}
-	if (missing && !decap.t_retry)
-		event_add_timer(master, decap_retry, NULL, DECAP_RETRY_S, &decap.t_retry);
+	cnp_attach_sync(&decap.set, decap.fe, cfg->te_if, cfg->n_te_if);
 }
 
 static void decap_if_changed(const char *ifname, int ifindex)
 {
-	for (unsigned int i = 0; i < decap.n_ifs; i++) {
-		struct decap_if *di = &decap.ifs[i];
-
-		if (strcmp(di->name, ifname) || !di->ifindex || di->ifindex == ifindex)
-			continue;
-		zlog_info("cnpproxyd: tunnel egress interface %s is gone", ifname);
-		frr_with_privs (&cnpproxy_privs) {
-			pnc_flenc_detach_decap(decap.fe, di->ifindex);
-		}
-		di->ifindex = 0;
-		di->error = "no such interface";
-	}
+	cnp_attach_if_changed(&decap.set, decap.fe, ifname, ifindex);
 	if (ifindex && if_configured(ifname))
 		cnpproxy_decap_apply();
 }
@@ -195,22 +145,13 @@ const char *cnpproxy_decap_not_operational(void)
 
 	if (decap.error)
 		return decap.error;
-	for (unsigned int i = 0; i < decap.n_ifs; i++) {
-		if (decap.ifs[i].ifindex)
-			continue;
-		snprintf(why, sizeof(why), "tunnel egress on %s: %s", decap.ifs[i].name,
-			 decap.ifs[i].error ? decap.ifs[i].error : "not attached");
-		return why;
-	}
-	return NULL;
+	return cnp_attach_not_operational(&decap.set, why, sizeof(why));
 }
 
 void cnpproxy_decap_count(unsigned int *configured, unsigned int *attached)
 {
 	*configured = cnp_g.cfg.present ? cnp_g.cfg.n_te_if : 0;
-	*attached = 0;
-	for (unsigned int i = 0; i < decap.n_ifs; i++)
-		*attached += decap.ifs[i].ifindex != 0;
+	*attached = cnp_attach_count(&decap.set);
 }
 
 void cnpproxy_decap_counters_clear(void)
@@ -269,8 +210,8 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 	}
 	if (!uj)
 		vty_out(vty, "\n");
-	for (unsigned int i = 0; i < decap.n_ifs; i++) {
-		const struct decap_if *di = &decap.ifs[i];
+	for (unsigned int i = 0; i < decap.set.n; i++) {
+		const struct cnp_attach_if *di = &decap.ifs[i];
 		const char *state = di->ifindex ? "decapsulating"
 				    : di->error ? di->error
 						: "not attached";

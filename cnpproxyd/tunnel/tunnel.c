@@ -109,7 +109,9 @@ static void fl_attach(struct event *t)
 		if (ret) {
 			fl.not_operational = fl.ifindex ? "cannot attach the encapsulation program"
 							: "no such interface";
-			event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
+			/* A missing interface: fl_if_changed() attaches it when it appears. */
+			if (fl.ifindex)
+				event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
 		} else {
 			fl.attached = true;
 			fl.not_operational = NULL;

@@ -252,8 +252,8 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 		}
 		ifindex = cnpproxy_if_index(li->name);
 		if (!ifindex) {
+			/* learn_if_changed() attaches it when it appears. */
 			li->error = "no such interface";
-			missing = true;
 			continue;
 		}
 		frr_with_privs (&cnpproxy_privs) {

@@ -26,6 +26,7 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_fp.h"
+#include "cnpproxy_if.h"
 #include "proxy/xdp/xsk_tx.h"
 
 /* Next hops cached: open addressing, a few probes, then the raw socket. */
@@ -66,6 +67,7 @@ struct tx_if {
 	char name[IFNAMSIZ];
 	struct pnc_xsk *sock;
 	uint64_t last_used; /* under the mutex */
+	bool gone;	    /* under the mutex: the interface layer said so */
 };
 
 /* Sockets, each at most once: every receive socket of queue 0 and transmit-only one fits. */
@@ -473,17 +475,34 @@ void cnpproxy_xsk_tx_sync(bool on, struct pnc_xsk *(*rx_socket)(int ifindex))
 	 * socket; one no message went out of for a while gives its queue back.
 	 */
 	for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++) {
-		bool idle;
+		bool idle, gone;
 
 		if (!xt.tx[i].used)
 			continue;
 		frr_with_mutex (&cnpproxy_fp_mtx) {
 			idle = xt.tx[i].last_used + TX_IDLE_US < cnpproxy_now_us() &&
 			       !pnc_xsk_tx_waiting(xt.tx[i].sock);
+			gone = xt.tx[i].gone;
 		}
-		if (idle || if_nametoindex(xt.tx[i].name) != (unsigned int)xt.tx[i].ifindex)
+		if (idle || gone)
 			tx_close(&xt.tx[i]);
 	}
+}
+
+/* Main thread: an interface went, or came back as another; its socket goes at the next sync. */
+static void tx_if_changed(const char *ifname, int ifindex)
+{
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		for (unsigned int i = 0; i < PNC_XSK_IFS_MAX; i++)
+			if (xt.tx[i].used && !strcmp(xt.tx[i].name, ifname) &&
+			    xt.tx[i].ifindex != ifindex)
+				xt.tx[i].gone = true;
+	}
+}
+
+void cnpproxy_xsk_tx_init(void)
+{
+	cnpproxy_if_watch(tx_if_changed);
 }
 
 void cnpproxy_xsk_tx_show(struct vty *vty, struct json_object *jx)

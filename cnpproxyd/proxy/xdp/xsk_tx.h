@@ -54,6 +54,8 @@ extern void cnpproxy_xsk_tx_release(int ifindex);
  */
 extern void cnpproxy_xsk_tx_sync(bool on, struct pnc_xsk *(*rx_socket)(int ifindex));
 extern void cnpproxy_xsk_tx_show(struct vty *vty, struct json_object *jx);
+/* Follow the interface layer: a transmit socket's interface can go. */
+extern void cnpproxy_xsk_tx_init(void);
 /* `clear cnpproxy counters`: next-hop and transmit counts.  cnpproxy_fp_mtx held. */
 extern void cnpproxy_xsk_tx_counters_clear(void);
 extern void cnpproxy_xsk_tx_fini(void);

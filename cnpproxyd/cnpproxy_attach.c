@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd attachment sets: see cnpproxy_attach.h.
+ */
+#include <zebra.h>
+
+#include "lib/frrevent.h"
+#include "lib/log.h"
+#include "lib/privs.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_attach.h"
+#include "cnpproxy_if.h"
+
+static bool named(const char (*names)[CNP_IFNAME_MAX], unsigned int n, const char *name)
+{
+	for (unsigned int j = 0; j < n; j++)
+		if (!strcmp(names[j], name))
+			return true;
+	return false;
+}
+
+static struct cnp_attach_if *find(struct cnp_attach_set *s, const char *name)
+{
+	for (unsigned int i = 0; i < s->n; i++)
+		if (!strcmp(s->ifs[i].name, name))
+			return &s->ifs[i];
+	return NULL;
+}
+
+static void detach(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *ai)
+{
+	if (!ai->ifindex)
+		return;
+	if (prog) {
+		frr_with_privs (&cnpproxy_privs) {
+			s->ops->detach(prog, ai->ifindex);
+		}
+	}
+	ai->ifindex = 0;
+}
+
+static void attach_retry(struct event *t)
+{
+	const struct cnp_attach_ops *ops = EVENT_ARG(t);
+
+	ops->retry();
+}
+
+void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[CNP_IFNAME_MAX],
+		     unsigned int n)
+{
+	bool refused = false;
+	int err;
+
+	for (unsigned int i = 0; i < s->n;) {
+		if (named(names, n, s->ifs[i].name)) {
+			i++;
+			continue;
+		}
+		if (s->ifs[i].ifindex)
+			zlog_info("cnpproxyd: %s off %s", s->ops->what, s->ifs[i].name);
+		detach(s, prog, &s->ifs[i]);
+		s->ifs[i] = s->ifs[--s->n];
+	}
+	for (unsigned int j = 0; j < n; j++) {
+		struct cnp_attach_if *ai = find(s, names[j]);
+		int ifindex;
+
+		if (!ai) {
+			if (s->n == s->max)
+				break; /* the configuration's limit is the set's */
+			ai = &s->ifs[s->n++];
+			memset(ai, 0, sizeof(*ai));
+			strlcpy(ai->name, names[j], sizeof(ai->name));
+		}
+		if (ai->ifindex)
+			continue;
+		ifindex = cnpproxy_if_index(ai->name);
+		if (!ifindex) {
+			/* The interface layer tells the owner when it appears. */
+			ai->error = "no such interface";
+			continue;
+		}
+		frr_with_privs (&cnpproxy_privs) {
+			err = s->ops->attach(prog, ifindex);
+		}
+		if (err) {
+			ai->error = s->ops->attach_error;
+			zlog_warn("cnpproxyd: cannot attach the %s to %s: %s", s->ops->what, ai->name,
+				  safe_strerror(-err));
+			refused = true;
+			continue;
+		}
+		ai->ifindex = ifindex;
+		ai->error = NULL;
+		if (s->ops->attached)
+			s->ops->attached(prog, ai);
+	}
+	if (!refused)
+		event_cancel(&s->t_retry);
+	else if (!s->t_retry)
+		event_add_timer(master, attach_retry, (void *)s->ops, s->retry_s, &s->t_retry);
+}
+
+void cnp_attach_clear(struct cnp_attach_set *s, void *prog)
+{
+	event_cancel(&s->t_retry);
+	for (unsigned int i = 0; i < s->n; i++)
+		detach(s, prog, &s->ifs[i]);
+	s->n = 0;
+}
+
+void cnp_attach_if_changed(struct cnp_attach_set *s, void *prog, const char *ifname, int ifindex)
+{
+	struct cnp_attach_if *ai = find(s, ifname);
+
+	if (!ai || !ai->ifindex || ai->ifindex == ifindex)
+		return;
+	zlog_info("cnpproxyd: %s interface %s is gone", s->ops->what, ifname);
+	detach(s, prog, ai);
+	ai->error = "no such interface";
+}
+
+const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf, size_t len)
+{
+	for (unsigned int i = 0; i < s->n; i++) {
+		if (s->ifs[i].ifindex)
+			continue;
+		snprintf(buf, len, "%s on %s: %s", s->ops->what, s->ifs[i].name,
+			 s->ifs[i].error ? s->ifs[i].error : "not attached");
+		return buf;
+	}
+	return NULL;
+}
+
+unsigned int cnp_attach_count(const struct cnp_attach_set *s)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->n; i++)
+		n += s->ifs[i].ifindex != 0;
+	return n;
+}

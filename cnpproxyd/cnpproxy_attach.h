@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd attachment sets: the interfaces a role's program runs on,
+ * from their names in the configuration to the ifindex it is attached to,
+ * and why not where it is not.
+ *
+ * The interface layer (cnpproxy_if.h) says when an interface appears or
+ * goes, so a missing interface waits for that event; only an attachment
+ * the kernel refused is tried again on a timer.
+ */
+#ifndef _CNPPROXY_ATTACH_H
+#define _CNPPROXY_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cnpproxy_config.h"
+
+struct event;
+
+/* One interface of a set. */
+struct cnp_attach_if {
+	char name[CNP_IFNAME_MAX];
+	int ifindex;	   /* attached to; 0 if not */
+	const char *error; /* why not, for show */
+};
+
+/* What a set attaches, and how.  prog is the owner's loaded program. */
+struct cnp_attach_ops {
+	const char *what;	  /* in logs and reasons: "border filter" */
+	const char *attach_error; /* shown when the kernel refuses */
+	/* 0 or -errno; called with the daemon's privileges raised. */
+	int (*attach)(void *prog, int ifindex);
+	void (*detach)(void *prog, int ifindex);
+	/* Optional: a log line once an interface is attached. */
+	void (*attached)(void *prog, const struct cnp_attach_if *ai);
+	/* The owner's apply, run again after the kernel refused one. */
+	void (*retry)(void);
+};
+
+struct cnp_attach_set {
+	const struct cnp_attach_ops *ops;
+	struct cnp_attach_if *ifs;
+	unsigned int max, n;
+	unsigned int retry_s;
+	struct event *t_retry;
+};
+
+#define CNP_ATTACH_SET(ops_, ifs_, retry_s_)                                                     \
+	{                                                                                        \
+		.ops = (ops_), .ifs = (ifs_), .max = array_size(ifs_), .retry_s = (retry_s_),    \
+	}
+
+/*
+ * Make the set the n interfaces named: detach those no longer named,
+ * attach those not attached yet.  prog must be loaded.
+ */
+extern void cnp_attach_sync(struct cnp_attach_set *s, void *prog,
+			    const char (*names)[CNP_IFNAME_MAX], unsigned int n);
+/* Detach every interface (prog NULL: the program is gone with them). */
+extern void cnp_attach_clear(struct cnp_attach_set *s, void *prog);
+/*
+ * The interface layer's event: an interface of the set that is gone or
+ * came back with another ifindex is detached (the owner then applies
+ * again for one that is there now).
+ */
+extern void cnp_attach_if_changed(struct cnp_attach_set *s, void *prog, const char *ifname,
+				  int ifindex);
+/* The first interface not attached, as "<what> on IF: why"; NULL if none. */
+extern const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf,
+					      size_t len);
+extern unsigned int cnp_attach_count(const struct cnp_attach_set *s);
+
+#endif /* _CNPPROXY_ATTACH_H */
