@@ -82,13 +82,13 @@ static void __attribute__((noreturn)) sigint(void)
 {
 	zlog_notice("Terminating on signal");
 	cnpproxy_if_fini();
-	cnpproxy_decap_fini();
+	cnpproxy_egress_fini();
 	cnpproxy_border_fini();
 	cnpproxy_cp_fini();
 	/* Stops the fast-path thread first. */
-	cnpproxy_pn_fini();
+	cnpproxy_proxy_fini();
 	cnpproxy_zebra_fini();
-	cnpproxy_proxies_fini();
+	cnpproxy_rib_fini();
 	prefix_list_reset();
 	access_list_reset();
 	vrf_terminate();
@@ -167,7 +167,7 @@ int main(int argc, char **argv, char **envp)
 	master = frr_init();
 
 	cnpproxy_nb_config_reset();
-	cnpproxy_proxies_init();
+	cnpproxy_rib_init();
 	vrf_init(NULL, NULL, NULL, NULL);
 	access_list_init();
 	prefix_list_init();
@@ -178,10 +178,10 @@ int main(int argc, char **argv, char **envp)
 	cnpproxy_cp_vty_init();
 	cnpproxy_if_init();
 	cnpproxy_zebra_init();
-	cnpproxy_pn_init();
+	cnpproxy_proxy_init();
 	cnpproxy_cp_init();
 	cnpproxy_border_init();
-	cnpproxy_decap_init();
+	cnpproxy_egress_init();
 
 	frr_config_fork();
 	/* After the fork, which only the calling thread survives. */

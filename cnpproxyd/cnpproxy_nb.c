@@ -262,7 +262,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/source",
 			.cbs = {
-				.modify = cnpproxy_fl_address_modify,
+				.modify = cnpproxy_tunnel_address_modify,
 			},
 		},
 		{
@@ -302,7 +302,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel/endpoint",
 			.cbs = {
-				.modify = cnpproxy_fl_address_modify,
+				.modify = cnpproxy_tunnel_address_modify,
 			},
 		},
 		{
@@ -321,7 +321,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 		{
 			.xpath = CNPPROXY_XPATH "/proxy/flow-label-tunnel/tunnel/vxlan/router-mac",
 			.cbs = {
-				.modify = cnpproxy_fl_mac_modify,
+				.modify = cnpproxy_tunnel_mac_modify,
 			},
 		},
 		{

@@ -31,7 +31,7 @@ int cnpproxy_proxy_sender_cnp_sized_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_for_via_modify(struct nb_cb_modify_args *args);
 int cnpproxy_port_modify(struct nb_cb_modify_args *args);
 int cnpproxy_icmp6_type_modify(struct nb_cb_modify_args *args);
-int cnpproxy_fl_mac_modify(struct nb_cb_modify_args *args);
+int cnpproxy_tunnel_mac_modify(struct nb_cb_modify_args *args);
 
 /* Address checks (cnpproxy_nb_validate.c): not unspecified, multicast or broadcast. */
 bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
@@ -39,9 +39,9 @@ bool cnpproxy_ipaddr_is_unicast(const struct ipaddr *a);
 int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 
 /* Flow-label tunnel of the proxy role (tunnel/nb.c). */
-int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args);
+int cnpproxy_tunnel_address_modify(struct nb_cb_modify_args *args);
 /* The tunnel's settings from the committed cnpproxy node (NULL: none) into pc. */
-void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy);
+void cnpproxy_tunnel_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy);
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode,

@@ -68,13 +68,13 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 	/* apply_finish is not called for the node that goes away. */
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		cnpproxy_nb_config_reset();
-		cnpproxy_pn_apply();
+		cnpproxy_proxy_apply();
 	}
 	pt_init(&none);
-	cnpproxy_proxies_static_replace(&none);
+	cnpproxy_rib_static_replace(&none);
 	cnpproxy_cp_apply();
 	cnpproxy_border_apply();
-	cnpproxy_decap_apply();
+	cnpproxy_egress_apply();
 	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
 	return NB_OK;
 }
@@ -213,7 +213,7 @@ static int static_proxy_add(const struct lyd_node *dnode, void *arg)
 
 	yang_dnode_get_prefix(&p, dnode, "prefix");
 	yang_dnode_get_ip(&via, dnode, "via");
-	if (cnpproxy_proxies_static_set(want, &p, &via) < 0)
+	if (cnpproxy_rib_static_set(want, &p, &via) < 0)
 		zlog_warn("could not add static proxy %pFX via %pIA", &p, &via);
 	return YANG_ITER_CONTINUE;
 }
@@ -244,7 +244,7 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cfg->role[CNP_ROLE_PROXY] = proxy != NULL;
 	if (proxy)
 		proxy_load(&cfg->proxy, proxy);
-	cnpproxy_fl_config_load(&cfg->proxy, cnpproxy);
+	cnpproxy_tunnel_config_load(&cfg->proxy, cnpproxy);
 	cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy, "congestion-point");
 	cnpproxy_cp_config_load(&cfg->cp, cnpproxy);
 	yang_dnode_iterate(border_if_add, cfg, cnpproxy, "border-interface");
@@ -256,18 +256,18 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		cnp_g.cfg = next;
-		cnpproxy_pn_apply();
+		cnpproxy_proxy_apply();
 	}
 
 	/* The main thread's table: the fast path sees it through the lookup's swap. */
 	pt_init(&want);
 	yang_dnode_iterate(static_proxy_add, &want, cnpproxy, "proxy-for");
-	cnpproxy_proxies_static_replace(&want);
+	cnpproxy_rib_static_replace(&want);
 	pt_fini(&want);
 
 	cnpproxy_cp_apply();
 	cnpproxy_border_apply();
-	cnpproxy_decap_apply();
+	cnpproxy_egress_apply();
 }
 
 static int sender_cnp_sized_check(const struct lyd_node *sender, char *errmsg, size_t errmsg_len)

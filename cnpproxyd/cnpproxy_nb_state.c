@@ -56,10 +56,11 @@ static const struct pn_counters *counters_snapshot(void)
 	} snap;
 	uint64_t now = cnpproxy_now_us();
 
-	if (!snap.valid || now - snap.at > SNAPSHOT_US || snap.clears != pn_counters_cleared()) {
-		pn_counter_values(&snap.v);
+	if (!snap.valid || now - snap.at > SNAPSHOT_US ||
+	    snap.clears != cnpproxy_proxy_counters_cleared()) {
+		cnpproxy_proxy_counter_values(&snap.v);
 		snap.at = now;
-		snap.clears = pn_counters_cleared();
+		snap.clears = cnpproxy_proxy_counters_cleared();
 		snap.valid = true;
 	}
 	return &snap.v;
@@ -71,7 +72,7 @@ struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args
 	const char *name = leaf_name(args->xpath);
 
 	for (int c = 0; c < PN_COUNTER_MAX; c++)
-		if (same_name(pn_counter_name(c), name))
+		if (same_name(cnpproxy_proxy_counter_name(c), name))
 			return yang_data_new_uint64(args->xpath, counters_snapshot()->c[c]);
 	return NULL;
 }

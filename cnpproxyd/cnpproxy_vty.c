@@ -40,7 +40,7 @@
 static const char *role_not_operational(enum cnp_role r)
 {
 	if (r == CNP_ROLE_PROXY)
-		return cnpproxy_pn_not_operational();
+		return cnpproxy_proxy_not_operational();
 	return cnpproxy_cp_not_operational();
 }
 
@@ -79,14 +79,14 @@ static void decap_status_json(json_object *json)
 	unsigned int n, attached;
 	json_object *jt;
 
-	cnpproxy_decap_count(&n, &attached);
+	cnpproxy_egress_count(&n, &attached);
 	if (!n)
 		return;
 	jt = json_object_new_object();
 	json_object_int_add(jt, "interfaces", n);
 	json_object_int_add(jt, "decapsulating", attached);
-	if (cnpproxy_decap_not_operational())
-		json_object_string_add(jt, "reason", cnpproxy_decap_not_operational());
+	if (cnpproxy_egress_not_operational())
+		json_object_string_add(jt, "reason", cnpproxy_egress_not_operational());
 	json_object_object_add(json, "tunnelEgress", jt);
 }
 
@@ -202,11 +202,11 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		vty_out(vty, "  border filter: %u of %u interfaces%s%s\n", n_filtering, n_border,
 			cnpproxy_border_not_operational() ? ", " : "",
 			cnpproxy_border_not_operational() ? cnpproxy_border_not_operational() : "");
-	cnpproxy_decap_count(&n_border, &n_filtering);
+	cnpproxy_egress_count(&n_border, &n_filtering);
 	if (n_border)
 		vty_out(vty, "  tunnel egress: %u of %u interfaces%s%s\n", n_filtering, n_border,
-			cnpproxy_decap_not_operational() ? ", " : "",
-			cnpproxy_decap_not_operational() ? cnpproxy_decap_not_operational() : "");
+			cnpproxy_egress_not_operational() ? ", " : "",
+			cnpproxy_egress_not_operational() ? cnpproxy_egress_not_operational() : "");
 	cnpproxy_guard_show(vty, NULL);
 	cnpproxy_xlate_show(vty, NULL);
 	return CMD_SUCCESS;
@@ -231,7 +231,7 @@ static json_object *proxy_entry_json(const struct pt_entry *e)
 	char since[32];
 
 	time_str(e->since, since, sizeof(since));
-	json_object_string_add(j, "proxy", cnpproxy_pt_addr2str(&e->proxy, buf, sizeof(buf)));
+	json_object_string_add(j, "proxy", cnpproxy_rib_addr2str(&e->proxy, buf, sizeof(buf)));
 	json_object_string_add(j, "source", source_str(e->source));
 	json_object_string_add(j, "origin", origin_str(e));
 	json_object_boolean_add(j, "proxyHost", CHECK_FLAG(e->flags, ZAPI_PNC_FLAG_PROXY_HOST));
@@ -261,7 +261,7 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		char addr[INET6_ADDRSTRLEN];
 		char since[32];
 
-		cnpproxy_pt_prefix2str(&e->prefix, pfx, sizeof(pfx));
+		cnpproxy_rib_prefix2str(&e->prefix, pfx, sizeof(pfx));
 		if (jentries) {
 			json_object *list = NULL;
 
@@ -274,8 +274,8 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		}
 		time_str(e->since, since, sizeof(since));
 		vty_out(vty, "%-43s %-39s %-8s %-8s %s\n", pfx,
-			cnpproxy_pt_addr2str(&e->proxy, addr, sizeof(addr)), source_str(e->source),
-			origin_str(e), since);
+			cnpproxy_rib_addr2str(&e->proxy, addr, sizeof(addr)),
+			source_str(e->source), origin_str(e), since);
 	}
 
 	if (jentries) {
@@ -318,7 +318,7 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
 
 	struct ipaddr ip;
 
-	if (str2ipaddr(addr_str, &ip) == 0 && cnpproxy_pt_addr(&a, &ip))
+	if (str2ipaddr(addr_str, &ip) == 0 && cnpproxy_rib_addr(&a, &ip))
 		e = cnpproxy_lookup(&a);
 
 	if (uj) {
@@ -328,8 +328,8 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
 		json_object_boolean_add(json, "found", e != NULL);
 		if (e)
 			json_object_string_add(json, "prefix",
-					       cnpproxy_pt_prefix2str(&e->prefix, pfx,
-								      sizeof(pfx)));
+					       cnpproxy_rib_prefix2str(&e->prefix, pfx,
+								       sizeof(pfx)));
 		vty_json(vty, json);
 		return CMD_SUCCESS;
 	}
@@ -338,8 +338,8 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
 		return CMD_SUCCESS;
 	}
 	vty_out(vty, "%s: proxy %s, through %s %s (%s)\n", addr_str,
-		cnpproxy_pt_addr2str(&e->proxy, buf, sizeof(buf)), source_str(e->source),
-		cnpproxy_pt_prefix2str(&e->prefix, pfx, sizeof(pfx)), origin_str(e));
+		cnpproxy_rib_addr2str(&e->proxy, buf, sizeof(buf)), source_str(e->source),
+		cnpproxy_rib_prefix2str(&e->prefix, pfx, sizeof(pfx)), origin_str(e));
 	return CMD_SUCCESS;
 }
 
@@ -403,7 +403,7 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	json_object *json = NULL, *jm = NULL;
 	struct pn_counters v;
 
-	pn_counter_values(&v);
+	cnpproxy_proxy_counter_values(&v);
 	if (uj) {
 		json = json_object_new_object();
 		jm = json_object_new_object();
@@ -412,9 +412,10 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	}
 	for (int c = 0; c < PN_COUNTER_MAX; c++) {
 		if (json)
-			json_object_int_add(json, pn_counter_name(c), v.c[c]);
+			json_object_int_add(json, cnpproxy_proxy_counter_name(c), v.c[c]);
 		else
-			vty_out(vty, "  %-28s %" PRIu64 "\n", pn_counter_name(c), v.c[c]);
+			vty_out(vty, "  %-28s %" PRIu64 "\n", cnpproxy_proxy_counter_name(c),
+				v.c[c]);
 	}
 	/* Malformed notifications by the codec's reason. */
 	for (int e = 1; e < PNC_CODEC_NERR; e++) {
@@ -441,11 +442,11 @@ DEFPY(clear_cnpproxy_counters, clear_cnpproxy_counters_cmd,
       CNPPROXY_STR
       "Notification counters\n")
 {
-	cnpproxy_pn_counters_clear();
+	cnpproxy_proxy_counters_clear();
 	cnpproxy_cp_counters_clear();
 	cnpproxy_border_counters_clear();
-	cnpproxy_decap_counters_clear();
-	cnpproxy_fl_counters_clear();
+	cnpproxy_egress_counters_clear();
+	cnpproxy_tunnel_counters_clear();
 	return CMD_SUCCESS;
 }
 
@@ -525,7 +526,7 @@ DEFPY(show_cnpproxy_flow_labels, show_cnpproxy_flow_labels_cmd,
 {
 	json_object *json = uj ? json_object_new_object() : NULL;
 
-	cnpproxy_fl_show(vty, json);
+	cnpproxy_tunnel_show(vty, json);
 	if (json)
 		vty_json(vty, json);
 	return CMD_SUCCESS;

@@ -41,7 +41,7 @@ static void cnpproxy_zebra_set_state(bool up)
 
 	/* A new session sends every route again (we subscribe again). */
 	if (!up)
-		cnpproxy_proxies_flush_learned();
+		cnpproxy_rib_flush_learned();
 }
 
 static void cnpproxy_zebra_sample(void)
@@ -81,7 +81,7 @@ static int cnpproxy_zebra_redist_route(ZAPI_CALLBACK_ARGS)
 		zlog_warn("zebra: could not decode a redistributed route");
 		return -1;
 	}
-	cnpproxy_proxies_route(&api, cmd == ZEBRA_REDISTRIBUTE_ROUTE_ADD);
+	cnpproxy_rib_route(&api, cmd == ZEBRA_REDISTRIBUTE_ROUTE_ADD);
 	return 0;
 }
 

@@ -237,12 +237,12 @@ static void test_labels_round_trip_and_damage(void **state)
 	uint32_t cursor = 0;
 
 	(void)state;
-	assert_int_equal(pnc_fl_state_size(2), sizeof(buf));
-	pnc_fl_state_encode(0x5a5a5, labels, 2, buf);
+	assert_int_equal(pnc_labels_state_size(2), sizeof(buf));
+	pnc_labels_state_encode(0x5a5a5, labels, 2, buf);
 	/* Layout: "PNCL", version 1, two records, the meta word in front of them. */
 	assert_memory_equal(buf, "PNCL\x00\x01\x00\x00\x00\x00\x00\x02", 12);
 	assert_memory_equal(buf + PNC_STATE_HDR_LEN, "\x00\x05\xa5\xa5", 4);
-	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf), &cursor, label_collect, &k), 2);
+	assert_int_equal(pnc_labels_state_decode(buf, sizeof(buf), &cursor, label_collect, &k), 2);
 	assert_int_equal(cursor, 0x5a5a5);
 	assert_int_equal(k.n, 2);
 	assert_memory_equal(k.got, labels, sizeof(labels));
@@ -251,20 +251,21 @@ static void test_labels_round_trip_and_damage(void **state)
 	k.n = 0;
 	cursor = 7;
 	buf[PNC_STATE_HDR_LEN + 3] ^= 1;
-	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf), &cursor, label_collect, &k),
+	assert_int_equal(pnc_labels_state_decode(buf, sizeof(buf), &cursor, label_collect, &k),
 			 PNC_STATE_E_CRC);
 	assert_int_equal(k.n, 0);
 	assert_int_equal(cursor, 7);
 	buf[PNC_STATE_HDR_LEN + 3] ^= 1;
-	assert_int_equal(pnc_fl_state_decode(buf, sizeof(buf) - 1, &cursor, label_collect, &k),
+	assert_int_equal(pnc_labels_state_decode(buf, sizeof(buf) - 1, &cursor, label_collect, &k),
 			 PNC_STATE_E_LENGTH);
 	/* A header without its meta word is cut short. */
-	assert_int_equal(pnc_fl_state_decode(buf, PNC_STATE_HDR_LEN, &cursor, label_collect, &k),
+	assert_int_equal(pnc_labels_state_decode(buf, PNC_STATE_HDR_LEN, &cursor, label_collect,
+						 &k),
 			 PNC_STATE_E_LENGTH);
 
 	/* A flows file is not a label file. */
 	pnc_flows_state_encode(NULL, 0, flows);
-	assert_int_equal(pnc_fl_state_decode(flows, sizeof(flows), &cursor, label_collect, &k),
+	assert_int_equal(pnc_labels_state_decode(flows, sizeof(flows), &cursor, label_collect, &k),
 			 PNC_STATE_E_MAGIC);
 	assert_int_equal(k.n, 0);
 }

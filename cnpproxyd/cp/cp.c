@@ -454,7 +454,7 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 	flow_ref_of(v, &ref);
 	known = slowed_has(ci, &ref);
 	queue_report(ci, ci->n_slowed + !known, &m);
-	switch (cnpproxy_pn_local(&v->roce, cl, &m)) {
+	switch (cnpproxy_proxy_local(&v->roce, cl, &m)) {
 	case PN_LOCAL_OFF:
 		return false;
 	case PN_LOCAL_UNKNOWN_FLOW:
@@ -484,7 +484,7 @@ static void resume_slowed(struct cp_if *ci)
 	/* Rate advice: each flow slowed gets its share of the drain rate back. */
 	queue_report(ci, ci->n_slowed, &m);
 	for (unsigned int i = 0; i < ci->n_slowed; i++)
-		if (cnpproxy_pn_local_resume(&ci->slowed[i], &m))
+		if (cnpproxy_proxy_local_resume(&ci->slowed[i], &m))
 			ci->c[CP_C_DIRECT_RESUMES]++;
 	ci->n_slowed = 0;
 }

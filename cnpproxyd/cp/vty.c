@@ -182,7 +182,7 @@ static const char *direct_not_operational(void)
 {
 	const char *name = cnp_g.cfg.cp.direct_plist;
 
-	if (!cnpproxy_pn_local_ready())
+	if (!cnpproxy_proxy_local_ready())
 		return "the proxy role does not run";
 	if (name[0] && !prefix_list_lookup(AFI_IP, name) && !prefix_list_lookup(AFI_IP6, name))
 		return "the direct-to-source prefix-list does not exist";

@@ -85,7 +85,7 @@ static bool pn_debug_allowed(void);
 			zlog_debug("proxy: " fmt, ##__VA_ARGS__);                                 \
 	} while (0)
 
-/* Written under the fast path's mutex: read through pn_counter_values(). */
+/* Written under the fast path's mutex: read through cnpproxy_proxy_counter_values(). */
 static struct pn_counters pn_counters;
 struct pnc_flow_table *pn_flows;
 
@@ -123,7 +123,7 @@ static const char *const counter_names[PN_COUNTER_MAX] = {
 	[PN_SEND_ERROR] = "cnpSendError",
 };
 
-const char *pn_counter_name(enum pn_counter c)
+const char *cnpproxy_proxy_counter_name(enum pn_counter c)
 {
 	return c < PN_COUNTER_MAX ? counter_names[c] : "unknown";
 }
@@ -469,17 +469,17 @@ static void pn_flows_resize(size_t size)
 /* A sender cut by a remote notification, quiet since: its Resume. */
 static bool pn_resume_quiet(const struct pn_flow_ref *ref)
 {
-	return cnpproxy_pn_local_resume(ref, NULL);
+	return cnpproxy_proxy_local_resume(ref, NULL);
 }
 
-void cnpproxy_pn_apply(void)
+void cnpproxy_proxy_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
 	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY];
 	size_t flows_size = cfg->proxy.flow_table_size ? cfg->proxy.flow_table_size : PN_FLOWS;
 
 	cnp_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
-	cnpproxy_pn_resume_apply(on ? cfg->proxy.resume_after_us : 0, pn_resume_quiet);
+	cnpproxy_resume_apply(on ? cfg->proxy.resume_after_us : 0, pn_resume_quiet);
 	/* New limits apply to sources from scratch. */
 	hash_clean(pn.sources, pn_source_free);
 
@@ -498,7 +498,7 @@ void cnpproxy_pn_apply(void)
 			cnpproxy_flows_file_forget();
 		/* Learning lets go of the table before it is freed. */
 		cnpproxy_learn_apply(NULL);
-		cnpproxy_fl_apply();
+		cnpproxy_tunnel_apply();
 		event_cancel(&pn.t_age);
 		pnc_flow_table_free(pn_flows);
 		pn_flows = NULL;
@@ -509,7 +509,7 @@ void cnpproxy_pn_apply(void)
 		return;
 	}
 	cnpproxy_learn_apply(pn_flows);
-	cnpproxy_fl_apply();
+	cnpproxy_tunnel_apply();
 	cnpproxy_accept_update();
 	if (!pn.t_age)
 		event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
@@ -529,7 +529,7 @@ void cnpproxy_pn_apply(void)
 }
 
 /* Every call, not at apply time: a prefix-list may come and go later. */
-const char *cnpproxy_pn_not_operational(void)
+const char *cnpproxy_proxy_not_operational(void)
 {
 	const char *plist = cnp_g.cfg.proxy.accept_plist;
 	const char *why = NULL;
@@ -561,8 +561,8 @@ const char *cnpproxy_pn_not_operational(void)
 	why = cnpproxy_xsk_not_operational();
 	if (why)
 		return why;
-	if (cnp_g.cfg.proxy.fl_enabled && cnpproxy_fl_not_operational())
-		return cnpproxy_fl_not_operational();
+	if (cnp_g.cfg.proxy.fl_enabled && cnpproxy_tunnel_not_operational())
+		return cnpproxy_tunnel_not_operational();
 	return NULL;
 }
 
@@ -816,7 +816,7 @@ static void resume_note(const struct pnc_flow *f, uint64_t now)
 	memcpy(ref.sender, f->sender, sizeof(ref.sender));
 	memcpy(ref.receiver, f->receiver, sizeof(ref.receiver));
 	ref.receiver_qpn = f->receiver_qpn;
-	cnpproxy_pn_resume_note(&ref, now);
+	cnpproxy_resume_note(&ref, now);
 }
 
 /* A notification of level cl for flow f: the sender's message, if any. */
@@ -841,7 +841,7 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	if (metric)
 		cnp_reaction_at_depth(&r, metric->lh_level);
 	/* Seed 003 3.2.2.1: light congestion of a tunnelled flow stays at the PE. */
-	if (!r.severe && cnpproxy_fl_shape_light(f)) {
+	if (!r.severe && cnpproxy_shape_light(f)) {
 		pn_counters.c[PN_SHAPED_LOCALLY]++;
 		PN_DEBUG("light notification (CL %u) for QP 0x%06x: slowed at this PE", cl,
 			 f->sender_qpn);
@@ -967,7 +967,7 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 		malformed(err, from);
 		return;
 	}
-	if (!cnpproxy_fl_resolve(fcn.flow_label, &ff)) {
+	if (!cnpproxy_tunnel_resolve(fcn.flow_label, &ff)) {
 		pn_counters.c[PN_FCN_UNRESOLVED]++;
 		PN_DEBUG("flow-label notification from %pSU: label 0x%05x not ours", from,
 			 fcn.flow_label);
@@ -1096,7 +1096,7 @@ static void pn_read(struct event *t)
  * and the stack would trust the driver's word, which AF_XDP does not
  * carry.  The notification's own decoder checks every field it uses.
  */
-void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len)
+void cnpproxy_proxy_frame(void *arg, const uint8_t *frame, uint32_t len)
 {
 	union sockunion from = {};
 	struct pnc_udp_view v = {};
@@ -1135,14 +1135,14 @@ void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len)
 		handle_notification(v.payload, v.payload_len, &from, NULL, now_us());
 }
 
-void cnpproxy_pn_flush(void)
+void cnpproxy_proxy_flush(void)
 {
 	flush_cnps();
 }
 
 /* ---- this router's own congestion point ---------------------------------- */
 
-bool cnpproxy_pn_local_ready(void)
+bool cnpproxy_proxy_local_ready(void)
 {
 	return !pn.role_off && pn_flows;
 }
@@ -1168,12 +1168,12 @@ static enum pn_local_result pn_local(const struct pnc_roce_view *inv, uint8_t cl
 }
 
 /* The main thread's way into the fast path's pipeline. */
-enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
-				       const struct pn_queue_report *metric)
+enum pn_local_result cnpproxy_proxy_local(const struct pnc_roce_view *inv, uint8_t cl,
+					  const struct pn_queue_report *metric)
 {
 	enum pn_local_result res = PN_LOCAL_OFF;
 
-	if (!cnpproxy_pn_local_ready())
+	if (!cnpproxy_proxy_local_ready())
 		return PN_LOCAL_OFF;
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		res = pn_local(inv, cl, metric);
@@ -1211,11 +1211,12 @@ static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue
 	return queued;
 }
 
-bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
+bool cnpproxy_proxy_local_resume(const struct pn_flow_ref *ref,
+				 const struct pn_queue_report *metric)
 {
 	bool queued = false;
 
-	if (!cnpproxy_pn_local_ready())
+	if (!cnpproxy_proxy_local_ready())
 		return false;
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		queued = pn_local_resume(ref, metric);
@@ -1254,7 +1255,7 @@ static uint64_t xdp_part(enum pn_counter c, const struct pnc_learn_counters *xc)
 	return sum;
 }
 
-void pn_counter_values(struct pn_counters *v)
+void cnpproxy_proxy_counter_values(struct pn_counters *v)
 {
 	struct pnc_learn_counters xc;
 
@@ -1270,7 +1271,7 @@ void pn_counter_values(struct pn_counters *v)
 
 static uint64_t pn_clears; /* the main thread's */
 
-void cnpproxy_pn_counters_clear(void)
+void cnpproxy_proxy_counters_clear(void)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		memset(&pn_counters, 0, sizeof(pn_counters));
@@ -1280,37 +1281,37 @@ void cnpproxy_pn_counters_clear(void)
 	pn_clears++;
 }
 
-uint64_t pn_counters_cleared(void)
+uint64_t cnpproxy_proxy_counters_cleared(void)
 {
 	return pn_clears;
 }
 
-void cnpproxy_pn_init(void)
+void cnpproxy_proxy_init(void)
 {
 	pn.sources = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd notification sources");
 	pn.qps = hash_create(pn_key_hash, pn_key_cmp, "cnpproxyd CNP intervals");
 	cnpproxy_fp_init();
 	cnpproxy_learn_init();
-	cnpproxy_xsk_receiver(cnpproxy_pn_frame, cnpproxy_pn_flush);
+	cnpproxy_xsk_receiver(cnpproxy_proxy_frame, cnpproxy_proxy_flush);
 	cnpproxy_xsk_tx_init();
 	cnpproxy_accept_init(cnpproxy_guard_sync);
 	cnpproxy_xlate_init();
-	cnpproxy_fl_init();
+	cnpproxy_tunnel_init();
 	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
 }
 
-void cnpproxy_pn_fini(void)
+void cnpproxy_proxy_fini(void)
 {
 	/* Nothing of the pipeline is freed under a read. */
 	cnpproxy_fp_stop();
-	cnpproxy_pn_resume_fini();
+	cnpproxy_resume_fini();
 	/* A clean stop keeps the flows for the next start. */
 	cnpproxy_flows_file_stop();
 	cnpproxy_guard_fini();
 	cnpproxy_xsk_fini();
 	cnpproxy_xlate_fini();
 	cnpproxy_learn_fini();
-	cnpproxy_fl_fini();
+	cnpproxy_tunnel_fini();
 	cnpproxy_accept_fini();
 	event_cancel(&pn.t_age);
 	pn_close_fds();

@@ -58,22 +58,22 @@ struct pn_counters {
 #define PN_BATCH 32
 
 /* The counter's JSON key / text label. */
-extern const char *pn_counter_name(enum pn_counter c);
+extern const char *cnpproxy_proxy_counter_name(enum pn_counter c);
 
 /* (Re)open or close sockets after a configuration change. */
-extern void cnpproxy_pn_apply(void);
-extern void cnpproxy_pn_init(void);
-extern void cnpproxy_pn_fini(void);
+extern void cnpproxy_proxy_apply(void);
+extern void cnpproxy_proxy_init(void);
+extern void cnpproxy_proxy_fini(void);
 /* Why the role does not run, or NULL if it does. */
-extern const char *cnpproxy_pn_not_operational(void);
-extern void cnpproxy_pn_counters_clear(void);
+extern const char *cnpproxy_proxy_not_operational(void);
+extern void cnpproxy_proxy_counters_clear(void);
 /*
  * Every counter's value, wherever it is kept (pn_counters, or the XDP
  * program's per-CPU counters, read once for all of them).
  */
-extern void pn_counter_values(struct pn_counters *v);
+extern void cnpproxy_proxy_counter_values(struct pn_counters *v);
 /* How many times the counters were cleared: a snapshot older than a clear is stale. */
-extern uint64_t pn_counters_cleared(void);
+extern uint64_t cnpproxy_proxy_counters_cleared(void);
 
 
 /*
@@ -81,8 +81,8 @@ extern uint64_t pn_counters_cleared(void);
  * pipeline, then the CNPs it queued out: on the fast-path thread, with
  * cnpproxy_fp_mtx held.
  */
-extern void cnpproxy_pn_frame(void *arg, const uint8_t *frame, uint32_t len);
-extern void cnpproxy_pn_flush(void);
+extern void cnpproxy_proxy_frame(void *arg, const uint8_t *frame, uint32_t len);
+extern void cnpproxy_proxy_flush(void);
 
 /*
  * The flow table.  Only the main thread changes it (learning, ageing,
@@ -120,16 +120,16 @@ enum pn_local_result {
 struct pnc_roce_view;
 
 /* Whether the proxy role can take reports now. */
-extern bool cnpproxy_pn_local_ready(void);
+extern bool cnpproxy_proxy_local_ready(void);
 /* Congestion of level cl met by the invoking packet inv. */
-extern enum pn_local_result cnpproxy_pn_local(const struct pnc_roce_view *inv, uint8_t cl,
-					      const struct pn_queue_report *metric);
+extern enum pn_local_result cnpproxy_proxy_local(const struct pnc_roce_view *inv, uint8_t cl,
+						 const struct pn_queue_report *metric);
 /*
  * The queue has drained: a Long-haul Resume, or withdrawn rate advice,
  * to the flow's sender.  False when nothing was sent (a standard CNP
  * sender, or the flow is gone).
  */
-extern bool cnpproxy_pn_local_resume(const struct pn_flow_ref *ref,
-				     const struct pn_queue_report *metric);
+extern bool cnpproxy_proxy_local_resume(const struct pn_flow_ref *ref,
+					const struct pn_queue_report *metric);
 
 #endif /* _CNPPROXY_PROXY_H */

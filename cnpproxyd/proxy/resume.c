@@ -32,7 +32,7 @@ static void arm(void)
 	event_add_timer_msec(master, check, NULL, MAX(rs.quiet_us / 4000u, 1u), &rs.t_check);
 }
 
-void cnpproxy_pn_resume_note(const struct pn_flow_ref *ref, uint64_t now_us)
+void cnpproxy_resume_note(const struct pn_flow_ref *ref, uint64_t now_us)
 {
 	unsigned int i;
 
@@ -76,7 +76,7 @@ static void check(struct event *t)
 		arm();
 }
 
-void cnpproxy_pn_resume_apply(uint32_t quiet_us, pn_resume_fn resume)
+void cnpproxy_resume_apply(uint32_t quiet_us, pn_resume_fn resume)
 {
 	rs.resume = resume;
 	if (quiet_us == rs.quiet_us)
@@ -90,7 +90,7 @@ void cnpproxy_pn_resume_apply(uint32_t quiet_us, pn_resume_fn resume)
 		event_cancel(&rs.t_check);
 }
 
-void cnpproxy_pn_resume_fini(void)
+void cnpproxy_resume_fini(void)
 {
-	cnpproxy_pn_resume_apply(0, NULL);
+	cnpproxy_resume_apply(0, NULL);
 }

@@ -30,9 +30,9 @@ typedef bool (*pn_resume_fn)(const struct pn_flow_ref *ref);
  * A remote notification cut flow ref's sender at now_us: its Resume is
  * due quiet_us later unless another comes.  Under cnpproxy_fp_mtx.
  */
-extern void cnpproxy_pn_resume_note(const struct pn_flow_ref *ref, uint64_t now_us);
+extern void cnpproxy_resume_note(const struct pn_flow_ref *ref, uint64_t now_us);
 /* Follow the configuration: quiet_us 0 stops and forgets; resume sends. */
-extern void cnpproxy_pn_resume_apply(uint32_t quiet_us, pn_resume_fn resume);
-extern void cnpproxy_pn_resume_fini(void);
+extern void cnpproxy_resume_apply(uint32_t quiet_us, pn_resume_fn resume);
+extern void cnpproxy_resume_fini(void);
 
 #endif /* _CNPPROXY_PN_RESUME_H */

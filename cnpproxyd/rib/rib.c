@@ -16,21 +16,21 @@
 #include "rib/rib.h"
 
 struct proxy_table cnp_proxies;
-struct cnpproxy_proxies_stats cnp_proxies_stats;
+struct cnpproxy_rib_stats cnp_proxies_stats;
 
-void cnpproxy_proxies_init(void)
+void cnpproxy_rib_init(void)
 {
 	pt_init(&cnp_proxies);
 	cnpproxy_lookup_init(&cnp_proxies);
 }
 
-void cnpproxy_proxies_fini(void)
+void cnpproxy_rib_fini(void)
 {
 	cnpproxy_lookup_fini();
 	pt_fini(&cnp_proxies);
 }
 
-bool cnpproxy_pt_addr(struct pt_addr *out, const struct ipaddr *a)
+bool cnpproxy_rib_addr(struct pt_addr *out, const struct ipaddr *a)
 {
 	memset(out, 0, sizeof(*out));
 	switch (a->ipa_type) {
@@ -48,7 +48,7 @@ bool cnpproxy_pt_addr(struct pt_addr *out, const struct ipaddr *a)
 	return false;
 }
 
-bool cnpproxy_pt_prefix(struct pt_prefix *out, const struct prefix *p)
+bool cnpproxy_rib_prefix(struct pt_prefix *out, const struct prefix *p)
 {
 	struct pt_addr a = {};
 
@@ -67,33 +67,33 @@ bool cnpproxy_pt_prefix(struct pt_prefix *out, const struct prefix *p)
 	return pt_prefix_make(out, &a, p->prefixlen);
 }
 
-const char *cnpproxy_pt_addr2str(const struct pt_addr *a, char *buf, size_t len)
+const char *cnpproxy_rib_addr2str(const struct pt_addr *a, char *buf, size_t len)
 {
 	if (!inet_ntop(a->family == PT_AF_INET ? AF_INET : AF_INET6, a->bytes, buf, len))
 		strlcpy(buf, "?", len);
 	return buf;
 }
 
-const char *cnpproxy_pt_prefix2str(const struct pt_prefix *p, char *buf, size_t len)
+const char *cnpproxy_rib_prefix2str(const struct pt_prefix *p, char *buf, size_t len)
 {
 	char addr[INET6_ADDRSTRLEN];
 
-	snprintf(buf, len, "%s/%u", cnpproxy_pt_addr2str(&p->addr, addr, sizeof(addr)), p->len);
+	snprintf(buf, len, "%s/%u", cnpproxy_rib_addr2str(&p->addr, addr, sizeof(addr)), p->len);
 	return buf;
 }
 
-void cnpproxy_proxies_route(const struct zapi_route *api, bool add)
+void cnpproxy_rib_route(const struct zapi_route *api, bool add)
 {
 	const char *why = "route withdrawn";
 	struct pt_entry e = {};
 
-	if (!cnpproxy_pt_prefix(&e.prefix, &api->prefix))
+	if (!cnpproxy_rib_prefix(&e.prefix, &api->prefix))
 		return;
 
 	if (add && !CHECK_FLAG(api->message, ZAPI_MESSAGE_PNC)) {
 		cnp_proxies_stats.without_pnc++;
 		why = "route without PNC";
-	} else if (add && !cnpproxy_pt_addr(&e.proxy, &api->pnc.proxy)) {
+	} else if (add && !cnpproxy_rib_addr(&e.proxy, &api->pnc.proxy)) {
 		cnp_proxies_stats.no_proxy_addr++;
 		why = "PNC without a proxy address";
 		DEBUGD(&cnp_dbg_zebra, "zebra: %pFX has %s", &api->prefix, why);
@@ -122,7 +122,7 @@ void cnpproxy_proxies_route(const struct zapi_route *api, bool add)
 	}
 }
 
-void cnpproxy_proxies_flush_learned(void)
+void cnpproxy_rib_flush_learned(void)
 {
 	size_t n = pt_flush(&cnp_proxies, PT_SOURCE_LEARNED);
 
@@ -132,19 +132,19 @@ void cnpproxy_proxies_flush_learned(void)
 	}
 }
 
-int cnpproxy_proxies_static_set(struct proxy_table *pt, const struct prefix *p,
-				const struct ipaddr *via)
+int cnpproxy_rib_static_set(struct proxy_table *pt, const struct prefix *p,
+			    const struct ipaddr *via)
 {
 	struct pt_entry e = { .source = PT_SOURCE_STATIC };
 
-	if (!cnpproxy_pt_prefix(&e.prefix, p) || !cnpproxy_pt_addr(&e.proxy, via))
+	if (!cnpproxy_rib_prefix(&e.prefix, p) || !cnpproxy_rib_addr(&e.proxy, via))
 		return -1;
 	e.origin = ZEBRA_ROUTE_CNPPROXY;
 	e.since = time(NULL);
 	return pt_set(pt, &e) < 0 ? -1 : 0;
 }
 
-void cnpproxy_proxies_static_replace(const struct proxy_table *want)
+void cnpproxy_rib_static_replace(const struct proxy_table *want)
 {
 	uint64_t generation = cnp_proxies.generation;
 	struct pt_prefix p;

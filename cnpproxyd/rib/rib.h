@@ -14,7 +14,7 @@
 struct zapi_route;
 
 /* Counters of what zebra told us. */
-struct cnpproxy_proxies_stats {
+struct cnpproxy_rib_stats {
 	uint64_t learned_add;	/* PNC route added or changed */
 	uint64_t learned_del;	/* PNC route withdrawn or lost PNC */
 	uint64_t no_proxy_addr; /* PNC without a usable proxy address */
@@ -23,26 +23,26 @@ struct cnpproxy_proxies_stats {
 };
 
 extern struct proxy_table cnp_proxies;
-extern struct cnpproxy_proxies_stats cnp_proxies_stats;
+extern struct cnpproxy_rib_stats cnp_proxies_stats;
 
-extern void cnpproxy_proxies_init(void);
-extern void cnpproxy_proxies_fini(void);
+extern void cnpproxy_rib_init(void);
+extern void cnpproxy_rib_fini(void);
 
 /* A route from zebra's redistribution: add = ADD message, else DEL. */
-extern void cnpproxy_proxies_route(const struct zapi_route *api, bool add);
+extern void cnpproxy_rib_route(const struct zapi_route *api, bool add);
 /* zebra session lost: learned entries are no longer known to be valid. */
-extern void cnpproxy_proxies_flush_learned(void);
+extern void cnpproxy_rib_flush_learned(void);
 
 /* Add "proxy for P via VIA" to pt (a table being built); -1 if invalid. */
-extern int cnpproxy_proxies_static_set(struct proxy_table *pt, const struct prefix *p,
-				       const struct ipaddr *via);
+extern int cnpproxy_rib_static_set(struct proxy_table *pt, const struct prefix *p,
+				   const struct ipaddr *via);
 /* Make the static entries of the proxy table exactly those of want. */
-extern void cnpproxy_proxies_static_replace(const struct proxy_table *want);
+extern void cnpproxy_rib_static_replace(const struct proxy_table *want);
 
 /* Conversions between FRR and proxy-table types. */
-extern bool cnpproxy_pt_prefix(struct pt_prefix *out, const struct prefix *p);
-extern bool cnpproxy_pt_addr(struct pt_addr *out, const struct ipaddr *a);
-extern const char *cnpproxy_pt_addr2str(const struct pt_addr *a, char *buf, size_t len);
-extern const char *cnpproxy_pt_prefix2str(const struct pt_prefix *p, char *buf, size_t len);
+extern bool cnpproxy_rib_prefix(struct pt_prefix *out, const struct prefix *p);
+extern bool cnpproxy_rib_addr(struct pt_addr *out, const struct ipaddr *a);
+extern const char *cnpproxy_rib_addr2str(const struct pt_addr *a, char *buf, size_t len);
+extern const char *cnpproxy_rib_prefix2str(const struct pt_prefix *p, char *buf, size_t len);
 
 #endif /* _CNPPROXY_RIB_H */

@@ -50,7 +50,7 @@ static const struct cnp_attach_ops decap_ops = {
 	.attach = decap_attach,
 	.detach = decap_detach,
 	.attached = decap_attached,
-	.retry = cnpproxy_decap_apply,
+	.retry = cnpproxy_egress_apply,
 };
 
 static struct {
@@ -116,7 +116,7 @@ static bool decap_load(void)
 	return true;
 }
 
-void cnpproxy_decap_apply(void)
+void cnpproxy_egress_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
 
@@ -136,10 +136,10 @@ static void decap_if_changed(const char *ifname, int ifindex)
 {
 	cnp_attach_if_changed(&decap.set, decap.fe, ifname, ifindex);
 	if (ifindex && if_configured(ifname))
-		cnpproxy_decap_apply();
+		cnpproxy_egress_apply();
 }
 
-const char *cnpproxy_decap_not_operational(void)
+const char *cnpproxy_egress_not_operational(void)
 {
 	static char why[64 + IFNAMSIZ];
 
@@ -148,13 +148,13 @@ const char *cnpproxy_decap_not_operational(void)
 	return cnp_attach_not_operational(&decap.set, why, sizeof(why));
 }
 
-void cnpproxy_decap_count(unsigned int *configured, unsigned int *attached)
+void cnpproxy_egress_count(unsigned int *configured, unsigned int *attached)
 {
 	*configured = cnp_g.cfg.present ? cnp_g.cfg.n_te_if : 0;
 	*attached = cnp_attach_count(&decap.set);
 }
 
-void cnpproxy_decap_counters_clear(void)
+void cnpproxy_egress_counters_clear(void)
 {
 	if (decap.fe)
 		pnc_flenc_counters_clear(decap.fe);
@@ -179,7 +179,7 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
 	struct pnc_flenc_counters c = {};
-	const char *why = cnpproxy_decap_not_operational();
+	const char *why = cnpproxy_egress_not_operational();
 	json_object *json = NULL, *jifs = NULL, *jsids = NULL, *jc = NULL;
 	char a[INET6_ADDRSTRLEN];
 
@@ -238,13 +238,13 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 	return CMD_SUCCESS;
 }
 
-void cnpproxy_decap_init(void)
+void cnpproxy_egress_init(void)
 {
 	cnpproxy_if_watch(decap_if_changed);
 	install_element(VIEW_NODE, &show_cnpproxy_tunnel_egress_cmd);
 }
 
-void cnpproxy_decap_fini(void)
+void cnpproxy_egress_fini(void)
 {
 	decap_close();
 }

@@ -8,13 +8,13 @@
 #ifndef _CNPPROXY_DECAP_H
 #define _CNPPROXY_DECAP_H
 
-extern void cnpproxy_decap_apply(void);
+extern void cnpproxy_egress_apply(void);
 /* Why tunnel-egress does not decapsulate on every interface, or NULL. */
-extern const char *cnpproxy_decap_not_operational(void);
+extern const char *cnpproxy_egress_not_operational(void);
 /* Configured interfaces, and those it decapsulates on. */
-extern void cnpproxy_decap_count(unsigned int *configured, unsigned int *attached);
-extern void cnpproxy_decap_counters_clear(void);
-extern void cnpproxy_decap_init(void);
-extern void cnpproxy_decap_fini(void);
+extern void cnpproxy_egress_count(unsigned int *configured, unsigned int *attached);
+extern void cnpproxy_egress_counters_clear(void);
+extern void cnpproxy_egress_init(void);
+extern void cnpproxy_egress_fini(void);
 
 #endif /* _CNPPROXY_DECAP_H */

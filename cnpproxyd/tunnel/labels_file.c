@@ -53,14 +53,14 @@ static int decode(const uint8_t *buf, size_t len, void *arg)
 {
 	uint32_t unused;
 
-	return pnc_fl_state_decode(buf, len, &unused, restore_one, arg);
+	return pnc_labels_state_decode(buf, len, &unused, restore_one, arg);
 }
 
-size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s)
+size_t cnpproxy_labels_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s)
 {
 	return cnpproxy_state_file_load(FL_FILE_NAME, "flow labels",
-					pnc_fl_state_size(PNC_FLENC_FLOWS_MAX), max_age_s, decode,
-					fe, &lf.st);
+					pnc_labels_state_size(PNC_FLENC_FLOWS_MAX), max_age_s,
+					decode, fe, &lf.st);
 }
 
 struct collect {
@@ -90,9 +90,9 @@ static int save(const void *obj, const char *name)
 
 	err = pnc_flenc_for_each_flow(fe, collect, &c);
 	if (!err) {
-		len = pnc_fl_state_size(c.n);
+		len = pnc_labels_state_size(c.n);
 		buf = XMALLOC(MTYPE_PNC_FL_FILE, len);
-		pnc_fl_state_encode(0, c.s, c.n, buf);
+		pnc_labels_state_encode(0, c.s, c.n, buf);
 		err = cnpproxy_state_file_write(name, buf, len);
 		XFREE(MTYPE_PNC_FL_FILE, buf);
 	}
@@ -100,27 +100,27 @@ static int save(const void *obj, const char *name)
 	return err;
 }
 
-void cnpproxy_fl_file_start(struct pnc_flenc_tc *fe)
+void cnpproxy_labels_file_start(struct pnc_flenc_tc *fe)
 {
 	cnpproxy_state_saver_start(&lf, fe);
 }
 
-void cnpproxy_fl_file_touch(void)
+void cnpproxy_labels_file_touch(void)
 {
 	cnpproxy_state_saver_touch(&lf);
 }
 
-void cnpproxy_fl_file_stop(void)
+void cnpproxy_labels_file_stop(void)
 {
 	cnpproxy_state_saver_stop(&lf);
 }
 
-void cnpproxy_fl_file_forget(void)
+void cnpproxy_labels_file_forget(void)
 {
 	cnpproxy_state_saver_forget(&lf);
 }
 
-void cnpproxy_fl_file_show(struct vty *vty, struct json_object *json)
+void cnpproxy_labels_file_show(struct vty *vty, struct json_object *json)
 {
 	cnpproxy_state_file_show(vty, json, "labelStateFile", "Label state file", &lf.st);
 }

@@ -21,16 +21,16 @@ struct json_object;
  * file was written more than max_age_s ago (the flows' idle time).
  * Labels restored.
  */
-extern size_t cnpproxy_fl_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s);
+extern size_t cnpproxy_labels_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s);
 /* Write fe's labels every few seconds while they change. */
-extern void cnpproxy_fl_file_start(struct pnc_flenc_tc *fe);
+extern void cnpproxy_labels_file_start(struct pnc_flenc_tc *fe);
 /* The program's counters were cleared: the next tick writes the labels. */
-extern void cnpproxy_fl_file_touch(void);
+extern void cnpproxy_labels_file_touch(void);
 /* Write them now and stop (clean stop of the daemon, tunnel rebuilt). */
-extern void cnpproxy_fl_file_stop(void);
+extern void cnpproxy_labels_file_stop(void);
 /* Stop and remove the file (the tunnel is unconfigured). */
-extern void cnpproxy_fl_file_forget(void);
+extern void cnpproxy_labels_file_forget(void);
 /* For show cnpproxy flow-labels: what was restored and saved. */
-extern void cnpproxy_fl_file_show(struct vty *vty, struct json_object *json);
+extern void cnpproxy_labels_file_show(struct vty *vty, struct json_object *json);
 
 #endif /* _CNPPROXY_FL_FILE_H */

@@ -15,7 +15,7 @@ static const struct pnc_state_kind kind = {
 	.rec_len = PNC_FL_STATE_REC_LEN,
 };
 
-size_t pnc_fl_state_size(size_t n)
+size_t pnc_labels_state_size(size_t n)
 {
 	return pnc_state_size(&kind, n);
 }
@@ -44,7 +44,7 @@ static void rec_decode(const uint8_t *p, struct pnc_flenc_flow *s)
 	memcpy(s->dst, p + 32, 16);
 }
 
-void pnc_fl_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n, uint8_t *buf)
+void pnc_labels_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n, uint8_t *buf)
 {
 	put_be32(buf + pnc_state_meta_off(&kind), meta);
 	for (size_t i = 0; i < n; i++)
@@ -52,8 +52,8 @@ void pnc_fl_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t 
 	pnc_state_seal(&kind, buf, n);
 }
 
-int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
-			void (*cb)(const struct pnc_flenc_flow *s, void *arg), void *arg)
+int pnc_labels_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
+			    void (*cb)(const struct pnc_flenc_flow *s, void *arg), void *arg)
 {
 	struct pnc_flenc_flow s;
 	int n = pnc_state_check(&kind, buf, len);

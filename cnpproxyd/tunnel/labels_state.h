@@ -27,17 +27,18 @@ sequence kept their cursor there).  Each record (48 octets,
 #define PNC_FL_STATE_VERSION 1
 
 /* Octets of a file of n records. */
-extern size_t pnc_fl_state_size(size_t n);
+extern size_t pnc_labels_state_size(size_t n);
 
-/* Write the meta word and n records to buf of pnc_fl_state_size(n) octets. */
-extern void pnc_fl_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n,
-				uint8_t *buf);
+/* Write the meta word and n records to buf of pnc_labels_state_size(n) octets. */
+extern void pnc_labels_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n,
+				    uint8_t *buf);
 
 /*
  * Check a whole file; when sound, set *meta and call cb for each record
  * in order.  Number of records, or a PNC_STATE_E_*.
  */
-extern int pnc_fl_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
-			       void (*cb)(const struct pnc_flenc_flow *f, void *arg), void *arg);
+extern int pnc_labels_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
+				   void (*cb)(const struct pnc_flenc_flow *f, void *arg),
+				   void *arg);
 
 #endif /* _CNPPROXY_FL_STATE_H */

@@ -44,7 +44,7 @@ static int tunnel_add(const struct lyd_node *dn, void *arg)
 	return YANG_ITER_CONTINUE;
 }
 
-void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy)
+void cnpproxy_tunnel_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy)
 {
 	const struct lyd_node *fl, *shaping;
 	struct ipaddr a;
@@ -76,7 +76,7 @@ void cnpproxy_fl_config_load(struct cnp_proxy_config *pc, const struct lyd_node 
  * The router MAC of a VXLAN tunnel: a frame to a multicast or the zero
  * address would not be routed on by the egress PE.
  */
-int cnpproxy_fl_mac_modify(struct nb_cb_modify_args *args)
+int cnpproxy_tunnel_mac_modify(struct nb_cb_modify_args *args)
 {
 	struct ethaddr mac = {};
 	static const uint8_t zero[ETH_ALEN];
@@ -94,7 +94,7 @@ int cnpproxy_fl_mac_modify(struct nb_cb_modify_args *args)
 }
 
 /* The tunnel's outer source and endpoints: each is one node. */
-int cnpproxy_fl_address_modify(struct nb_cb_modify_args *args)
+int cnpproxy_tunnel_address_modify(struct nb_cb_modify_args *args)
 {
 	return cnpproxy_unicast_validate(args, "tunnel address");
 }

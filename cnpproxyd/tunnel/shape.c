@@ -273,7 +273,7 @@ static void shape_event(struct event *t)
 	XFREE(MTYPE_FL_SHAPE_REQ, req);
 }
 
-bool cnpproxy_fl_shape_light(const struct pnc_flow *f)
+bool cnpproxy_shape_light(const struct pnc_flow *f)
 {
 	struct pnc_flenc_flow ff = {};
 	struct fs_req *req;
@@ -293,7 +293,7 @@ bool cnpproxy_fl_shape_light(const struct pnc_flow *f)
 	return true;
 }
 
-void cnpproxy_fl_shape_stop(void)
+void cnpproxy_shape_stop(void)
 {
 	event_cancel(&fs.t_release);
 	for (unsigned int i = 0; i < FS_MAX; i++)
@@ -306,10 +306,9 @@ void cnpproxy_fl_shape_stop(void)
 	fs.ifindex = 0;
 }
 
-void cnpproxy_fl_shape_start(struct pnc_flenc_tc *fe, int ifindex,
-			     const struct fl_shape_config *cfg)
+void cnpproxy_shape_start(struct pnc_flenc_tc *fe, int ifindex, const struct fl_shape_config *cfg)
 {
-	cnpproxy_fl_shape_stop();
+	cnpproxy_shape_stop();
 	if (!cfg || !fe || !ifindex)
 		return;
 	fs.cfg = *cfg;
@@ -322,7 +321,7 @@ void cnpproxy_fl_shape_start(struct pnc_flenc_tc *fe, int ifindex,
 	}
 }
 
-void cnpproxy_fl_shape_show(struct vty *vty, json_object *json)
+void cnpproxy_shape_show(struct vty *vty, json_object *json)
 {
 	uint64_t now = cnpproxy_now_us();
 	json_object *js = NULL, *jarr = NULL;
@@ -377,7 +376,7 @@ void cnpproxy_fl_shape_show(struct vty *vty, json_object *json)
 	}
 }
 
-void cnpproxy_fl_shape_counters_clear(void)
+void cnpproxy_shape_counters_clear(void)
 {
 	memset(fs.c, 0, sizeof(fs.c));
 }

@@ -50,18 +50,18 @@ struct vty;
  * The tunnel runs on ifindex with program fe: shaping may start (cfg
  * NULL: it is off).  Called again for a new setting or interface.
  */
-extern void cnpproxy_fl_shape_start(struct pnc_flenc_tc *fe, int ifindex,
-				    const struct fl_shape_config *cfg);
+extern void cnpproxy_shape_start(struct pnc_flenc_tc *fe, int ifindex,
+				 const struct fl_shape_config *cfg);
 /* Every shaper removed, the interface's qdisc as it was. */
-extern void cnpproxy_fl_shape_stop(void);
+extern void cnpproxy_shape_stop(void);
 /*
  * A light notification for learned flow f: true when f is tunnelled
  * here and local shaping runs, so that the PE slows it (on the main
  * thread, soon) and the sender is left alone.  Any thread.
  */
-extern bool cnpproxy_fl_shape_light(const struct pnc_flow *f);
+extern bool cnpproxy_shape_light(const struct pnc_flow *f);
 /* show cnpproxy flow-labels: the shaped flows and counters. */
-extern void cnpproxy_fl_shape_show(struct vty *vty, struct json_object *json);
-extern void cnpproxy_fl_shape_counters_clear(void);
+extern void cnpproxy_shape_show(struct vty *vty, struct json_object *json);
+extern void cnpproxy_shape_counters_clear(void);
 
 #endif /* _CNPPROXY_FL_SHAPE_H */

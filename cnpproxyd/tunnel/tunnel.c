@@ -66,8 +66,7 @@ static void shaping_start(void)
 		.hold_us = fl.applied.fl_shape_hold_us,
 	};
 
-	cnpproxy_fl_shape_start(fl.fe, fl.attached ? fl.ifindex : 0,
-				fl.applied.fl_shape ? &sc : NULL);
+	cnpproxy_shape_start(fl.fe, fl.attached ? fl.ifindex : 0, fl.applied.fl_shape ? &sc : NULL);
 }
 
 /* keep_labels: write them for the next program; else forget them. */
@@ -76,12 +75,12 @@ static void fl_stop(bool keep_labels)
 	event_cancel(&fl.t_retry);
 	event_cancel(&fl.t_age);
 	/* The shapers' packets go through the program: before it goes. */
-	cnpproxy_fl_shape_stop();
+	cnpproxy_shape_stop();
 	/* Before the program goes: its maps hold the labels. */
 	if (keep_labels)
-		cnpproxy_fl_file_stop();
+		cnpproxy_labels_file_stop();
 	else
-		cnpproxy_fl_file_forget();
+		cnpproxy_labels_file_forget();
 	if (fl.fe) {
 		frr_with_privs (&cnpproxy_privs) {
 			if (fl.attached)
@@ -130,7 +129,7 @@ static void fl_age(struct event *t)
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
 }
 
-void cnpproxy_fl_apply(void)
+void cnpproxy_tunnel_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
 	const struct cnp_proxy_config *pc = &cfg->proxy;
@@ -169,18 +168,18 @@ void cnpproxy_fl_apply(void)
 				  t->family, t->plen);
 	}
 	/* Before traffic can allocate labels that a restored flow had. */
-	cnpproxy_fl_file_restore(fl.fe, FL_IDLE_S);
+	cnpproxy_labels_file_restore(fl.fe, FL_IDLE_S);
 	fl_attach(NULL);
-	cnpproxy_fl_file_start(fl.fe);
+	cnpproxy_labels_file_start(fl.fe);
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
 }
 
-bool cnpproxy_fl_resolve(uint32_t label, struct pnc_flenc_flow *out)
+bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_flenc_flow *out)
 {
 	return fl.fe && fl.attached && pnc_flenc_lookup_label(fl.fe, label, out) == 0;
 }
 
-const char *cnpproxy_fl_not_operational(void)
+const char *cnpproxy_tunnel_not_operational(void)
 {
 	return fl.not_operational;
 }
@@ -215,7 +214,7 @@ static int flow_show(void *arg, const struct pnc_flenc_flow *f)
 	return 0;
 }
 
-void cnpproxy_fl_show(struct vty *vty, json_object *json)
+void cnpproxy_tunnel_show(struct vty *vty, json_object *json)
 {
 	struct fl_walk w = { .vty = vty };
 	struct pnc_flenc_counters c;
@@ -229,7 +228,7 @@ void cnpproxy_fl_show(struct vty *vty, json_object *json)
 		vty_out(vty, "Flow-label tunnel: %s\n",
 			fl.not_operational ? fl.not_operational : "running");
 	}
-	cnpproxy_fl_file_show(vty, json);
+	cnpproxy_labels_file_show(vty, json);
 	if (!fl.fe) {
 		if (json)
 			json_object_object_add(json, "flows", w.jarr);
@@ -238,7 +237,7 @@ void cnpproxy_fl_show(struct vty *vty, json_object *json)
 	pnc_flenc_for_each_flow(fl.fe, flow_show, &w);
 	if (json)
 		json_object_object_add(json, "flows", w.jarr);
-	cnpproxy_fl_shape_show(vty, json);
+	cnpproxy_shape_show(vty, json);
 	if (pnc_flenc_counters(fl.fe, &c))
 		return;
 	for (int i = 0; i < PNC_FLENC_C_MAX; i++) {
@@ -249,16 +248,16 @@ void cnpproxy_fl_show(struct vty *vty, json_object *json)
 	}
 }
 
-void cnpproxy_fl_counters_clear(void)
+void cnpproxy_tunnel_counters_clear(void)
 {
-	cnpproxy_fl_shape_counters_clear();
+	cnpproxy_shape_counters_clear();
 	if (!fl.fe)
 		return;
 	frr_with_privs (&cnpproxy_privs) {
 		pnc_flenc_counters_clear(fl.fe);
 	}
 	/* The saver's generation is one of those counters. */
-	cnpproxy_fl_file_touch();
+	cnpproxy_labels_file_touch();
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
@@ -270,7 +269,7 @@ static void fl_if_changed(const char *ifname, int ifindex)
 	if (fl.attached) {
 		zlog_info("cnpproxyd: flow-label tunnel interface %s is gone", ifname);
 		/* Its classes went with it. */
-		cnpproxy_fl_shape_stop();
+		cnpproxy_shape_stop();
 		frr_with_mutex (&cnpproxy_fp_mtx) {
 			frr_with_privs (&cnpproxy_privs) {
 				pnc_flenc_detach(fl.fe, fl.ifindex);
@@ -285,12 +284,12 @@ static void fl_if_changed(const char *ifname, int ifindex)
 	}
 }
 
-void cnpproxy_fl_init(void)
+void cnpproxy_tunnel_init(void)
 {
 	cnpproxy_if_watch(fl_if_changed);
 }
 
-void cnpproxy_fl_fini(void)
+void cnpproxy_tunnel_fini(void)
 {
 	/* A clean stop keeps the labels for the next start. */
 	fl_stop(true);

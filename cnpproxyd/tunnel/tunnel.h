@@ -15,16 +15,16 @@
 struct vty;
 
 /* Follow the proxy's flow-label-tunnel configuration. */
-extern void cnpproxy_fl_apply(void);
-extern void cnpproxy_fl_init(void);
-extern void cnpproxy_fl_fini(void);
+extern void cnpproxy_tunnel_apply(void);
+extern void cnpproxy_tunnel_init(void);
+extern void cnpproxy_tunnel_fini(void);
 /* The flow a label was allocated to; false if none. */
-extern bool cnpproxy_fl_resolve(uint32_t label, struct pnc_flenc_flow *out);
+extern bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_flenc_flow *out);
 /* NULL when running, else why not. */
-extern const char *cnpproxy_fl_not_operational(void);
+extern const char *cnpproxy_tunnel_not_operational(void);
 /* show cnpproxy flow-labels: the label table and the program's counters. */
-extern void cnpproxy_fl_show(struct vty *vty, json_object *json);
+extern void cnpproxy_tunnel_show(struct vty *vty, json_object *json);
 /* clear cnpproxy counters: the program's counters. */
-extern void cnpproxy_fl_counters_clear(void);
+extern void cnpproxy_tunnel_counters_clear(void);
 
 #endif /* _CNPPROXY_FL_H */

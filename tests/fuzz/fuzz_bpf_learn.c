@@ -51,7 +51,7 @@
  *    a RoCE packet the codec parses is one the learner sees;
  *  - the translator decides exactly the notifications the codec
  *    accepts with an incomplete invoking packet, in a datagram the
- *    kernel would deliver to the socket (cnpproxy_pn_frame()'s checks
+ *    kernel would deliver to the socket (cnpproxy_proxy_frame()'s checks
  *    of an AF_XDP frame, which it must pass), asks the FIB for the
  *    route to the codec's sender, and a CNP it sends is octet for octet
  *    the daemon's (pnc_cnp_encode() with the daemon's fields, behind
@@ -577,7 +577,7 @@ static int m_guard(const uint8_t *f, size_t n, size_t l3, uint16_t type, struct 
 
 /*
  * A datagram the kernel delivers to a UDP socket as it is, by the checks
- * cnpproxy_pn_frame() makes on an AF_XDP frame: pnc_ipudp_parse() (IPv4
+ * cnpproxy_proxy_frame() makes on an AF_XDP frame: pnc_ipudp_parse() (IPv4
  * header checksum, no options or fragment, IPv6 without extension
  * headers, lengths), the IP version the EtherType's, and RFC 8200's
  * refusal of an IPv6 UDP datagram without checksum.

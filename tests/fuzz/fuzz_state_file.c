@@ -253,14 +253,14 @@ static void fuzz_labels(uint8_t opt, uint8_t *buf, size_t len)
 
 	l.f = malloc((size_t)l.max * sizeof(*l.f));
 	FUZZ_CHECK(l.f);
-	n = pnc_fl_state_decode(buf, len, &cursor, label_one, &l);
+	n = pnc_labels_state_decode(buf, len, &cursor, label_one, &l);
 	check_result(n, &fl_kind, len, made_right, l.calls);
 	if (n < 0) {
 		FUZZ_CHECK(cursor == 0xa5a5a5a5u);
 	} else {
 		out = malloc(len);
 		FUZZ_CHECK(out);
-		pnc_fl_state_encode(cursor, l.f, (size_t)n, out);
+		pnc_labels_state_encode(cursor, l.f, (size_t)n, out);
 		canonical(buf, len, &fl_kind, reserved, 3);
 		FUZZ_CHECK(!memcmp(out, buf, len));
 		free(out);

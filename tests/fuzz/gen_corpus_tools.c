@@ -995,8 +995,8 @@ static void labels_file(struct out *o, uint8_t opt, uint32_t cursor,
 	}
 	o->len = 0;
 	out_byte(o, opt);
-	o->len += pnc_fl_state_size(n);
-	pnc_fl_state_encode(cursor, l, n, o->b + 1);
+	o->len += pnc_labels_state_size(n);
+	pnc_labels_state_encode(cursor, l, n, o->b + 1);
 }
 
 static void state_seeds(void)

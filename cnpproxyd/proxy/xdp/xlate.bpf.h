@@ -15,7 +15,7 @@
  * The socket path stays the reference.  Whatever this stage is not sure
  * it would translate the same way goes on to it untouched (XDP_PASS):
  * the flow-label port, a datagram the kernel would not deliver to the
- * socket as it is (xlate_outer(): the kernel, or cnpproxy_pn_frame() for
+ * socket as it is (xlate_outer(): the kernel, or cnpproxy_proxy_frame() for
  * AF_XDP, drops and counts what is malformed), an MPLS start, an
  * invoking packet complete in the notification (the socket path
  * verifies its ICRC), anything a check below refuses (the socket path
@@ -147,7 +147,7 @@ static __always_inline __u16 xlate_ipv4_sum(const __u8 *ip)
  * the kernel's to judge); the UDP length that of the IP payload, inside
  * the frame; a checksum in an IPv6 UDP datagram (RFC 8200).  Not the UDP
  * checksum itself: in a frame from a veth or an offloading sender it is
- * not final yet (see cnpproxy_pn_frame()).
+ * not final yet (see cnpproxy_proxy_frame()).
  */
 static __always_inline bool xlate_outer(const __u8 *ip, void *data_end, __u32 frame_left,
 					__u16 proto)
