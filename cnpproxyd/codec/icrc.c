@@ -140,14 +140,19 @@ int pnc_icrc_compute(const uint8_t *pkt, size_t len, uint32_t *icrc)
 	return PNC_OK;
 }
 
+/* The ICRC of a packet of len octets whose last four hold (or will hold) it. */
+static int icrc_of(const uint8_t *pkt, size_t len, uint32_t *icrc)
+{
+	if (len < PNC_ICRC_LEN)
+		return PNC_E_ICRC_TRUNCATED;
+	return pnc_icrc_compute(pkt, len - PNC_ICRC_LEN, icrc);
+}
+
 int pnc_icrc_write(uint8_t *pkt, size_t len)
 {
 	uint32_t icrc;
-	int ret;
+	int ret = icrc_of(pkt, len, &icrc);
 
-	if (len < PNC_ICRC_LEN)
-		return PNC_E_ICRC_TRUNCATED;
-	ret = pnc_icrc_compute(pkt, len - PNC_ICRC_LEN, &icrc);
 	if (ret)
 		return ret;
 	/* least significant octet first, like the Ethernet FCS */
@@ -162,11 +167,8 @@ int pnc_icrc_verify(const uint8_t *pkt, size_t len)
 {
 	const uint8_t *w;
 	uint32_t icrc;
-	int ret;
+	int ret = icrc_of(pkt, len, &icrc);
 
-	if (len < PNC_ICRC_LEN)
-		return PNC_E_ICRC_TRUNCATED;
-	ret = pnc_icrc_compute(pkt, len - PNC_ICRC_LEN, &icrc);
 	if (ret)
 		return ret;
 	w = pkt + len - PNC_ICRC_LEN;
