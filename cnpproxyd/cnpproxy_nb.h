@@ -103,7 +103,27 @@ extern int cnpproxy_cli_apply(struct vty *vty);
 extern int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4,
 				  const char *v6);
 
+/* Shared by the roles' commands (cnpproxy_cli.c). */
+struct prefix;
+/* A relative xpath ("./...") of the node being edited, in the candidate. */
+extern const struct lyd_node *cnpproxy_cli_candidate(struct vty *vty, const char *rel);
+/* Whether a value typed after "no ..." is the configured one; says why not. */
+extern bool cnpproxy_cli_typed_matches(struct vty *vty, const struct lyd_node *dn,
+				       const char *typed);
+/* The proxy's settings need the role: says so when it is off. */
+extern bool cnpproxy_cli_proxy_enabled(struct vty *vty);
+/* A sender prefix as a list key: canonical, whatever host bits were typed. */
+extern void cnpproxy_cli_prefix_key(const struct prefix *prefix, char *buf, size_t len);
+/* "LIST PREFIX LEAF VALUE" and its "no" for a list keyed by a prefix. */
+extern int cnpproxy_cli_prefix_set(struct vty *vty, const char *list, const struct prefix *prefix,
+				   const char *leaf, const char *value);
+extern int cnpproxy_cli_prefix_no(struct vty *vty, const char *list, const struct prefix *prefix,
+				  const char *leaf, const char *typed);
+
 extern void cnpproxy_cli_init(void);
+extern void cnpproxy_proxy_cli_init(void);
+extern void cnpproxy_tunnel_cli_init(void);
+extern void cnpproxy_border_cli_init(void);
 extern void cnpproxy_cp_cli_init(void);
 
 #endif /* _CNPPROXY_NB_H */

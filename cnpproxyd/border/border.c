@@ -10,6 +10,7 @@
 #include "lib/frrevent.h"
 #include "lib/json.h"
 #include "lib/log.h"
+#include "lib/northbound_cli.h"
 #include "lib/privs.h"
 #include "lib/vty.h"
 
@@ -20,6 +21,7 @@
 #include "border/border.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
+#include "cnpproxy_nb.h"
 
 #include "cnpproxyd/border/border_clippy.c"
 
@@ -214,6 +216,36 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
 		vty_json(vty, json);
 	}
 	return CMD_SUCCESS;
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/border-interface
+ */
+DEFPY_YANG(cnpproxy_border_if, cnpproxy_border_if_cmd,
+	   "[no] border-interface IFNAME$ifname",
+	   NO_STR
+	   "Drop the notification and flow-label ports arriving on an interface where the domain ends\n"
+	   "Interface name\n")
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./border-interface[.='%s']", ifname);
+	if (no && !cnpproxy_cli_candidate(vty, xpath)) {
+		vty_out(vty, "%% %s is not a border interface: nothing changed\n", ifname);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+void cli_show_cnpproxy_border_if(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " border-interface %s\n", yang_dnode_get_string(dnode, NULL));
+}
+
+void cnpproxy_border_cli_init(void)
+{
+	install_element(CNPPROXY_NODE, &cnpproxy_border_if_cmd);
 }
 
 void cnpproxy_border_init(void)

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cnpproxyd configuration commands of the flow-label tunnel: its ingress
+ * ("proxy flow-label-tunnel ...") and its egress ("tunnel-egress ...").
+ */
+#include <zebra.h>
+
+#include "lib/command.h"
+#include "lib/northbound_cli.h"
+#include "lib/vty.h"
+
+#include "cnpproxyd.h"
+#include "cnpproxy_nb.h"
+
+#include "cnpproxyd/tunnel/cli_clippy.c"
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-label-tunnel
+ */
+DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
+	   "proxy flow-label-tunnel interface IFNAME$ifname source X:X::X:X$src",
+	   "Proxy role\n"
+	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
+	   "Core-facing interface where traffic enters the tunnel\n"
+	   "Interface name\n"
+	   "Outer source: this proxy's advertised address\n"
+	   "IPv6 address\n")
+{
+	if (!cnpproxy_cli_proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_CREATE, NULL);
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/interface", NB_OP_MODIFY, ifname);
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/source", NB_OP_MODIFY, src_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
+	   "no proxy flow-label-tunnel [interface IFNAME$ifname source X:X::X:X$source]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
+	   "Core-facing interface where traffic enters the tunnel\n"
+	   "Interface name\n"
+	   "Outer source: this proxy's advertised address\n"
+	   "IPv6 address\n")
+{
+	const char *fl = "./proxy/flow-label-tunnel";
+
+	if (!cnpproxy_cli_candidate(vty, fl))
+		return CMD_SUCCESS;
+	/* A typed interface and source must both be the configured ones. */
+	if (!cnpproxy_cli_typed_matches(vty, cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel/interface"),
+			   ifname) ||
+	    !cnpproxy_cli_typed_matches(vty, cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel/source"),
+			   source_str))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, fl, NB_OP_DESTROY, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+#define PROXY_FL_TUNNEL_HELP                                                                      \
+	"Proxy role\n"                                                                            \
+	"Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"           \
+	"Destinations carried through the tunnel\n"                                               \
+	"IPv4 prefix\n"                                                                           \
+	"IPv6 prefix\n"                                                                           \
+	"Egress PE's decapsulating address (outer destination)\n"                                 \
+	"IPv6 address\n"
+
+/* A change to the tunnel entry of a prefix, or to node below it (path). */
+static void fl_tunnel_change(struct vty *vty, const char *pbuf, const char *path,
+			     enum nb_operation op, const char *value)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./proxy/flow-label-tunnel/tunnel[prefix='%s']%s", pbuf,
+		 path);
+	nb_cli_enqueue_change(vty, xpath, op, value);
+}
+
+DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
+	   "proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx endpoint X:X::X:X$ep [vxlan vni (1-16777215)$vni router-mac X:X:X:X:X:X$mac]",
+	   PROXY_FL_TUNNEL_HELP
+	   "VXLAN over IPv6 instead of IPv6-in-IPv6 (UDP port 4789)\n"
+	   "VXLAN Network Identifier the egress PE decapsulates\n"
+	   "VNI\n"
+	   "Inner destination MAC: the egress PE's VXLAN interface\n"
+	   "MAC address\n")
+{
+	char pbuf[PREFIX_STRLEN];
+
+	if (!cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel")) {
+		vty_out(vty,
+			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	cnpproxy_cli_prefix_key(pfx, pbuf, sizeof(pbuf));
+	fl_tunnel_change(vty, pbuf, "", NB_OP_CREATE, NULL);
+	fl_tunnel_change(vty, pbuf, "/endpoint", NB_OP_MODIFY, ep_str);
+	/* The whole entry is what was typed: without vxlan, the plain tunnel. */
+	fl_tunnel_change(vty, pbuf, "/vxlan", vni_str ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
+	if (vni_str) {
+		fl_tunnel_change(vty, pbuf, "/vxlan/vni", NB_OP_MODIFY, vni_str);
+		fl_tunnel_change(vty, pbuf, "/vxlan/router-mac", NB_OP_MODIFY, mac_str);
+	}
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
+	   "no proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx [endpoint X:X::X:X$ep]",
+	   NO_STR PROXY_FL_TUNNEL_HELP)
+{
+	return cnpproxy_cli_prefix_no(vty, "./proxy/flow-label-tunnel/tunnel", pfx, "endpoint", ep_str);
+}
+
+#define PROXY_FL_SHAPING_HELP                                                                     \
+	"Proxy role\n"                                                                            \
+	"Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"           \
+	"Slow a tunnelled flow here on light notifications, the sender untouched (seed 003)\n"    \
+	"Percent cut per light notification\n"                                                    \
+	"Percent\n"                                                                               \
+	"Lowest rate of a shaper, Mb/s\n"                                                         \
+	"Mb/s\n"                                                                                  \
+	"Release a shaper this long after the last light notification, us\n"                      \
+	"Microseconds\n"
+
+DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
+	   "proxy flow-label-tunnel local-shaping [{step (1-99)$step|floor (1-4000000)$floor|hold-time (1000-60000000)$hold}]",
+	   PROXY_FL_SHAPING_HELP)
+{
+	const char *ls = "./proxy/flow-label-tunnel/local-shaping";
+	char xpath[XPATH_MAXLEN];
+
+	if (!cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel")) {
+		vty_out(vty,
+			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, ls, NB_OP_CREATE, NULL);
+	/* The command states the whole setting: what it leaves out is the default. */
+	snprintf(xpath, sizeof(xpath), "%s/step", ls);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, step_str);
+	snprintf(xpath, sizeof(xpath), "%s/floor", ls);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, floor_str);
+	snprintf(xpath, sizeof(xpath), "%s/hold-time", ls);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, hold_str);
+	return cnpproxy_cli_apply(vty);
+}
+
+DEFPY_YANG(no_cnpproxy_proxy_fl_shaping, no_cnpproxy_proxy_fl_shaping_cmd,
+	   "no proxy flow-label-tunnel local-shaping [{step (1-99)|floor (1-4000000)|hold-time (1000-60000000)}]",
+	   NO_STR PROXY_FL_SHAPING_HELP)
+{
+	const char *ls = "./proxy/flow-label-tunnel/local-shaping";
+
+	if (!cnpproxy_cli_candidate(vty, ls))
+		return CMD_SUCCESS;
+	nb_cli_enqueue_change(vty, ls, NB_OP_DESTROY, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " proxy flow-label-tunnel local-shaping");
+	if (show_defaults || !yang_dnode_is_default(dnode, "step"))
+		vty_out(vty, " step %s", yang_dnode_get_string(dnode, "step"));
+	if (show_defaults || !yang_dnode_is_default(dnode, "floor"))
+		vty_out(vty, " floor %s", yang_dnode_get_string(dnode, "floor"));
+	if (show_defaults || !yang_dnode_is_default(dnode, "hold-time"))
+		vty_out(vty, " hold-time %s", yang_dnode_get_string(dnode, "hold-time"));
+	vty_out(vty, "\n");
+}
+
+void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " proxy flow-label-tunnel interface %s source %s\n",
+		yang_dnode_get_string(dnode, "interface"), yang_dnode_get_string(dnode, "source"));
+}
+
+void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+{
+	vty_out(vty, " proxy flow-label-tunnel prefix %s endpoint %s",
+		yang_dnode_get_string(dnode, "prefix"), yang_dnode_get_string(dnode, "endpoint"));
+	if (yang_dnode_exists(dnode, "vxlan"))
+		vty_out(vty, " vxlan vni %u router-mac %s",
+			yang_dnode_get_uint32(dnode, "vxlan/vni"),
+			yang_dnode_get_string(dnode, "vxlan/router-mac"));
+	vty_out(vty, "\n");
+}
+
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/tunnel-egress/{interface,sid}
+ */
+DEFPY_YANG(cnpproxy_tunnel_egress, cnpproxy_tunnel_egress_cmd,
+	   "[no] tunnel-egress <interface IFNAME$ifname|sid X:X::X:X$sid>",
+	   NO_STR
+	   "Egress PE of the flow-label tunnel: decapsulate with the modified pipe\n"
+	   "Core-facing interface where tunnelled packets arrive\n"
+	   "Interface name\n"
+	   "Outer destination decapsulated here\n"
+	   "IPv6 address\n")
+{
+	char xpath[XPATH_MAXLEN];
+
+	if (ifname)
+		snprintf(xpath, sizeof(xpath), "./tunnel-egress/interface[.='%s']", ifname);
+	else
+		snprintf(xpath, sizeof(xpath), "./tunnel-egress/sid[.='%s']", sid_str);
+	if (no && !cnpproxy_cli_candidate(vty, xpath)) {
+		vty_out(vty, "%% %s is not configured: nothing changed\n",
+			ifname ? ifname : sid_str);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
+void cli_show_cnpproxy_tunnel_egress(struct vty *vty, const struct lyd_node *dnode,
+				     bool show_defaults)
+{
+	vty_out(vty, " tunnel-egress %s %s\n", dnode->schema->name,
+		yang_dnode_get_string(dnode, NULL));
+}
+
+void cnpproxy_tunnel_cli_init(void)
+{
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_tunnel_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_tunnel_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_shaping_cmd);
+	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_shaping_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_tunnel_egress_cmd);
+}
