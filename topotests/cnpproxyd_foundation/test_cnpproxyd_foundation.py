@@ -205,6 +205,25 @@ def test_seventeenth_congestion_point_interface_refused():
     assert cnpproxy_block(r2) == before
 
 
+def test_interface_names_are_interface_refs():
+    """Interfaces are frr-interface references: one that does not exist
+    yet may be named, and a name over the kernel's 15 characters is
+    refused with a message, changing nothing."""
+    assert_routers_healthy()
+    r2 = get_topogen().gears["r2"]
+    before = cnpproxy_block(r2)
+    rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy", "border-interface " + "b" * 16)
+    assert rc != 0 and "at most 15 characters" in out, out
+    assert cnpproxy_block(r2) == before
+    rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy", "border-interface " + "b" * 15)
+    assert rc == 0, out
+    assert " border-interface {}\n".format("b" * 15) in cnpproxy_block(r2)
+    rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy",
+                       "no border-interface " + "b" * 15)
+    assert rc == 0, out
+    assert cnpproxy_block(r2) == before
+
+
 def test_write_memory_and_restart():
     "Configuration saved with write memory comes back after a restart."
     assert_routers_healthy()
