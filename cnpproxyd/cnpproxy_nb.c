@@ -763,6 +763,76 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy-table",
+			.cbs = {
+				.get_next = cnpproxy_state_pt_get_next,
+				.get_keys = cnpproxy_state_pt_get_keys,
+				.lookup_entry = cnpproxy_state_pt_lookup_entry,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy-table/prefix",
+			.cbs = {
+				.get_elem = cnpproxy_state_pt_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy-table/proxy",
+			.cbs = {
+				.get_elem = cnpproxy_state_pt_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy-table/source",
+			.cbs = {
+				.get_elem = cnpproxy_state_pt_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy-table/protocol",
+			.cbs = {
+				.get_elem = cnpproxy_state_pt_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment",
+			.cbs = {
+				.get_next = cnpproxy_state_attach_get_next,
+				.get_keys = cnpproxy_state_attach_get_keys,
+				.lookup_entry = cnpproxy_state_attach_lookup_entry,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/program",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/interface",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/attached",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/ifindex",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/reason",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/congestion-interface",
 			.cbs = {
 				.get_next = cnpproxy_state_cp_if_get_next,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cnpproxyd northbound: operational state (/frr-cnpproxyd:cnpproxyd/state).
+ * cnpproxyd northbound: operational state (/frr-cnpproxyd:cnpproxyd/state):
+ * the roles' counters, the watched interfaces, the proxy table and the
+ * attachments.
  *
  * Counter leaves are named like the show commands' JSON keys in
  * kebab-case, so one callback per group serves them all.
@@ -11,10 +13,14 @@
 #include "lib/yang.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_attach.h"
+#include "border/border.h"
 #include "cp/cp.h"
 #include "cnpproxy_nb.h"
 #include "proxy/proxy.h"
 #include "proxy/flows.h"
+#include "rib/rib.h"
+#include "tunnel/egress.h"
 
 /* "droppedSourceDenied" and "dropped-source-denied" name the same counter. */
 static bool same_name(const char *camel, const char *kebab)
@@ -144,5 +150,156 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
 	for (int c = 0; c < CP_C_MAX; c++)
 		if (same_name(cp_counter_name(c), name))
 			return yang_data_new_uint64(args->xpath, v.counters[c]);
+	return NULL;
+}
+
+/*
+ * /frr-cnpproxyd:cnpproxyd/state/proxy-table: entries are positions in
+ * the table + 1 (NULL ends the list).
+ */
+static const struct pt_entry *pt_entry_of(const void *entry)
+{
+	uintptr_t i = (uintptr_t)entry;
+
+	return i && i <= cnp_proxies.count ? &cnp_proxies.entries[i - 1] : NULL;
+}
+
+const void *cnpproxy_state_pt_get_next(struct nb_cb_get_next_args *args)
+{
+	uintptr_t next = args->list_entry ? (uintptr_t)args->list_entry + 1 : 1;
+
+	return next <= cnp_proxies.count ? (const void *)next : NULL;
+}
+
+int cnpproxy_state_pt_get_keys(struct nb_cb_get_keys_args *args)
+{
+	const struct pt_entry *e = pt_entry_of(args->list_entry);
+
+	if (!e)
+		return NB_ERR;
+	args->keys->num = 1;
+	cnpproxy_rib_prefix2str(&e->prefix, args->keys->key[0], sizeof(args->keys->key[0]));
+	return NB_OK;
+}
+
+const void *cnpproxy_state_pt_lookup_entry(struct nb_cb_lookup_entry_args *args)
+{
+	char buf[PREFIX_STRLEN];
+
+	for (size_t i = 0; i < cnp_proxies.count; i++)
+		if (!strcmp(cnpproxy_rib_prefix2str(&cnp_proxies.entries[i].prefix, buf,
+						    sizeof(buf)),
+			    args->keys->key[0]))
+			return (const void *)(uintptr_t)(i + 1);
+	return NULL;
+}
+
+struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)
+{
+	const struct pt_entry *e = pt_entry_of(args->list_entry);
+	const char *name = leaf_name(args->xpath);
+	char buf[PREFIX_STRLEN];
+
+	if (!e)
+		return NULL;
+	if (!strcmp(name, "prefix"))
+		return yang_data_new_string(args->xpath,
+					    cnpproxy_rib_prefix2str(&e->prefix, buf, sizeof(buf)));
+	if (!strcmp(name, "proxy"))
+		return yang_data_new_string(args->xpath,
+					    cnpproxy_rib_addr2str(&e->proxy, buf, sizeof(buf)));
+	if (!strcmp(name, "source"))
+		return yang_data_new_string(args->xpath,
+					    e->source == PT_SOURCE_STATIC ? "static" : "learned");
+	if (!strcmp(name, "protocol") && e->source == PT_SOURCE_LEARNED)
+		return yang_data_new_string(args->xpath, zebra_route_string(e->origin));
+	return NULL;
+}
+
+/*
+ * /frr-cnpproxyd:cnpproxyd/state/attachment: the attachment sets one
+ * after the other; an entry is (set << 8 | position) + 1.
+ */
+static const char *const attach_programs[] = { "border-filter", "tunnel-egress" };
+
+static const struct cnp_attach_set *attach_set(unsigned int set)
+{
+	switch (set) {
+	case 0:
+		return cnpproxy_border_attachments();
+	case 1:
+		return cnpproxy_egress_attachments();
+	}
+	return NULL;
+}
+
+static const struct cnp_attach_if *attach_of(const void *entry, unsigned int *set)
+{
+	uintptr_t v = (uintptr_t)entry;
+	const struct cnp_attach_set *s;
+
+	if (!v--)
+		return NULL;
+	*set = v >> 8;
+	s = attach_set(*set);
+	return s && (v & 0xff) < s->n ? &s->ifs[v & 0xff] : NULL;
+}
+
+const void *cnpproxy_state_attach_get_next(struct nb_cb_get_next_args *args)
+{
+	uintptr_t v = args->list_entry ? (uintptr_t)args->list_entry : 0;
+	unsigned int set = v ? (v - 1) >> 8 : 0, pos = v ? ((v - 1) & 0xff) + 1 : 0;
+
+	for (const struct cnp_attach_set *s; (s = attach_set(set)); set++, pos = 0)
+		if (pos < s->n)
+			return (const void *)(uintptr_t)((set << 8 | pos) + 1);
+	return NULL;
+}
+
+int cnpproxy_state_attach_get_keys(struct nb_cb_get_keys_args *args)
+{
+	unsigned int set;
+	const struct cnp_attach_if *ai = attach_of(args->list_entry, &set);
+
+	if (!ai)
+		return NB_ERR;
+	args->keys->num = 2;
+	strlcpy(args->keys->key[0], attach_programs[set], sizeof(args->keys->key[0]));
+	strlcpy(args->keys->key[1], ai->name, sizeof(args->keys->key[1]));
+	return NB_OK;
+}
+
+const void *cnpproxy_state_attach_lookup_entry(struct nb_cb_lookup_entry_args *args)
+{
+	for (unsigned int set = 0; set < array_size(attach_programs); set++) {
+		const struct cnp_attach_set *s = attach_set(set);
+
+		if (strcmp(attach_programs[set], args->keys->key[0]))
+			continue;
+		for (unsigned int i = 0; i < s->n; i++)
+			if (!strcmp(s->ifs[i].name, args->keys->key[1]))
+				return (const void *)(uintptr_t)((set << 8 | i) + 1);
+	}
+	return NULL;
+}
+
+struct yang_data *cnpproxy_state_attach_get_elem(struct nb_cb_get_elem_args *args)
+{
+	const char *name = leaf_name(args->xpath);
+	unsigned int set;
+	const struct cnp_attach_if *ai = attach_of(args->list_entry, &set);
+
+	if (!ai)
+		return NULL;
+	if (!strcmp(name, "program"))
+		return yang_data_new_string(args->xpath, attach_programs[set]);
+	if (!strcmp(name, "interface"))
+		return yang_data_new_string(args->xpath, ai->name);
+	if (!strcmp(name, "attached"))
+		return yang_data_new_bool(args->xpath, ai->ifindex != 0);
+	if (!strcmp(name, "ifindex") && ai->ifindex)
+		return yang_data_new_uint32(args->xpath, (uint32_t)ai->ifindex);
+	if (!strcmp(name, "reason") && !ai->ifindex)
+		return yang_data_new_string(args->xpath, ai->error ? ai->error : "not attached");
 	return NULL;
 }

@@ -248,6 +248,11 @@ void cnpproxy_border_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_border_if_cmd);
 }
 
+const struct cnp_attach_set *cnpproxy_border_attachments(void)
+{
+	return &border.set;
+}
+
 void cnpproxy_border_init(void)
 {
 	cnpproxy_if_watch(border_if_changed);

@@ -18,4 +18,8 @@ extern void cnpproxy_border_counters_clear(void);
 extern void cnpproxy_border_init(void);
 extern void cnpproxy_border_fini(void);
 
+/* Its interfaces, for the operational state. */
+struct cnp_attach_set;
+extern const struct cnp_attach_set *cnpproxy_border_attachments(void);
+
 #endif /* _CNPPROXY_BORDER_H */

@@ -238,6 +238,11 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 	return CMD_SUCCESS;
 }
 
+const struct cnp_attach_set *cnpproxy_egress_attachments(void)
+{
+	return &decap.set;
+}
+
 void cnpproxy_egress_init(void)
 {
 	cnpproxy_if_watch(decap_if_changed);

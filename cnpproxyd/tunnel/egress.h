@@ -17,4 +17,8 @@ extern void cnpproxy_egress_counters_clear(void);
 extern void cnpproxy_egress_init(void);
 extern void cnpproxy_egress_fini(void);
 
+/* Its interfaces, for the operational state. */
+struct cnp_attach_set;
+extern const struct cnp_attach_set *cnpproxy_egress_attachments(void);
+
 #endif /* _CNPPROXY_DECAP_H */

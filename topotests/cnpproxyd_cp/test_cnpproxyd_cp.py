@@ -313,6 +313,27 @@ def test_operational_state_in_yang():
     assert int(proxy["cnp-sent"]) == counters["cnpSent"] >= 1, (proxy, counters)
     assert int(proxy["received"]) == counters["received"], (proxy, counters)
     assert int(proxy["flows"]) >= 1, proxy
+    # The proxy table: pe1 for the senders, learned through IS-IS.
+    table = {e["prefix"]: e for e in oper_state(p)["proxy-table"]}
+    assert table["10.0.1.0/24"] == {"prefix": "10.0.1.0/24", "proxy": "10.255.0.1",
+                                    "source": "learned", "protocol": "isis"}, table
+    assert table["2001:db8:1::/64"]["proxy"] == "2001:db8:ff::1", table
+    # Attachments: pe2's tunnel egress runs on pe2-eth0; a border filter
+    # on an interface that does not exist says why it does not run.
+    att = oper_state(gear("pe2"))["attachment"]
+    assert len(att) == 1 and att[0]["program"] == "tunnel-egress", att
+    assert (att[0]["interface"], att[0]["attached"]) == ("pe2-eth0", True), att
+    assert int(att[0]["ifindex"]) > 0 and "reason" not in att[0], att
+    rc, out = vtysh_rc(gear("pe2"), "configure terminal", "router cnpproxy",
+                       "border-interface nosuch0")
+    assert rc == 0, out
+    att = {(a["program"], a["interface"]): a for a in oper_state(gear("pe2"))["attachment"]}
+    assert att[("border-filter", "nosuch0")]["attached"] is False, att
+    assert att[("border-filter", "nosuch0")]["reason"] == "no such interface", att
+    rc, out = vtysh_rc(gear("pe2"), "configure terminal", "router cnpproxy",
+                       "no border-interface nosuch0")
+    assert rc == 0, out
+    assert len(oper_state(gear("pe2"))["attachment"]) == 1
 
 
 def test_congestion_notifies_proxy_ipv6():
