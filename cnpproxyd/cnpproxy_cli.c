@@ -341,7 +341,4 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_icmp_type_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_icmp_type_cmd);
 
-	cnpproxy_proxy_cli_init();
-	cnpproxy_tunnel_cli_init();
-	cnpproxy_border_cli_init();
 }

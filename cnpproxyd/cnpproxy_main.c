@@ -173,7 +173,11 @@ int main(int argc, char **argv, char **envp)
 	prefix_list_init();
 	cnpproxy_debug_init();
 	cnpproxy_cli_init();
+	/* The roles' commands, in the node cnpproxy_cli_init() made. */
+	cnpproxy_proxy_cli_init();
 	cnpproxy_cp_cli_init();
+	cnpproxy_tunnel_cli_init();
+	cnpproxy_border_cli_init();
 	cnpproxy_vty_init();
 	cnpproxy_cp_vty_init();
 	cnpproxy_if_init();
