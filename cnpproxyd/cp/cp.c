@@ -23,9 +23,7 @@
  */
 #include <zebra.h>
 
-#include <linux/filter.h>
 #include <net/if.h>
-#include <netinet/icmp6.h>
 
 #include "lib/frrevent.h"
 #include "lib/if.h"
@@ -50,6 +48,7 @@
 #include "cp/cp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
+#include "cnpproxy_sock.h"
 #include "rib/lookup.h"
 #include "rib/rib.h"
 #include "cp/collab.h"
@@ -206,40 +205,19 @@ static void sockets_close(void)
  * A raw ICMP socket gets a copy of every ICMP message the host receives:
  * this one only sends, so it takes none in.
  */
-static int icmp_socket(int family)
-{
-	struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
-	struct sock_fprog prog = { .len = 1, .filter = none };
-	struct icmp6_filter f6;
-	int fd = -1;
-
-	frr_with_privs (&cnpproxy_privs) {
-		fd = socket(family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    family == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6);
-	}
-	if (fd < 0) {
-		zlog_warn("cnpproxyd: cannot open a raw %s socket for notifications: %s",
-			  family == AF_INET ? "ICMP" : "ICMPv6", safe_strerror(errno));
-		return -1;
-	}
-	if (family == AF_INET6) {
-		ICMP6_FILTER_SETBLOCKALL(&f6);
-		setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &f6, sizeof(f6));
-	} else {
-		setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
-	}
-	return fd;
-}
-
 /* UDP, or with icmp the raw socket of the notification's ICMP form. */
 static int socket_open(int family, bool icmp, bool bind_src, const uint8_t *src)
 {
 	union sockunion su = {};
 	int fd, one = 1;
 
-	if (icmp)
-		fd = icmp_socket(family);
-	else
+	if (icmp) {
+		/* To send on: it receives nothing. */
+		fd = cnpproxy_icmp_socket(family, -1);
+		if (fd < 0)
+			zlog_warn("cnpproxyd: cannot open a raw %s socket for notifications: %s",
+				  family == AF_INET ? "ICMP" : "ICMPv6", safe_strerror(errno));
+	} else
 		fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	/*
 	 * The destination's sin6_flowinfo sets the Flow Label (fcn-copy-flow-

@@ -22,7 +22,6 @@
 
 #include <netinet/ip.h>
 #include <netinet/icmp6.h>
-#include <linux/filter.h>
 #include <linux/if_ether.h>
 
 #include "lib/frrevent.h"
@@ -48,6 +47,7 @@
 #include "tunnel/shape.h"
 #include "proxy/resume.h"
 #include "cnpproxy_fp.h"
+#include "cnpproxy_sock.h"
 #include "proxy/flows_file.h"
 #include "proxy/xdp/guard.h"
 #include "proxy/xdp/learn.h"
@@ -255,35 +255,10 @@ static int udp_socket(int family, uint16_t port, bool warn)
  */
 static int icmp_socket(int family, uint8_t type)
 {
-	/* The IPv4 header comes first: find the ICMP type behind it. */
-	struct sock_filter code[] = {
-		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),
-		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, type, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, 0xffff),
-		BPF_STMT(BPF_RET | BPF_K, 0),
-	};
-	struct sock_fprog prog = { .len = array_size(code), .filter = code };
-	struct icmp6_filter f6;
-	int fd = -1, on = 1, ret;
+	int fd = cnpproxy_icmp_socket(family, type), on = 1;
 
-	frr_with_privs (&cnpproxy_privs) {
-		fd = socket(family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    family == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6);
-	}
 	if (fd < 0)
 		return -1;
-	if (family == AF_INET) {
-		ret = setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
-	} else {
-		ICMP6_FILTER_SETBLOCKALL(&f6);
-		ICMP6_FILTER_SETPASS(type, &f6);
-		ret = setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &f6, sizeof(f6));
-	}
-	if (ret < 0) {
-		close(fd);
-		return -1;
-	}
 	setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof(on));
 	rcvbuf_size(fd);
 	return fd;
