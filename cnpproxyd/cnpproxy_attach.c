@@ -134,6 +134,14 @@ const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf
 	return NULL;
 }
 
+bool cnp_attach_view(const struct cnp_attach_set *s, unsigned int i, struct cnp_attach_if *out)
+{
+	if (i >= s->n)
+		return false;
+	*out = s->ifs[i];
+	return true;
+}
+
 unsigned int cnp_attach_count(const struct cnp_attach_set *s)
 {
 	unsigned int n = 0;

@@ -70,5 +70,8 @@ extern void cnp_attach_if_changed(struct cnp_attach_set *s, void *prog, const ch
 extern const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf,
 					      size_t len);
 extern unsigned int cnp_attach_count(const struct cnp_attach_set *s);
+/* The interface at position i of the set, copied to out; false past the end. */
+extern bool cnp_attach_view(const struct cnp_attach_set *s, unsigned int i,
+			    struct cnp_attach_if *out);
 
 #endif /* _CNPPROXY_ATTACH_H */

@@ -19,8 +19,10 @@
 #include "cnpproxy_nb.h"
 #include "proxy/proxy.h"
 #include "proxy/flows.h"
+#include "proxy/xdp/learn.h"
 #include "rib/rib.h"
 #include "tunnel/egress.h"
+#include "tunnel/tunnel.h"
 
 /* "droppedSourceDenied" and "dropped-source-denied" name the same counter. */
 static bool same_name(const char *camel, const char *kebab)
@@ -217,68 +219,64 @@ struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)
 }
 
 /*
- * /frr-cnpproxyd:cnpproxyd/state/attachment: the attachment sets one
- * after the other; an entry is (set << 8 | position) + 1.
+ * /frr-cnpproxyd:cnpproxyd/state/attachment: each program's interfaces
+ * one after the other; an entry is (program << 8 | position) + 1.
  */
-static const char *const attach_programs[] = { "border-filter", "tunnel-egress" };
+static const struct {
+	const char *name;
+	bool (*view)(unsigned int i, struct cnp_attach_if *out);
+} attach_programs[] = {
+	{ "xdp", cnpproxy_learn_attachment },
+	{ "flow-label-tunnel", cnpproxy_tunnel_attachment },
+	{ "tunnel-egress", cnpproxy_egress_attachment },
+	{ "border-filter", cnpproxy_border_attachment },
+};
 
-static const struct cnp_attach_set *attach_set(unsigned int set)
-{
-	switch (set) {
-	case 0:
-		return cnpproxy_border_attachments();
-	case 1:
-		return cnpproxy_egress_attachments();
-	}
-	return NULL;
-}
-
-static const struct cnp_attach_if *attach_of(const void *entry, unsigned int *set)
+static bool attach_of(const void *entry, unsigned int *prog, struct cnp_attach_if *ai)
 {
 	uintptr_t v = (uintptr_t)entry;
-	const struct cnp_attach_set *s;
 
 	if (!v--)
-		return NULL;
-	*set = v >> 8;
-	s = attach_set(*set);
-	return s && (v & 0xff) < s->n ? &s->ifs[v & 0xff] : NULL;
+		return false;
+	*prog = v >> 8;
+	return *prog < array_size(attach_programs) && attach_programs[*prog].view(v & 0xff, ai);
 }
 
 const void *cnpproxy_state_attach_get_next(struct nb_cb_get_next_args *args)
 {
-	uintptr_t v = args->list_entry ? (uintptr_t)args->list_entry : 0;
-	unsigned int set = v ? (v - 1) >> 8 : 0, pos = v ? ((v - 1) & 0xff) + 1 : 0;
+	uintptr_t v = (uintptr_t)args->list_entry;
+	unsigned int prog = v ? (v - 1) >> 8 : 0, pos = v ? ((v - 1) & 0xff) + 1 : 0;
+	struct cnp_attach_if ai;
 
-	for (const struct cnp_attach_set *s; (s = attach_set(set)); set++, pos = 0)
-		if (pos < s->n)
-			return (const void *)(uintptr_t)((set << 8 | pos) + 1);
+	for (; prog < array_size(attach_programs); prog++, pos = 0)
+		if (attach_programs[prog].view(pos, &ai))
+			return (const void *)(uintptr_t)((prog << 8 | pos) + 1);
 	return NULL;
 }
 
 int cnpproxy_state_attach_get_keys(struct nb_cb_get_keys_args *args)
 {
-	unsigned int set;
-	const struct cnp_attach_if *ai = attach_of(args->list_entry, &set);
+	struct cnp_attach_if ai;
+	unsigned int prog;
 
-	if (!ai)
+	if (!attach_of(args->list_entry, &prog, &ai))
 		return NB_ERR;
 	args->keys->num = 2;
-	strlcpy(args->keys->key[0], attach_programs[set], sizeof(args->keys->key[0]));
-	strlcpy(args->keys->key[1], ai->name, sizeof(args->keys->key[1]));
+	strlcpy(args->keys->key[0], attach_programs[prog].name, sizeof(args->keys->key[0]));
+	strlcpy(args->keys->key[1], ai.name, sizeof(args->keys->key[1]));
 	return NB_OK;
 }
 
 const void *cnpproxy_state_attach_lookup_entry(struct nb_cb_lookup_entry_args *args)
 {
-	for (unsigned int set = 0; set < array_size(attach_programs); set++) {
-		const struct cnp_attach_set *s = attach_set(set);
+	struct cnp_attach_if ai;
 
-		if (strcmp(attach_programs[set], args->keys->key[0]))
+	for (unsigned int prog = 0; prog < array_size(attach_programs); prog++) {
+		if (strcmp(attach_programs[prog].name, args->keys->key[0]))
 			continue;
-		for (unsigned int i = 0; i < s->n; i++)
-			if (!strcmp(s->ifs[i].name, args->keys->key[1]))
-				return (const void *)(uintptr_t)((set << 8 | i) + 1);
+		for (unsigned int i = 0; attach_programs[prog].view(i, &ai); i++)
+			if (!strcmp(ai.name, args->keys->key[1]))
+				return (const void *)(uintptr_t)((prog << 8 | i) + 1);
 	}
 	return NULL;
 }
@@ -286,20 +284,20 @@ const void *cnpproxy_state_attach_lookup_entry(struct nb_cb_lookup_entry_args *a
 struct yang_data *cnpproxy_state_attach_get_elem(struct nb_cb_get_elem_args *args)
 {
 	const char *name = leaf_name(args->xpath);
-	unsigned int set;
-	const struct cnp_attach_if *ai = attach_of(args->list_entry, &set);
+	struct cnp_attach_if ai;
+	unsigned int prog;
 
-	if (!ai)
+	if (!attach_of(args->list_entry, &prog, &ai))
 		return NULL;
 	if (!strcmp(name, "program"))
-		return yang_data_new_string(args->xpath, attach_programs[set]);
+		return yang_data_new_string(args->xpath, attach_programs[prog].name);
 	if (!strcmp(name, "interface"))
-		return yang_data_new_string(args->xpath, ai->name);
+		return yang_data_new_string(args->xpath, ai.name);
 	if (!strcmp(name, "attached"))
-		return yang_data_new_bool(args->xpath, ai->ifindex != 0);
-	if (!strcmp(name, "ifindex") && ai->ifindex)
-		return yang_data_new_uint32(args->xpath, (uint32_t)ai->ifindex);
-	if (!strcmp(name, "reason") && !ai->ifindex)
-		return yang_data_new_string(args->xpath, ai->error ? ai->error : "not attached");
+		return yang_data_new_bool(args->xpath, ai.ifindex != 0);
+	if (!strcmp(name, "ifindex") && ai.ifindex)
+		return yang_data_new_uint32(args->xpath, (uint32_t)ai.ifindex);
+	if (!strcmp(name, "reason") && !ai.ifindex)
+		return yang_data_new_string(args->xpath, ai.error ? ai.error : "not attached");
 	return NULL;
 }

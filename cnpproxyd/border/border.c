@@ -248,9 +248,9 @@ void cnpproxy_border_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_border_if_cmd);
 }
 
-const struct cnp_attach_set *cnpproxy_border_attachments(void)
+bool cnpproxy_border_attachment(unsigned int i, struct cnp_attach_if *out)
 {
-	return &border.set;
+	return cnp_attach_view(&border.set, i, out);
 }
 
 void cnpproxy_border_init(void)

@@ -18,8 +18,8 @@ extern void cnpproxy_border_counters_clear(void);
 extern void cnpproxy_border_init(void);
 extern void cnpproxy_border_fini(void);
 
-/* Its interfaces, for the operational state. */
-struct cnp_attach_set;
-extern const struct cnp_attach_set *cnpproxy_border_attachments(void);
+/* Its interface at position i, for the operational state; false past the end. */
+struct cnp_attach_if;
+extern bool cnpproxy_border_attachment(unsigned int i, struct cnp_attach_if *out);
 
 #endif /* _CNPPROXY_BORDER_H */

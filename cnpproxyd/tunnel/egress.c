@@ -238,9 +238,9 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 	return CMD_SUCCESS;
 }
 
-const struct cnp_attach_set *cnpproxy_egress_attachments(void)
+bool cnpproxy_egress_attachment(unsigned int i, struct cnp_attach_if *out)
 {
-	return &decap.set;
+	return cnp_attach_view(&decap.set, i, out);
 }
 
 void cnpproxy_egress_init(void)

@@ -17,8 +17,8 @@ extern void cnpproxy_egress_counters_clear(void);
 extern void cnpproxy_egress_init(void);
 extern void cnpproxy_egress_fini(void);
 
-/* Its interfaces, for the operational state. */
-struct cnp_attach_set;
-extern const struct cnp_attach_set *cnpproxy_egress_attachments(void);
+/* Its interface at position i, for the operational state; false past the end. */
+struct cnp_attach_if;
+extern bool cnpproxy_egress_attachment(unsigned int i, struct cnp_attach_if *out);
 
 #endif /* _CNPPROXY_DECAP_H */

@@ -20,6 +20,7 @@
 #include "lib/vty.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_attach.h"
 #include "cnpproxy_fp.h"
 #include "tunnel/tunnel.h"
 #include "tunnel/labels_file.h"
@@ -282,6 +283,16 @@ static void fl_if_changed(const char *ifname, int ifindex)
 		event_cancel(&fl.t_retry);
 		fl_attach(NULL);
 	}
+}
+
+bool cnpproxy_tunnel_attachment(unsigned int i, struct cnp_attach_if *out)
+{
+	if (i || !fl.on)
+		return false;
+	strlcpy(out->name, fl.applied.fl_if, sizeof(out->name));
+	out->ifindex = fl.attached ? fl.ifindex : 0;
+	out->error = fl.attached ? NULL : fl.not_operational;
+	return true;
 }
 
 void cnpproxy_tunnel_init(void)

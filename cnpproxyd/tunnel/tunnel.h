@@ -27,4 +27,8 @@ extern void cnpproxy_tunnel_show(struct vty *vty, json_object *json);
 /* clear cnpproxy counters: the program's counters. */
 extern void cnpproxy_tunnel_counters_clear(void);
 
+/* Its interface (position 0), for the operational state; false if none. */
+struct cnp_attach_if;
+extern bool cnpproxy_tunnel_attachment(unsigned int i, struct cnp_attach_if *out);
+
 #endif /* _CNPPROXY_FL_H */

@@ -334,6 +334,10 @@ def test_operational_state_in_yang():
                        "no border-interface nosuch0")
     assert rc == 0, out
     assert len(oper_state(gear("pe2"))["attachment"]) == 1
+    # pe1's XDP program learns on both of its interfaces.
+    att = {(a["program"], a["interface"]): a for a in oper_state(pe1)["attachment"]}
+    for ifname in ("pe1-eth0", "pe1-eth1"):
+        assert att[("xdp", ifname)]["attached"] is True, att
 
 
 def test_congestion_notifies_proxy_ipv6():

@@ -22,6 +22,7 @@
 #include "proxy/xdp/learn_xdp.h"
 
 #include "cnpproxyd.h"
+#include "cnpproxy_attach.h"
 #include "cnpproxy_fp.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
@@ -338,6 +339,16 @@ void cnpproxy_learn_fini(void)
 	learn_close();
 	cnpproxy_xlate_flows(NULL);
 	cnpproxy_xsk_flows(false);
+}
+
+bool cnpproxy_learn_attachment(unsigned int i, struct cnp_attach_if *out)
+{
+	if (i >= learn.n_ifs)
+		return false;
+	strlcpy(out->name, learn.ifs[i].name, sizeof(out->name));
+	out->ifindex = learn.ifs[i].ifindex;
+	out->error = learn.ifs[i].error;
+	return true;
 }
 
 void cnpproxy_learn_counters_clear(void)

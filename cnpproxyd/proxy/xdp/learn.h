@@ -37,4 +37,8 @@ extern void cnpproxy_learn_counters_clear(void);
 /* The program's counters since the last clear, across reloads. */
 extern void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out);
 
+/* Its interface at position i, for the operational state; false past the end. */
+struct cnp_attach_if;
+extern bool cnpproxy_learn_attachment(unsigned int i, struct cnp_attach_if *out);
+
 #endif /* _CNPPROXY_LEARN_H */
