@@ -5,8 +5,8 @@
  * ("border-interface"), whatever role runs here (seed 002's security
  * rule: outsiders must not reach a proxy or a congestion point).
  */
-#ifndef _CNPPROXY_BORDER_H
-#define _CNPPROXY_BORDER_H
+#ifndef _CNPPROXY_BORDER_BORDER_H
+#define _CNPPROXY_BORDER_BORDER_H
 
 /* Follow the configuration (interfaces, ports). */
 extern void cnpproxy_border_apply(void);
@@ -22,4 +22,4 @@ extern void cnpproxy_border_fini(void);
 struct cnp_attach_if;
 extern bool cnpproxy_border_attachment(unsigned int i, struct cnp_attach_if *out);
 
-#endif /* _CNPPROXY_BORDER_H */
+#endif /* _CNPPROXY_BORDER_BORDER_H */

@@ -7,8 +7,8 @@
  * the domain's congestion.  Only __u8..__u64 types; include vmlinux.h or
  * <linux/types.h> first.
  */
-#ifndef _CNPPROXY_BPF_BORDER_H
-#define _CNPPROXY_BPF_BORDER_H
+#ifndef _CNPPROXY_BORDER_BORDER_ABI_H
+#define _CNPPROXY_BORDER_BORDER_ABI_H
 
 /*
  * Key 0 of the config map: the UDP destination ports to drop, and the
@@ -34,4 +34,4 @@ struct pnc_border_if_counters {
 
 #define PNC_BORDER_IFS_MAX 64
 
-#endif /* _CNPPROXY_BPF_BORDER_H */
+#endif /* _CNPPROXY_BORDER_BORDER_ABI_H */

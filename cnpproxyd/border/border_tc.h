@@ -8,8 +8,8 @@
  * PNC_TC_PRIORITY_BORDER (bpfutil/tc_filter.h).
  * No FRR dependency.  Not thread safe.
  */
-#ifndef _CNPPROXY_IO_BORDER_TC_H
-#define _CNPPROXY_IO_BORDER_TC_H
+#ifndef _CNPPROXY_BORDER_BORDER_TC_H
+#define _CNPPROXY_BORDER_BORDER_TC_H
 
 #include <linux/types.h>
 #include <stdint.h>
@@ -42,4 +42,4 @@ extern int pnc_border_tc_counters(const struct pnc_border_tc *bt, int ifindex,
 				  struct pnc_border_if_counters *out);
 extern int pnc_border_tc_counters_clear(struct pnc_border_tc *bt, int ifindex);
 
-#endif /* _CNPPROXY_IO_BORDER_TC_H */
+#endif /* _CNPPROXY_BORDER_BORDER_TC_H */

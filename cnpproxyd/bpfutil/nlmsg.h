@@ -6,8 +6,8 @@
  * exceeds what is left, and the walk reads on past the received data
  * (stale octets of an earlier, longer datagram).  These never do.
  */
-#ifndef _CNPPROXY_IO_NLMSG_H
-#define _CNPPROXY_IO_NLMSG_H
+#ifndef _CNPPROXY_BPFUTIL_NLMSG_H
+#define _CNPPROXY_BPFUTIL_NLMSG_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -35,4 +35,4 @@ extern int pnc_nlmsg_count_filters(const void *buf, size_t len, int *n);
  */
 extern ssize_t pnc_nlmsg_recv_kernel(int fd, void *buf, size_t size, int flags);
 
-#endif /* _CNPPROXY_IO_NLMSG_H */
+#endif /* _CNPPROXY_BPFUTIL_NLMSG_H */

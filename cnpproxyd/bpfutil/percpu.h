@@ -4,8 +4,8 @@
  * each keeps its counters in a BPF_MAP_TYPE_PERCPU_ARRAY of __u64, one
  * key per counter.  No FRR dependency.
  */
-#ifndef _CNPPROXY_IO_BPF_PERCPU_H
-#define _CNPPROXY_IO_BPF_PERCPU_H
+#ifndef _CNPPROXY_BPFUTIL_PERCPU_H
+#define _CNPPROXY_BPFUTIL_PERCPU_H
 
 #include <stdint.h>
 
@@ -25,4 +25,4 @@ extern int pnc_bpf_percpu_clear(int map_fd, unsigned int n);
 extern int pnc_bpf_percpu_elem_zero(int map_fd, uint32_t key, unsigned int n_u64);
 extern int pnc_bpf_percpu_elem_sum(int map_fd, uint32_t key, unsigned int n_u64, uint64_t *out);
 
-#endif /* _CNPPROXY_IO_BPF_PERCPU_H */
+#endif /* _CNPPROXY_BPFUTIL_PERCPU_H */

@@ -6,8 +6,8 @@
  * filter of anyone else at that place is never touched.  No FRR
  * dependency.
  */
-#ifndef _CNPPROXY_IO_TC_FILTER_H
-#define _CNPPROXY_IO_TC_FILTER_H
+#ifndef _CNPPROXY_BPFUTIL_TC_FILTER_H
+#define _CNPPROXY_BPFUTIL_TC_FILTER_H
 
 #include <linux/types.h>
 
@@ -75,4 +75,4 @@ extern int pnc_tc_detach(struct pnc_tc_attachment *a);
 /* "tcx" or "tc-filter". */
 extern const char *pnc_tc_attachment_mode(const struct pnc_tc_attachment *a);
 
-#endif /* _CNPPROXY_IO_TC_FILTER_H */
+#endif /* _CNPPROXY_BPFUTIL_TC_FILTER_H */

@@ -3,8 +3,8 @@
  * cnpproxyd congestion point role (CP): watch egress queues, mark ECN,
  * sample the offending RoCEv2 packets and notify their senders' proxies.
  */
-#ifndef _CNPPROXY_CP_H
-#define _CNPPROXY_CP_H
+#ifndef _CNPPROXY_CP_CP_H
+#define _CNPPROXY_CP_CP_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,4 +81,4 @@ extern bool cnpproxy_cp_prog_counters(struct pnc_mark_counters *out);
 /* The egress program's kernel id, 0 when it is not loaded. */
 extern uint32_t cnpproxy_cp_prog_id(void);
 
-#endif /* _CNPPROXY_CP_H */
+#endif /* _CNPPROXY_CP_CP_H */

@@ -10,8 +10,8 @@
  * into probabilities (seed 003: ECT(1) rising between T1 and T2, CE
  * above T2; plain: CE above K_min) and writes them per interface.
  */
-#ifndef _CNPPROXY_BPF_MARK_H
-#define _CNPPROXY_BPF_MARK_H
+#ifndef _CNPPROXY_CP_MARK_ABI_H
+#define _CNPPROXY_CP_MARK_ABI_H
 
 /* Probabilities are in 1/65536: 0 never, PNC_MARK_PROB_ONE always. */
 #define PNC_MARK_PROB_ONE 65536
@@ -154,4 +154,4 @@ enum pnc_mark_counter {
 	PNC_MARK_C_MAX,
 };
 
-#endif /* _CNPPROXY_BPF_MARK_H */
+#endif /* _CNPPROXY_CP_MARK_ABI_H */

@@ -9,8 +9,8 @@
  *
  * Not thread safe: one thread owns a struct pnc_mark_tc.
  */
-#ifndef _CNPPROXY_IO_MARK_TC_H
-#define _CNPPROXY_IO_MARK_TC_H
+#ifndef _CNPPROXY_CP_MARK_TC_H
+#define _CNPPROXY_CP_MARK_TC_H
 
 #include <linux/types.h>
 #include <stddef.h>
@@ -104,4 +104,4 @@ extern const char *pnc_mark_counter_name(enum pnc_mark_counter c);
 extern int pnc_mark_tc_if_counters(const struct pnc_mark_tc *mt, int ifindex,
 				   struct pnc_mark_if_counters *out);
 
-#endif /* _CNPPROXY_IO_MARK_TC_H */
+#endif /* _CNPPROXY_CP_MARK_TC_H */

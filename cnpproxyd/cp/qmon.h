@@ -20,8 +20,8 @@
  *
  * Not thread safe: one thread owns a struct pnc_qmon.
  */
-#ifndef _CNPPROXY_IO_QMON_H
-#define _CNPPROXY_IO_QMON_H
+#ifndef _CNPPROXY_CP_QMON_H
+#define _CNPPROXY_CP_QMON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -168,4 +168,4 @@ struct pnc_qmon_rates {
 extern int pnc_qmon_derive(const struct pnc_qmon_sample *prev, const struct pnc_qmon_sample *cur,
 			   struct pnc_qmon_rates *out);
 
-#endif /* _CNPPROXY_IO_QMON_H */
+#endif /* _CNPPROXY_CP_QMON_H */

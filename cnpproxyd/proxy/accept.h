@@ -5,8 +5,8 @@
  * a notification's source away from the main thread's prefix-lists: the
  * XDP guard's map (proxy/xdp/guard.c) and the fast-path thread.
  */
-#ifndef _CNPPROXY_ACCEPT_H
-#define _CNPPROXY_ACCEPT_H
+#ifndef _CNPPROXY_PROXY_ACCEPT_H
+#define _CNPPROXY_PROXY_ACCEPT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,4 +37,4 @@ extern void cnpproxy_accept_update(void);
 extern void cnpproxy_accept_init(void (*changed)(void));
 extern void cnpproxy_accept_fini(void);
 
-#endif /* _CNPPROXY_ACCEPT_H */
+#endif /* _CNPPROXY_PROXY_ACCEPT_H */

@@ -22,8 +22,8 @@
  * Not thread safe: the caller serialises access.  Timestamps are the
  * caller's monotonic clock in microseconds and must not go backwards.
  */
-#ifndef _CNPPROXY_FLOWS_H
-#define _CNPPROXY_FLOWS_H
+#ifndef _CNPPROXY_PROXY_FLOWS_H
+#define _CNPPROXY_PROXY_FLOWS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -182,4 +182,4 @@ extern uint64_t pnc_flow_table_generation(const struct pnc_flow_table *t);
 /* Stable short name of a result ("learned-cm", ...), for debug output. */
 extern const char *pnc_flow_result_str(int result);
 
-#endif /* _CNPPROXY_FLOWS_H */
+#endif /* _CNPPROXY_PROXY_FLOWS_H */

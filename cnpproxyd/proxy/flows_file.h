@@ -7,8 +7,8 @@
  * stop; it is read when the role starts, and removed when the role is
  * disabled (disabling forgets the flows).
  */
-#ifndef _CNPPROXY_FLOWS_FILE_H
-#define _CNPPROXY_FLOWS_FILE_H
+#ifndef _CNPPROXY_PROXY_FLOWS_FILE_H
+#define _CNPPROXY_PROXY_FLOWS_FILE_H
 
 #include <stddef.h>
 
@@ -30,4 +30,4 @@ extern void cnpproxy_flows_file_forget(void);
 /* For show cnpproxy counters: what was restored and saved. */
 extern void cnpproxy_flows_file_show(struct vty *vty, struct json_object *json);
 
-#endif /* _CNPPROXY_FLOWS_FILE_H */
+#endif /* _CNPPROXY_PROXY_FLOWS_FILE_H */

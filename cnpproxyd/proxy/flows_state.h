@@ -13,8 +13,8 @@
  * label, sender and receiver CM communication IDs, learned and last-seen
  * times (CLOCK_MONOTONIC, microseconds), packets.
  */
-#ifndef _CNPPROXY_FLOWS_STATE_H
-#define _CNPPROXY_FLOWS_STATE_H
+#ifndef _CNPPROXY_PROXY_FLOWS_STATE_H
+#define _CNPPROXY_PROXY_FLOWS_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,4 +40,4 @@ extern void pnc_flows_state_encode(const struct pnc_flow_saved *flows, size_t n,
 extern int pnc_flows_state_decode(const uint8_t *buf, size_t len,
 				  void (*cb)(const struct pnc_flow_saved *s, void *arg), void *arg);
 
-#endif /* _CNPPROXY_FLOWS_STATE_H */
+#endif /* _CNPPROXY_PROXY_FLOWS_STATE_H */

@@ -3,8 +3,8 @@
  * A prefix-list, as it judges host addresses, turned into a
  * longest-match table: what the XDP guard can look up.  Pure.
  */
-#ifndef _CNPPROXY_PLIST_LPM_H
-#define _CNPPROXY_PLIST_LPM_H
+#ifndef _CNPPROXY_PROXY_PLIST_LPM_H
+#define _CNPPROXY_PROXY_PLIST_LPM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,4 +45,4 @@ extern bool cnp_plist_permits(const struct cnp_plist_rule *rules, size_t n, uint
 extern bool cnp_lpm_permits(const struct cnp_lpm_rule *t, size_t n, uint8_t version,
 			    const uint8_t *addr);
 
-#endif /* _CNPPROXY_PLIST_LPM_H */
+#endif /* _CNPPROXY_PROXY_PLIST_LPM_H */

@@ -3,8 +3,8 @@
  * cnpproxyd proxy role (PN): receive congestion notifications, resolve
  * the sender's queue pair from the flow table, send it a RoCEv2 CNP.
  */
-#ifndef _CNPPROXY_PROXY_H
-#define _CNPPROXY_PROXY_H
+#ifndef _CNPPROXY_PROXY_PROXY_H
+#define _CNPPROXY_PROXY_PROXY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -132,4 +132,4 @@ extern enum pn_local_result cnpproxy_proxy_local(const struct pnc_roce_view *inv
 extern bool cnpproxy_proxy_local_resume(const struct pn_flow_ref *ref,
 					const struct pn_queue_report *metric);
 
-#endif /* _CNPPROXY_PROXY_H */
+#endif /* _CNPPROXY_PROXY_PROXY_H */

@@ -6,8 +6,8 @@
  * rate-advice sender it cut that the congestion is over once no
  * notification for the flow came for the configured quiet time.
  */
-#ifndef _CNPPROXY_PN_RESUME_H
-#define _CNPPROXY_PN_RESUME_H
+#ifndef _CNPPROXY_PROXY_RESUME_H
+#define _CNPPROXY_PROXY_RESUME_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,4 +35,4 @@ extern void cnpproxy_resume_note(const struct pn_flow_ref *ref, uint64_t now_us)
 extern void cnpproxy_resume_apply(uint32_t quiet_us, pn_resume_fn resume);
 extern void cnpproxy_resume_fini(void);
 
-#endif /* _CNPPROXY_PN_RESUME_H */
+#endif /* _CNPPROXY_PROXY_RESUME_H */

@@ -6,8 +6,8 @@
  *
  * Pure C, no FRR dependency, no I/O: unit-tested directly.
  */
-#ifndef _CNPPROXY_SENDER_H
-#define _CNPPROXY_SENDER_H
+#ifndef _CNPPROXY_PROXY_SENDER_H
+#define _CNPPROXY_PROXY_SENDER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -74,4 +74,4 @@ extern void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_f
  */
 extern void cnp_reaction_at_depth(struct cnp_reaction *r, uint8_t depth_level);
 
-#endif /* _CNPPROXY_SENDER_H */
+#endif /* _CNPPROXY_PROXY_SENDER_H */

@@ -9,8 +9,8 @@
  * with the latest change, or when it would exceed its memory limit,
  * lookups on the main thread are answered by the table itself.
  */
-#ifndef _CNPPROXY_LOOKUP_H
-#define _CNPPROXY_LOOKUP_H
+#ifndef _CNPPROXY_RIB_LOOKUP_H
+#define _CNPPROXY_RIB_LOOKUP_H
 
 #include "lib/json.h"
 #include "lib/vty.h"
@@ -33,4 +33,4 @@ extern const struct pt_entry *cnpproxy_lookup(const struct pt_addr *a);
 /* The compiled table's state, for show commands. */
 extern void cnpproxy_lookup_show(struct vty *vty, json_object *json);
 
-#endif /* _CNPPROXY_LOOKUP_H */
+#endif /* _CNPPROXY_RIB_LOOKUP_H */

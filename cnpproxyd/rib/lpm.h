@@ -10,8 +10,8 @@
  * (family, prefix length, address, source), so a lookup is one binary
  * search per prefix length in use, longest first.
  */
-#ifndef _CNPPROXY_LPM_H
-#define _CNPPROXY_LPM_H
+#ifndef _CNPPROXY_RIB_LPM_H
+#define _CNPPROXY_RIB_LPM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,4 +89,4 @@ extern const struct pt_entry *pt_lookup(const struct proxy_table *pt, const stru
 /* Remove every entry of a source; returns how many were removed. */
 extern size_t pt_flush(struct proxy_table *pt, enum pt_source source);
 
-#endif /* _CNPPROXY_LPM_H */
+#endif /* _CNPPROXY_RIB_LPM_H */

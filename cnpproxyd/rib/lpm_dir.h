@@ -15,8 +15,8 @@
  *
  * Pure C with no FRR dependency and no globals.
  */
-#ifndef _CNPPROXY_LPM_DIR_H
-#define _CNPPROXY_LPM_DIR_H
+#ifndef _CNPPROXY_RIB_LPM_DIR_H
+#define _CNPPROXY_RIB_LPM_DIR_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -65,4 +65,4 @@ extern uint64_t pt_dir_generation(const struct pt_dir *d);
 
 extern void pt_dir_info(const struct pt_dir *d, struct pt_dir_info *info);
 
-#endif /* _CNPPROXY_LPM_DIR_H */
+#endif /* _CNPPROXY_RIB_LPM_DIR_H */

@@ -3,8 +3,8 @@
  * cnpproxyd's proxy table, seen from FRR: filled from zebra's
  * redistribution (routes carrying PNC) and from static configuration.
  */
-#ifndef _CNPPROXY_RIB_H
-#define _CNPPROXY_RIB_H
+#ifndef _CNPPROXY_RIB_RIB_H
+#define _CNPPROXY_RIB_RIB_H
 
 #include "lib/ipaddr.h"
 #include "lib/prefix.h"
@@ -45,4 +45,4 @@ extern bool cnpproxy_rib_addr(struct pt_addr *out, const struct ipaddr *a);
 extern const char *cnpproxy_rib_addr2str(const struct pt_addr *a, char *buf, size_t len);
 extern const char *cnpproxy_rib_prefix2str(const struct pt_prefix *p, char *buf, size_t len);
 
-#endif /* _CNPPROXY_RIB_H */
+#endif /* _CNPPROXY_RIB_RIB_H */

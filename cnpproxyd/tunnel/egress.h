@@ -5,8 +5,8 @@
  * outer CE is copied inward (RFC 6040), an outer ECT(1) pre-congestion
  * mark is not.
  */
-#ifndef _CNPPROXY_DECAP_H
-#define _CNPPROXY_DECAP_H
+#ifndef _CNPPROXY_TUNNEL_EGRESS_H
+#define _CNPPROXY_TUNNEL_EGRESS_H
 
 extern void cnpproxy_egress_apply(void);
 /* Why tunnel-egress does not decapsulate on every interface, or NULL. */
@@ -21,4 +21,4 @@ extern void cnpproxy_egress_fini(void);
 struct cnp_attach_if;
 extern bool cnpproxy_egress_attachment(unsigned int i, struct cnp_attach_if *out);
 
-#endif /* _CNPPROXY_DECAP_H */
+#endif /* _CNPPROXY_TUNNEL_EGRESS_H */

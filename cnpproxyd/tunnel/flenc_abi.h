@@ -7,8 +7,8 @@
  * for the BPF side and <linux/types.h> for user space; include one of
  * those first.
  */
-#ifndef _CNPPROXY_BPF_FLENC_H
-#define _CNPPROXY_BPF_FLENC_H
+#ifndef _CNPPROXY_TUNNEL_FLENC_ABI_H
+#define _CNPPROXY_TUNNEL_FLENC_ABI_H
 
 /* Flows with an allocated label, and so labels in use. */
 #define PNC_FLENC_FLOWS_MAX   65536
@@ -136,4 +136,4 @@ enum pnc_flenc_counter {
 	PNC_FLENC_C_MAX,
 };
 
-#endif /* _CNPPROXY_BPF_FLENC_H */
+#endif /* _CNPPROXY_TUNNEL_FLENC_ABI_H */

@@ -17,8 +17,8 @@
  *
  * Not thread safe: one thread owns a struct pnc_flenc_tc.
  */
-#ifndef _CNPPROXY_IO_FLENC_TC_H
-#define _CNPPROXY_IO_FLENC_TC_H
+#ifndef _CNPPROXY_TUNNEL_FLENC_TC_H
+#define _CNPPROXY_TUNNEL_FLENC_TC_H
 
 #include <linux/types.h>
 #include <stddef.h>
@@ -133,4 +133,4 @@ extern int pnc_flenc_counters(const struct pnc_flenc_tc *fe, struct pnc_flenc_co
 extern int pnc_flenc_counters_clear(struct pnc_flenc_tc *fe);
 extern const char *pnc_flenc_counter_name(enum pnc_flenc_counter c);
 
-#endif /* _CNPPROXY_IO_FLENC_TC_H */
+#endif /* _CNPPROXY_TUNNEL_FLENC_TC_H */

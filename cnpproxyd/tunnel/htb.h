@@ -11,8 +11,8 @@
  * I/O, unit-tested) and pnc_htb_request(), which sends one and waits for
  * the kernel's answer.
  */
-#ifndef _CNPPROXY_IO_HTB_H
-#define _CNPPROXY_IO_HTB_H
+#ifndef _CNPPROXY_TUNNEL_HTB_H
+#define _CNPPROXY_TUNNEL_HTB_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,4 +40,4 @@ extern size_t pnc_htb_build_class_del(void *buf, size_t cap, int ifindex, uint16
 /* Send one built request and wait for its answer: 0 or -errno. */
 extern int pnc_htb_request(const void *msg, size_t len);
 
-#endif /* _CNPPROXY_IO_HTB_H */
+#endif /* _CNPPROXY_TUNNEL_HTB_H */

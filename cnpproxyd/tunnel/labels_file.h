@@ -7,8 +7,8 @@
  * allocated, now and then anyway, and when the tunnel stops; read when
  * it starts; removed when it is unconfigured.
  */
-#ifndef _CNPPROXY_FL_FILE_H
-#define _CNPPROXY_FL_FILE_H
+#ifndef _CNPPROXY_TUNNEL_LABELS_FILE_H
+#define _CNPPROXY_TUNNEL_LABELS_FILE_H
 
 #include <stddef.h>
 
@@ -33,4 +33,4 @@ extern void cnpproxy_labels_file_forget(void);
 /* For show cnpproxy flow-labels: what was restored and saved. */
 extern void cnpproxy_labels_file_show(struct vty *vty, struct json_object *json);
 
-#endif /* _CNPPROXY_FL_FILE_H */
+#endif /* _CNPPROXY_TUNNEL_LABELS_FILE_H */

@@ -15,8 +15,8 @@ sequence kept their cursor there).  Each record (48 octets,
  * IPv4 in the first 4): the fields of the loader's struct pnc_flenc_flow
  * that name a flow and its label (its times and counters start again).
  */
-#ifndef _CNPPROXY_FL_STATE_H
-#define _CNPPROXY_FL_STATE_H
+#ifndef _CNPPROXY_TUNNEL_LABELS_STATE_H
+#define _CNPPROXY_TUNNEL_LABELS_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,4 +41,4 @@ extern int pnc_labels_state_decode(const uint8_t *buf, size_t len, uint32_t *met
 				   void (*cb)(const struct pnc_flenc_flow *f, void *arg),
 				   void *arg);
 
-#endif /* _CNPPROXY_FL_STATE_H */
+#endif /* _CNPPROXY_TUNNEL_LABELS_STATE_H */

@@ -7,8 +7,8 @@
  * the sender is not told; the class goes once no light notification came
  * for the hold time.  Severe notifications reach the sender as before.
  */
-#ifndef _CNPPROXY_FL_SHAPE_H
-#define _CNPPROXY_FL_SHAPE_H
+#ifndef _CNPPROXY_TUNNEL_SHAPE_H
+#define _CNPPROXY_TUNNEL_SHAPE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -64,4 +64,4 @@ extern bool cnpproxy_shape_light(const struct pnc_flow *f);
 extern void cnpproxy_shape_show(struct vty *vty, struct json_object *json);
 extern void cnpproxy_shape_counters_clear(void);
 
-#endif /* _CNPPROXY_FL_SHAPE_H */
+#endif /* _CNPPROXY_TUNNEL_SHAPE_H */

@@ -2,8 +2,8 @@
 /*
  * cnpproxyd proxy role: the ingress PE's flow-label tunnel (seed 001).
  */
-#ifndef _CNPPROXY_FL_H
-#define _CNPPROXY_FL_H
+#ifndef _CNPPROXY_TUNNEL_TUNNEL_H
+#define _CNPPROXY_TUNNEL_TUNNEL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,4 +31,4 @@ extern void cnpproxy_tunnel_counters_clear(void);
 struct cnp_attach_if;
 extern bool cnpproxy_tunnel_attachment(unsigned int i, struct cnp_attach_if *out);
 
-#endif /* _CNPPROXY_FL_H */
+#endif /* _CNPPROXY_TUNNEL_TUNNEL_H */

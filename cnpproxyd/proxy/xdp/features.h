@@ -5,8 +5,8 @@
  * uapi headers predate the family, so its few stable numbers are here.
  * No FRR dependency.
  */
-#ifndef _CNPPROXY_IO_XDP_FEATURES_H
-#define _CNPPROXY_IO_XDP_FEATURES_H
+#ifndef _CNPPROXY_PROXY_XDP_FEATURES_H
+#define _CNPPROXY_PROXY_XDP_FEATURES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,4 +33,4 @@ extern int pnc_xdp_features_parse(const void *buf, size_t len, uint64_t *feature
 /* The family id in a CTRL_CMD_GETFAMILY answer, or -errno.  Pure. */
 extern int pnc_genl_family_parse(const void *buf, size_t len);
 
-#endif /* _CNPPROXY_IO_XDP_FEATURES_H */
+#endif /* _CNPPROXY_PROXY_XDP_FEATURES_H */

@@ -25,8 +25,8 @@
  * way.  AH and ESP are not looked into: the kernel delivers what they
  * carry only from a peer that holds the key.
  */
-#ifndef _CNPPROXY_BPF_GUARD_BPF_H
-#define _CNPPROXY_BPF_GUARD_BPF_H
+#ifndef _CNPPROXY_PROXY_XDP_GUARD_BPF_H
+#define _CNPPROXY_PROXY_XDP_GUARD_BPF_H
 
 #include "guard_abi.h"
 
@@ -260,4 +260,4 @@ static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u
 	return GUARD_PASS;
 }
 
-#endif /* _CNPPROXY_BPF_GUARD_BPF_H */
+#endif /* _CNPPROXY_PROXY_XDP_GUARD_BPF_H */

@@ -5,8 +5,8 @@
  * per-source limit), kept in step with the configuration, the
  * prefix-lists and zebra's interface addresses.
  */
-#ifndef _CNPPROXY_GUARD_H
-#define _CNPPROXY_GUARD_H
+#ifndef _CNPPROXY_PROXY_XDP_GUARD_H
+#define _CNPPROXY_PROXY_XDP_GUARD_H
 
 struct pnc_learn_xdp;
 struct vty;
@@ -21,4 +21,4 @@ extern void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx);
 extern const char *cnpproxy_guard_not_operational(void);
 extern void cnpproxy_guard_show(struct vty *vty, struct json_object *json);
 
-#endif /* _CNPPROXY_GUARD_H */
+#endif /* _CNPPROXY_PROXY_XDP_GUARD_H */

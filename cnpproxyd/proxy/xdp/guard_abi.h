@@ -7,8 +7,8 @@
  * socket queue a trusted congestion point shares with it.  Only
  * __u8..__u64 types; include vmlinux.h or <linux/types.h> first.
  */
-#ifndef _CNPPROXY_BPF_GUARD_H
-#define _CNPPROXY_BPF_GUARD_H
+#ifndef _CNPPROXY_PROXY_XDP_GUARD_ABI_H
+#define _CNPPROXY_PROXY_XDP_GUARD_ABI_H
 
 /* The accept list as a longest-match table (from the prefix-lists). */
 #define PNC_GUARD_ACCEPT_MAX 16384
@@ -59,4 +59,4 @@ struct pnc_guard_cfg {
 	__u64 burst; /* bucket size */
 };
 
-#endif /* _CNPPROXY_BPF_GUARD_H */
+#endif /* _CNPPROXY_PROXY_XDP_GUARD_ABI_H */

@@ -5,8 +5,8 @@
  * interfaces (its events feed the flow table) and guards the filter
  * interfaces.
  */
-#ifndef _CNPPROXY_LEARN_H
-#define _CNPPROXY_LEARN_H
+#ifndef _CNPPROXY_PROXY_XDP_LEARN_H
+#define _CNPPROXY_PROXY_XDP_LEARN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,4 +41,4 @@ extern void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out);
 struct cnp_attach_if;
 extern bool cnpproxy_learn_attachment(unsigned int i, struct cnp_attach_if *out);
 
-#endif /* _CNPPROXY_LEARN_H */
+#endif /* _CNPPROXY_PROXY_XDP_LEARN_H */

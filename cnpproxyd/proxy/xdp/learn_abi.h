@@ -6,8 +6,8 @@
  * types, which vmlinux.h defines for the BPF side and <linux/types.h>
  * for user space; include one of those first.
  */
-#ifndef _CNPPROXY_BPF_LEARN_H
-#define _CNPPROXY_BPF_LEARN_H
+#ifndef _CNPPROXY_PROXY_XDP_LEARN_ABI_H
+#define _CNPPROXY_PROXY_XDP_LEARN_ABI_H
 
 /*
  * Octets of a CM packet copied from its IP header: a CM MAD on RoCEv2
@@ -137,4 +137,4 @@ struct pnc_learn_cfg {
 #define PNC_LEARN_SAMPLE_NS_DEFAULT 1000000ULL	 /* 1 ms */
 #define PNC_LEARN_PLAIN_NS_DEFAULT  100000000ULL /* 100 ms */
 
-#endif /* _CNPPROXY_BPF_LEARN_H */
+#endif /* _CNPPROXY_PROXY_XDP_LEARN_ABI_H */

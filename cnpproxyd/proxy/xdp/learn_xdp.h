@@ -7,8 +7,8 @@
  *
  * Not thread safe: one thread owns a struct pnc_learn_xdp.
  */
-#ifndef _CNPPROXY_IO_LEARN_XDP_H
-#define _CNPPROXY_IO_LEARN_XDP_H
+#ifndef _CNPPROXY_PROXY_XDP_LEARN_XDP_H
+#define _CNPPROXY_PROXY_XDP_LEARN_XDP_H
 
 #include <linux/bpf.h>
 #include <linux/types.h>
@@ -125,4 +125,4 @@ extern int pnc_learn_xdp_xlate_reset(struct pnc_learn_xdp *lx);
  */
 extern int pnc_learn_xdp_xsk_maps(const struct pnc_learn_xdp *lx, int *sockets_fd, int *ifs_fd);
 
-#endif /* _CNPPROXY_IO_LEARN_XDP_H */
+#endif /* _CNPPROXY_PROXY_XDP_LEARN_XDP_H */

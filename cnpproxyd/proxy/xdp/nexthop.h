@@ -9,8 +9,8 @@
  * The requests are built and the replies parsed by pure functions, for
  * the unit tests; pnc_nexthop_resolve() does the I/O.
  */
-#ifndef _CNPPROXY_IO_NEXTHOP_H
-#define _CNPPROXY_IO_NEXTHOP_H
+#ifndef _CNPPROXY_PROXY_XDP_NEXTHOP_H
+#define _CNPPROXY_PROXY_XDP_NEXTHOP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,4 +60,4 @@ extern int pnc_nexthop_socket(void);
  */
 extern int pnc_nexthop_resolve(int fd, int family, const uint8_t *dst, struct pnc_nexthop *out);
 
-#endif /* _CNPPROXY_IO_NEXTHOP_H */
+#endif /* _CNPPROXY_PROXY_XDP_NEXTHOP_H */

@@ -26,8 +26,8 @@
  * IP with DF and TTL 64, UDP checksum 0, BTH with BECN, 16 reserved
  * octets and the ICRC, which is computed here with the codec's table.
  */
-#ifndef _CNPPROXY_BPF_XLATE_BPF_H
-#define _CNPPROXY_BPF_XLATE_BPF_H
+#ifndef _CNPPROXY_PROXY_XDP_XLATE_BPF_H
+#define _CNPPROXY_PROXY_XDP_XLATE_BPF_H
 
 #include "xlate_abi.h"
 
@@ -574,4 +574,4 @@ static __always_inline int xlate_stage(struct xdp_md *ctx, __u32 l3_off, __u16 p
 	return xlate(ctx, hit->udp_off);
 }
 
-#endif /* _CNPPROXY_BPF_XLATE_BPF_H */
+#endif /* _CNPPROXY_PROXY_XDP_XLATE_BPF_H */

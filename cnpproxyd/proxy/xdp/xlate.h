@@ -4,8 +4,8 @@
  * (`proxy fast-path xdp`): the flows, the interfaces a CNP may leave
  * by, and the settings, published to the proxy's XDP program.
  */
-#ifndef _CNPPROXY_XLATE_H
-#define _CNPPROXY_XLATE_H
+#ifndef _CNPPROXY_PROXY_XDP_XLATE_H
+#define _CNPPROXY_PROXY_XDP_XLATE_H
 
 struct pnc_learn_xdp;
 struct pnc_flow_table;
@@ -25,4 +25,4 @@ extern const char *cnp_fast_path_name(enum cnp_fast_path p);
 extern void cnpproxy_xlate_init(void);
 extern void cnpproxy_xlate_fini(void);
 
-#endif /* _CNPPROXY_XLATE_H */
+#endif /* _CNPPROXY_PROXY_XDP_XLATE_H */

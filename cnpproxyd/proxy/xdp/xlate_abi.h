@@ -6,8 +6,8 @@
  * configuration.  Only __u8..__u64 types; include vmlinux.h or
  * <linux/types.h> first.
  */
-#ifndef _CNPPROXY_BPF_XLATE_H
-#define _CNPPROXY_BPF_XLATE_H
+#ifndef _CNPPROXY_PROXY_XDP_XLATE_ABI_H
+#define _CNPPROXY_PROXY_XDP_XLATE_ABI_H
 
 /* As many as the daemon's flow table holds. */
 #define PNC_XLATE_FLOWS_MAX 65536
@@ -84,4 +84,4 @@ struct pnc_xlate_cfg {
 	__u64 global_burst;
 };
 
-#endif /* _CNPPROXY_BPF_XLATE_H */
+#endif /* _CNPPROXY_PROXY_XDP_XLATE_ABI_H */

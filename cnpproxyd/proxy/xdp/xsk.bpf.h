@@ -14,8 +14,8 @@
  * without options, IPv6 with UDP right after the fixed header, in a
  * frame that fits the socket's buffer.
  */
-#ifndef _CNPPROXY_BPF_XSK_BPF_H
-#define _CNPPROXY_BPF_XSK_BPF_H
+#ifndef _CNPPROXY_PROXY_XDP_XSK_BPF_H
+#define _CNPPROXY_PROXY_XDP_XSK_BPF_H
 
 #include "xsk_abi.h"
 
@@ -57,4 +57,4 @@ static __always_inline int xsk_steer(struct xdp_md *ctx, __u32 l3_off, __u16 pro
 	return rv;
 }
 
-#endif /* _CNPPROXY_BPF_XSK_BPF_H */
+#endif /* _CNPPROXY_PROXY_XDP_XSK_BPF_H */

@@ -10,8 +10,8 @@
  * be opened, its notifications reach the UDP sockets as before and
  * status says why.
  */
-#ifndef _CNPPROXY_XSK_H
-#define _CNPPROXY_XSK_H
+#ifndef _CNPPROXY_PROXY_XDP_XSK_H
+#define _CNPPROXY_PROXY_XDP_XSK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,4 +36,4 @@ extern void cnpproxy_xsk_counters_clear(void);
 extern void cnpproxy_xsk_show(struct vty *vty, struct json_object *json);
 extern void cnpproxy_xsk_fini(void);
 
-#endif /* _CNPPROXY_XSK_H */
+#endif /* _CNPPROXY_PROXY_XDP_XSK_H */

@@ -5,8 +5,8 @@
  * cnpproxyd's sockets (proxy/xdp/xsk.c).  Only __u8..__u64 types;
  * include vmlinux.h or <linux/types.h> first.
  */
-#ifndef _CNPPROXY_BPF_XSK_H
-#define _CNPPROXY_BPF_XSK_H
+#ifndef _CNPPROXY_PROXY_XDP_XSK_ABI_H
+#define _CNPPROXY_PROXY_XDP_XSK_ABI_H
 
 /* Receive queues served per interface; frames of higher ones pass. */
 #define PNC_XSK_QUEUES_MAX 64
@@ -28,4 +28,4 @@ struct pnc_xsk_if {
 	__u32 queues; /* receive queues with a socket from base on */
 };
 
-#endif /* _CNPPROXY_BPF_XSK_H */
+#endif /* _CNPPROXY_PROXY_XDP_XSK_ABI_H */

@@ -7,8 +7,8 @@
  *
  * Not thread safe: one thread owns a struct pnc_xsk.
  */
-#ifndef _CNPPROXY_IO_XSK_H
-#define _CNPPROXY_IO_XSK_H
+#ifndef _CNPPROXY_PROXY_XDP_XSK_SOCK_H
+#define _CNPPROXY_PROXY_XDP_XSK_SOCK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -98,4 +98,4 @@ extern int pnc_xsk_stats(const struct pnc_xsk *x, struct pnc_xsk_stats *st);
 /* Receive queues of an interface (/sys/class/net), at least 1; -errno. */
 extern int pnc_xsk_rx_queues(const char *ifname);
 
-#endif /* _CNPPROXY_IO_XSK_H */
+#endif /* _CNPPROXY_PROXY_XDP_XSK_SOCK_H */

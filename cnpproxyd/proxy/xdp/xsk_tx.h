@@ -15,8 +15,8 @@
  * cnpproxy_fp_mtx held; the fast-path thread resolves next hops and
  * opens sockets without it.
  */
-#ifndef _CNPPROXY_XSK_TX_H
-#define _CNPPROXY_XSK_TX_H
+#ifndef _CNPPROXY_PROXY_XDP_XSK_TX_H
+#define _CNPPROXY_PROXY_XDP_XSK_TX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,4 +60,4 @@ extern void cnpproxy_xsk_tx_init(void);
 extern void cnpproxy_xsk_tx_counters_clear(void);
 extern void cnpproxy_xsk_tx_fini(void);
 
-#endif /* _CNPPROXY_XSK_TX_H */
+#endif /* _CNPPROXY_PROXY_XDP_XSK_TX_H */
