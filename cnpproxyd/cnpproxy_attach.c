@@ -111,15 +111,18 @@ void cnp_attach_clear(struct cnp_attach_set *s, void *prog)
 	s->n = 0;
 }
 
-void cnp_attach_if_changed(struct cnp_attach_set *s, void *prog, const char *ifname, int ifindex)
+bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
+			   const char (*names)[CNP_IFNAME_MAX], unsigned int n, const char *ifname,
+			   int ifindex)
 {
 	struct cnp_attach_if *ai = find(s, ifname);
 
-	if (!ai || !ai->ifindex || ai->ifindex == ifindex)
-		return;
-	zlog_info("cnpproxyd: %s interface %s is gone", s->ops->what, ifname);
-	detach(s, prog, ai);
-	ai->error = "no such interface";
+	if (ai && ai->ifindex && ai->ifindex != ifindex) {
+		zlog_info("cnpproxyd: %s interface %s is gone", s->ops->what, ifname);
+		detach(s, prog, ai);
+		ai->error = "no such interface";
+	}
+	return ifindex && named(names, n, ifname);
 }
 
 const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf, size_t len)

@@ -61,11 +61,13 @@ extern void cnp_attach_sync(struct cnp_attach_set *s, void *prog,
 extern void cnp_attach_clear(struct cnp_attach_set *s, void *prog);
 /*
  * The interface layer's event: an interface of the set that is gone or
- * came back with another ifindex is detached (the owner then applies
- * again for one that is there now).
+ * came back with another ifindex is detached.  True if the owner should
+ * apply again: the interface is there now and is one of the n names
+ * configured (the set is empty while the program is not loaded).
  */
-extern void cnp_attach_if_changed(struct cnp_attach_set *s, void *prog, const char *ifname,
-				  int ifindex);
+extern bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
+				  const char (*names)[CNP_IFNAME_MAX], unsigned int n,
+				  const char *ifname, int ifindex);
 /* The first interface not attached, as "<what> on IF: why"; NULL if none. */
 extern const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf,
 					      size_t len);

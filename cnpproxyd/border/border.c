@@ -76,16 +76,6 @@ static void border_close(void)
 	border.bt = NULL;
 }
 
-static bool configured(const char *name)
-{
-	const struct cnp_config *cfg = &cnp_g.cfg;
-
-	for (unsigned int j = 0; j < cfg->n_border_if; j++)
-		if (!strcmp(cfg->border_if[j], name))
-			return true;
-	return false;
-}
-
 void cnpproxy_border_apply(void)
 {
 	const struct cnp_config *cfg = &cnp_g.cfg;
@@ -122,8 +112,10 @@ void cnpproxy_border_apply(void)
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void border_if_changed(const char *ifname, int ifindex)
 {
-	cnp_attach_if_changed(&border.set, border.bt, ifname, ifindex);
-	if (ifindex && configured(ifname))
+	const struct cnp_config *cfg = &cnp_g.cfg;
+
+	if (cnp_attach_if_changed(&border.set, border.bt, cfg->border_if, cfg->n_border_if, ifname,
+				  ifindex))
 		cnpproxy_border_apply();
 }
 

@@ -214,11 +214,8 @@ DEFPY_YANG(cnpproxy_proxy_rate_limit, cnpproxy_proxy_rate_limit_cmd,
 {
 	char xpath[64];
 
-	if (!cnpproxy_cli_proxy_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./proxy/rate-limit-%s", which);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, rate_str);
-	return cnpproxy_cli_apply(vty);
+	return proxy_modify(vty, xpath, rate_str);
 }
 
 DEFPY_YANG(no_cnpproxy_proxy_rate_limit, no_cnpproxy_proxy_rate_limit_cmd,
@@ -330,11 +327,8 @@ static int proxy_leaf_set(struct vty *vty, const char *container, const char *le
 {
 	char xpath[XPATH_MAXLEN];
 
-	if (!cnpproxy_cli_proxy_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "", leaf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
-	return cnpproxy_cli_apply(vty);
+	return proxy_modify(vty, xpath, value);
 }
 
 /* Back to the default, or gone when the leaf has none. */

@@ -77,16 +77,6 @@ static void decap_close(void)
 	decap.n_sids = 0;
 }
 
-static bool if_configured(const char *name)
-{
-	const struct cnp_config *cfg = &cnp_g.cfg;
-
-	for (unsigned int j = 0; j < cfg->n_te_if; j++)
-		if (!strcmp(cfg->te_if[j], name))
-			return true;
-	return false;
-}
-
 /* Load the program for the configured SIDs, unless it runs with them. */
 static bool decap_load(void)
 {
@@ -134,8 +124,9 @@ void cnpproxy_egress_apply(void)
 
 static void decap_if_changed(const char *ifname, int ifindex)
 {
-	cnp_attach_if_changed(&decap.set, decap.fe, ifname, ifindex);
-	if (ifindex && if_configured(ifname))
+	const struct cnp_config *cfg = &cnp_g.cfg;
+
+	if (cnp_attach_if_changed(&decap.set, decap.fe, cfg->te_if, cfg->n_te_if, ifname, ifindex))
 		cnpproxy_egress_apply();
 }
 
