@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cnpproxy_config.h"
+#include "codec/consts.h"
 
 void cnp_config_init(struct cnp_config *cfg)
 {
@@ -62,7 +63,8 @@ static bool port_valid(const char *what, uint16_t port, char *err, size_t errlen
 		snprintf(err, errlen, "%s port 0 is not a valid UDP port", what);
 		return false;
 	}
-	if (port == CNP_ROCEV2_UDP_PORT) {
+	/* RoCEv2 data traffic: a notification port must never shadow it. */
+	if (port == PNC_ROCE_UDP_PORT) {
 		snprintf(err, errlen,
 			 "%s port %u is the RoCEv2 data port and cannot carry notifications", what,
 			 port);

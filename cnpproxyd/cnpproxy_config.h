@@ -15,9 +15,6 @@
 
 #include "cp/policy.h"
 
-/* RoCEv2 data traffic; a notification port must never shadow it. */
-#define CNP_ROCEV2_UDP_PORT 4791
-
 /*
  * The settings as the daemon uses them.  Their defaults are written down
  * once, in yang/frr-cnpproxyd.yang: the northbound reads every value,

@@ -26,22 +26,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "border_abi.h"
-
-#define TC_ACT_UNSPEC (-1)
-#define TC_ACT_SHOT   2
-
-#define ETH_HLEN     14
-#define ETH_P_IP     0x0800
-#define ETH_P_IPV6   0x86dd
-#define IP_OFFSET    0x1fff
-#define NH_HOP	     0
-#define NH_ICMP	     1
-#define NH_UDP	     17
-#define NH_ICMPV6    58
-#define NH_ROUTING   43
-#define NH_FRAGMENT  44
-#define NH_DSTOPTS   60
-#define IPV6_EXT_MAX 8
+#include "bpfutil/parse.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -62,16 +47,6 @@ struct {
 /* l4_offset(): an IPv6 header chain longer than the walk. */
 #define L4_DEEP 1
 
-static __always_inline bool ipv6_ext(__u8 nh)
-{
-	return nh == NH_HOP || nh == NH_ROUTING || nh == NH_DSTOPTS || nh == NH_FRAGMENT;
-}
-
-static __always_inline bool l4_wanted(__u8 nh, bool v6)
-{
-	return nh == NH_UDP || nh == (v6 ? NH_ICMPV6 : NH_ICMP);
-}
-
 /*
  * Offset of the UDP or ICMP header (*nh says which), 0 when there is
  * none to read, or L4_DEEP.
@@ -79,20 +54,20 @@ static __always_inline bool l4_wanted(__u8 nh, bool v6)
 static __always_inline __u32 l4_offset(struct __sk_buff *skb, __u8 *l4)
 {
 	__u16 proto = bpf_ntohs(skb->protocol);
-	__u32 off = ETH_HLEN;
+	__u32 off = PNC_ETH_HLEN;
 
-	if (proto == ETH_P_IP) {
+	if (proto == PNC_ETH_P_IP) {
 		struct iphdr h;
 
 		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
 			return 0;
-		if (!l4_wanted(h.protocol, false) || (bpf_ntohs(h.frag_off) & IP_OFFSET) ||
-		    h.ihl < 5)
+		if (!pnc_bpf_notif_l4(h.protocol, false) ||
+		    (bpf_ntohs(h.frag_off) & PNC_IP_OFFSET) || h.ihl < 5)
 			return 0;
 		*l4 = h.protocol;
 		return off + h.ihl * 4;
 	}
-	if (proto == ETH_P_IPV6) {
+	if (proto == PNC_ETH_P_IPV6) {
 		struct ipv6hdr h;
 		__u8 nh;
 
@@ -100,35 +75,33 @@ static __always_inline __u32 l4_offset(struct __sk_buff *skb, __u8 *l4)
 			return 0;
 		nh = h.nexthdr;
 		off += sizeof(h);
-		for (int i = 0; i < IPV6_EXT_MAX; i++) {
+		for (int i = 0; i < PNC_BPF_IPV6_EXT_MAX; i++) {
+			__be16 frag = 0;
 			__u8 ext[2];
+			__u32 len;
 
-			if (l4_wanted(nh, true)) {
+			if (pnc_bpf_notif_l4(nh, true)) {
 				*l4 = nh;
 				return off;
 			}
-			if (!ipv6_ext(nh))
+			if (!pnc_bpf_ipv6_ext(nh))
 				return 0;
 			if (bpf_skb_load_bytes(skb, off, ext, sizeof(ext)))
 				return 0;
-			if (nh == NH_FRAGMENT) {
-				__be16 frag;
-
-				/* Only the first fragment has the UDP or ICMP header. */
-				if (bpf_skb_load_bytes(skb, off + 2, &frag, sizeof(frag)) ||
-				    (bpf_ntohs(frag) & 0xfff8))
-					return 0;
-				off += 8;
-			} else {
-				off += (ext[1] + 1) * 8;
-			}
+			if (nh == PNC_IPPROTO_FRAGMENT &&
+			    bpf_skb_load_bytes(skb, off + 2, &frag, sizeof(frag)))
+				return 0;
+			len = pnc_bpf_ipv6_ext_len(nh, ext[1], bpf_ntohs(frag));
+			if (!len)
+				return 0;
+			off += len;
 			nh = ext[0];
 		}
-		if (l4_wanted(nh, true)) {
+		if (pnc_bpf_notif_l4(nh, true)) {
 			*l4 = nh;
 			return off;
 		}
-		return ipv6_ext(nh) ? L4_DEEP : 0;
+		return pnc_bpf_ipv6_ext(nh) ? L4_DEEP : 0;
 	}
 	return 0;
 }
@@ -137,7 +110,7 @@ static __always_inline __u32 l4_offset(struct __sk_buff *skb, __u8 *l4)
 static __always_inline bool icmp_notification(struct __sk_buff *skb, __u32 off, __u8 l4,
 					      const struct pnc_border_config *cfg)
 {
-	__u8 type, want = l4 == NH_ICMP ? cfg->icmp_type : cfg->icmp6_type;
+	__u8 type, want = l4 == PNC_IPPROTO_ICMP ? cfg->icmp_type : cfg->icmp6_type;
 
 	if (!want || bpf_skb_load_bytes(skb, off, &type, sizeof(type)))
 		return false;
@@ -159,7 +132,7 @@ static __always_inline int border(struct __sk_buff *skb, bool out)
 	off = l4_offset(skb, &l4);
 	if (!off)
 		return TC_ACT_UNSPEC;
-	if (off != L4_DEEP && l4 != NH_UDP) {
+	if (off != L4_DEEP && l4 != PNC_IPPROTO_UDP) {
 		if (!icmp_notification(skb, off, l4, cfg))
 			return TC_ACT_UNSPEC;
 		port = cfg->notification_port; /* counted as a notification */

@@ -25,7 +25,6 @@
 #define PNC_MAD_CLASS_CM     0x07
 #define PNC_CM_CLASS_VERSION 2
 #define PNC_MAD_METHOD_SEND  0x03
-#define PNC_GSI_QP	     1
 #define PNC_GSI_QKEY	     0x80010000u
 
 /* RoCEv2 packet carrying a CM MAD: IPv4 / IPv6 header + UDP 288. */

@@ -12,9 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec/consts.h"
 #include "codec/errors.h"
-
-#define PNC_ICRC_LEN 4
 
 /*
  * CRC-32 of IEEE 802.3 / zlib (reflected 0xEDB88320, init and final

@@ -8,7 +8,6 @@
 #include "codec/ipudp.h"
 #include "codec/wire.h"
 
-#define IPPROTO_UDP_NUM 17
 
 static size_t ip_hlen(uint8_t version)
 {
@@ -42,14 +41,14 @@ int pnc_ipudp_write(const struct pnc_ip_udp *ip, size_t payload_len, uint8_t *bu
 		put_be16(buf + 4, ip->ip_id);
 		put_be16(buf + 6, ip->df ? 0x4000 : 0);
 		buf[8] = ip->ttl;
-		buf[9] = IPPROTO_UDP_NUM;
+		buf[9] = PNC_IPPROTO_UDP;
 		put_be16(buf + 10, 0);
 		memcpy(buf + 12, ip->src, 4);
 		memcpy(buf + 16, ip->dst, 4);
 	} else {
 		put_be32(buf, 6u << 28 | (uint32_t)ip->tos << 20 | ip->flow_label);
 		put_be16(buf + 4, (uint16_t)udp_len);
-		buf[6] = IPPROTO_UDP_NUM;
+		buf[6] = PNC_IPPROTO_UDP;
 		buf[7] = ip->ttl;
 		memcpy(buf + 8, ip->src, 16);
 		memcpy(buf + 24, ip->dst, 16);
@@ -73,7 +72,7 @@ uint16_t pnc_ipudp_csum(const uint8_t *pkt, uint8_t version, size_t hlen, size_t
 		sum = csum_add(0, pkt + 12, 8);
 	else
 		sum = csum_add(0, pkt + 8, 32);
-	sum += IPPROTO_UDP_NUM + (uint32_t)udp_len;
+	sum += PNC_IPPROTO_UDP + (uint32_t)udp_len;
 	return csum_fold(csum_add(sum, pkt + hlen, udp_len));
 }
 
@@ -94,7 +93,7 @@ void pnc_ipudp_finish(const struct pnc_ip_udp *ip, uint8_t *buf, size_t total)
 int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip, size_t *hdr_len,
 		       size_t *pkt_len)
 {
-	return pnc_ip_parse(pkt, len, IPPROTO_UDP_NUM, ip, hdr_len, pkt_len);
+	return pnc_ip_parse(pkt, len, PNC_IPPROTO_UDP, ip, hdr_len, pkt_len);
 }
 
 int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_udp *ip,
@@ -182,7 +181,6 @@ int pnc_ipudp_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct p
 	return PNC_OK;
 }
 
-#define VLAN_HLEN_NUM 4
 
 uint16_t pnc_eth_l3(const uint8_t *frame, size_t len, size_t *l3_off)
 {
@@ -192,11 +190,11 @@ uint16_t pnc_eth_l3(const uint8_t *frame, size_t len, size_t *l3_off)
 		return 0;
 	type = get_be16(frame + 12);
 	*l3_off = PNC_ETH_HLEN;
-	if (type == 0x8100 || type == 0x88a8) {
-		if (len < PNC_ETH_HLEN + VLAN_HLEN_NUM)
+	if (type == PNC_ETH_P_8021Q || type == PNC_ETH_P_8021AD) {
+		if (len < PNC_ETH_HLEN + PNC_VLAN_HLEN)
 			return 0;
 		type = get_be16(frame + 16);
-		*l3_off += VLAN_HLEN_NUM;
+		*l3_off += PNC_VLAN_HLEN;
 	}
 	return type;
 }
@@ -206,5 +204,5 @@ void pnc_eth_write(uint8_t out[PNC_ETH_HLEN], const uint8_t dst[6], const uint8_
 {
 	memcpy(out, dst, 6);
 	memcpy(out + 6, src, 6);
-	put_be16(out + 12, ip_version == 6 ? 0x86dd : 0x0800);
+	put_be16(out + 12, ip_version == 6 ? PNC_ETH_P_IPV6 : PNC_ETH_P_IP);
 }

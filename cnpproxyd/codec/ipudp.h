@@ -11,9 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PNC_IPV4_HLEN 20
-#define PNC_IPV6_HLEN 40
-#define PNC_UDP_HLEN  8
+#include "codec/consts.h"
 
 /*
  * IP and UDP fields of a packet (RoCEv2 or a notification).  Builders write every field;
@@ -108,8 +106,6 @@ extern int pnc_ipudp_parse(const uint8_t *pkt, size_t len, unsigned int flags,
  * or 0 when the frame is too short to say.
  */
 extern uint16_t pnc_eth_l3(const uint8_t *frame, size_t len, size_t *l3_off);
-
-#define PNC_ETH_HLEN 14
 
 /* The Ethernet header of a frame carrying an IP packet of ip_version. */
 extern void pnc_eth_write(uint8_t out[PNC_ETH_HLEN], const uint8_t dst[6], const uint8_t src[6],

@@ -9,7 +9,6 @@
 #include "codec/lhcnp.h"
 #include "codec/wire.h"
 
-#define IPPROTO_ICMPV6_NUM 58
 #define LH_EXT_VERSION	   2
 #define LH_CTYPE_TIMESTAMP 1
 #define LH_CTYPE_DEVICE_ID 2
@@ -224,7 +223,7 @@ static uint16_t icmp6_csum(const uint8_t *src, const uint8_t *dst, const uint8_t
 
 	sum = csum_add(0, src, 16);
 	sum = csum_add(sum, dst, 16);
-	sum += (uint32_t)len + IPPROTO_ICMPV6_NUM;
+	sum += (uint32_t)len + PNC_IPPROTO_ICMPV6;
 	return csum_fold(csum_add(sum, msg, len));
 }
 
@@ -245,7 +244,7 @@ int pnc_lh_icmp6_encode(const struct pnc_lh_icmp6 *in, uint8_t *buf, size_t bufl
 
 	put_be32(buf, 6u << 28 | (uint32_t)in->tclass << 20 | in->flow_label);
 	put_be16(buf + 4, (uint16_t)(PNC_LH_ICMP6_HLEN + body));
-	buf[6] = IPPROTO_ICMPV6_NUM;
+	buf[6] = PNC_IPPROTO_ICMPV6;
 	buf[7] = in->hop_limit;
 	memcpy(buf + 8, in->src, 16);
 	memcpy(buf + 24, in->dst, 16);
@@ -281,7 +280,7 @@ int pnc_lh_icmp6_decode(const uint8_t *pkt, size_t len, uint8_t type, uint8_t cl
 	if (pkt[0] >> 4 != 6)
 		return PNC_E_IP_VERSION;
 	/* Extension headers are not expected on a message the proxy builds. */
-	if (pkt[6] != IPPROTO_ICMPV6_NUM)
+	if (pkt[6] != PNC_IPPROTO_ICMPV6)
 		return PNC_E_LH_NOT_LONG_HAUL;
 	plen = get_be16(pkt + 4);
 	if (len < PNC_IPV6_HLEN + plen)

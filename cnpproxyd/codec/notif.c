@@ -8,7 +8,6 @@
 #include "notif.h"
 #include "wire.h"
 
-#define NOTIF_F_INVOKING 0x10 /* octet 2, bit 4 */
 
 static size_t notif_hlen(uint8_t af)
 {
@@ -37,7 +36,7 @@ int pnc_notif_encode(const struct pnc_notif *in, uint8_t *buf, size_t buflen, si
 
 	buf[0] = (uint8_t)(PNC_NOTIF_VERSION << 4 | in->af);
 	buf[1] = in->protocol;
-	buf[2] = (uint8_t)(in->cl << 5 | (inv ? NOTIF_F_INVOKING : 0));
+	buf[2] = (uint8_t)(in->cl << 5 | (inv ? PNC_NOTIF_F_INVOKING : 0));
 	buf[3] = in->start;
 	put_be16(buf + 4, in->sport);
 	put_be16(buf + 6, in->dport);
@@ -71,7 +70,7 @@ int pnc_notif_decode(const uint8_t *buf, size_t len, struct pnc_notif *out)
 		return PNC_E_NOTIF_TOO_LONG;
 	if (buf[3] > PNC_NOTIF_START_MPLS)
 		return PNC_E_NOTIF_START;
-	has_inv = buf[2] & NOTIF_F_INVOKING;
+	has_inv = buf[2] & PNC_NOTIF_F_INVOKING;
 	if (has_inv && len == hlen)
 		return PNC_E_NOTIF_INVOKING_MISSING;
 	if (!has_inv && len > hlen)
@@ -123,7 +122,6 @@ int pnc_notif_invoking_roce(const struct pnc_notif *n, size_t *ip_off, struct pn
 
 /* ---- ICMP form --------------------------------------------------------- */
 
-#define NOTIF_IPPROTO_ICMPV6 58
 
 static uint32_t icmp_sum(const struct pnc_notif_icmp *ic, size_t len)
 {
@@ -133,7 +131,7 @@ static uint32_t icmp_sum(const struct pnc_notif_icmp *ic, size_t len)
 	if (ic->version == 6) {
 		sum = csum_add(0, ic->src6, 16);
 		sum = csum_add(sum, ic->dst6, 16);
-		sum += (uint32_t)len + NOTIF_IPPROTO_ICMPV6;
+		sum += (uint32_t)len + PNC_IPPROTO_ICMPV6;
 	}
 	return sum;
 }

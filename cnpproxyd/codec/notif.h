@@ -16,27 +16,6 @@
 #include "codec/errors.h"
 #include "codec/roce.h"
 
-/* Suggested defaults for the TBD UDP ports (section 0); configurable. */
-#define PNC_NOTIF_UDP_PORT 61791
-#define PNC_FCN_UDP_PORT   61792
-
-#define PNC_NOTIF_VERSION 1
-#define PNC_NOTIF_HLEN4	  16
-#define PNC_NOTIF_HLEN6	  40
-/*
- * Largest UDP payload: the whole UDP packet stays within 576 octets
- * over IPv4 or the IPv6 minimum MTU of 1280 (section 6.1).
- */
-#define PNC_NOTIF_MAX_LEN4 (576 - 20 - 8)
-#define PNC_NOTIF_MAX_LEN6 (1280 - 40 - 8)
-
-/* Where the copied invoking packet starts (octet 3). */
-enum pnc_notif_start {
-	PNC_NOTIF_START_INNER_IP = 0,
-	PNC_NOTIF_START_OUTER_IP = 1,
-	PNC_NOTIF_START_MPLS = 2,
-};
-
 struct pnc_notif {
 	uint8_t af;	  /* 4 or 6: family of the five-tuple */
 	uint8_t protocol; /* 17 for RoCEv2 */

@@ -15,10 +15,10 @@ void pnc_ip_udp_init(struct pnc_ip_udp *ip, uint8_t version)
 {
 	memset(ip, 0, sizeof(*ip));
 	ip->version = version;
-	ip->ttl = 64;
+	ip->ttl = PNC_IP_TTL;
 	ip->df = true;
 	/* RNICs draw the source port from 0xC000-0xFFFF as flow entropy */
-	ip->sport = 0xc000;
+	ip->sport = PNC_UDP_SPORT_DEFAULT;
 	ip->dport = PNC_ROCE_UDP_PORT;
 }
 

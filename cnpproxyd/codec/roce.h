@@ -16,59 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec/consts.h"
 #include "codec/errors.h"
 #include "codec/ipudp.h"
-
-#define PNC_ROCE_UDP_PORT 4791
-#define PNC_BTH_LEN	  12
-#define PNC_RETH_LEN	  16
-#define PNC_AETH_LEN	  4
-#define PNC_DETH_LEN	  8
-#define PNC_IMMDT_LEN	  4
-#define PNC_CNP_RSVD_LEN  16
-#define PNC_DEFAULT_PKEY  0xffff
-/*
- * Seed 000's E bit (MSB of the BTH's 6-bit reserved field): a CNP that
- * carries the 12-octet Long-haul block (codec/lhcnp.h).
- */
-#define PNC_BTH_RESV6_EBIT  0x20
-#define PNC_LH_ROCE_EXT_LEN 12
-
-/* Length of a CNP from the IP header to the end of the ICRC. */
-#define PNC_CNP_LEN4 (PNC_IPV4_HLEN + PNC_UDP_HLEN + PNC_BTH_LEN + PNC_CNP_RSVD_LEN + 4)
-#define PNC_CNP_LEN6 (PNC_IPV6_HLEN + PNC_UDP_HLEN + PNC_BTH_LEN + PNC_CNP_RSVD_LEN + 4)
-
-/* BTH opcodes (IBTA Vol 1 and Annex A17; section 1.2). */
-enum pnc_bth_opcode {
-	PNC_OP_RC_SEND_FIRST = 0x00,
-	PNC_OP_RC_SEND_MIDDLE = 0x01,
-	PNC_OP_RC_SEND_LAST = 0x02,
-	PNC_OP_RC_SEND_LAST_IMM = 0x03,
-	PNC_OP_RC_SEND_ONLY = 0x04,
-	PNC_OP_RC_SEND_ONLY_IMM = 0x05,
-	PNC_OP_RC_WRITE_FIRST = 0x06,
-	PNC_OP_RC_WRITE_MIDDLE = 0x07,
-	PNC_OP_RC_WRITE_LAST = 0x08,
-	PNC_OP_RC_WRITE_LAST_IMM = 0x09,
-	PNC_OP_RC_WRITE_ONLY = 0x0a,
-	PNC_OP_RC_WRITE_ONLY_IMM = 0x0b,
-	PNC_OP_RC_READ_REQ = 0x0c,
-	PNC_OP_RC_READ_RESP_FIRST = 0x0d,
-	PNC_OP_RC_READ_RESP_MIDDLE = 0x0e,
-	PNC_OP_RC_READ_RESP_LAST = 0x0f,
-	PNC_OP_RC_READ_RESP_ONLY = 0x10,
-	PNC_OP_RC_ACK = 0x11,
-	PNC_OP_RC_ATOMIC_ACK = 0x12,
-	PNC_OP_RC_CMP_SWAP = 0x13,
-	PNC_OP_RC_FETCH_ADD = 0x14,
-	PNC_OP_RC_SEND_LAST_INV = 0x16,
-	PNC_OP_RC_SEND_ONLY_INV = 0x17,
-	PNC_OP_RC_FLUSH = 0x1c,
-	PNC_OP_RC_ATOMIC_WRITE = 0x1d,
-	PNC_OP_UD_SEND_ONLY = 0x64,
-	PNC_OP_UD_SEND_ONLY_IMM = 0x65,
-	PNC_OP_CNP = 0x81,
-};
 
 /* Base Transport Header, every field (section 1.1). */
 struct pnc_bth {

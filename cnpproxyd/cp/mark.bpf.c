@@ -38,23 +38,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
+#include "bpfutil/parse.bpf.h"
 #include "mark_abi.h"
 
-#define TC_ACT_UNSPEC (-1)
-#define ETH_P_IP      0x0800
-#define ETH_P_IPV6    0x86dd
-#define ETH_P_8021Q   0x8100
-#define ETH_P_8021AD  0x88a8
-#define ETH_HLEN      14
-#define VLAN_HLEN     4
-#define IP_OFFSET     0x1fff
-#define IPV6_HLEN     40
-#define NH_IPIP	      4 /* IPv4 in IPv6 */
-#define NH_UDP	      17
-#define NH_IPV6	      41 /* IPv6 in IPv6 */
-#define NH_ROUTING    43 /* IPv6 Routing Header, e.g. an SRv6 SRH */
-#define ROCE_PORT     4791
-#define BTH_LEN	      12
 /* bpf_skb_store_bytes(): keep a CHECKSUM_COMPLETE skb->csum right. */
 #define STORE_RECOMPUTE 1
 
@@ -157,10 +143,7 @@ enum parse_rv {
 
 static __always_inline void count(__u32 idx)
 {
-	__u64 *v = bpf_map_lookup_elem(&counters, &idx);
-
-	if (v)
-		*v += 1;
+	pnc_bpf_count(&counters, idx);
 }
 
 /* Reads only inside the IP packet, never Ethernet padding. */
@@ -191,7 +174,7 @@ static __always_inline enum parse_rv parse_ip4(struct __sk_buff *skb, struct pkt
 	p->end = p->l3_off + p->ip_len;
 	p->l4_off = p->l3_off + ihl;
 	/* Later fragments have no UDP header: mark them, look no further. */
-	p->nexthdr = (h.frag_off & bpf_htons(IP_OFFSET)) ? 0 : h.protocol;
+	p->nexthdr = (h.frag_off & bpf_htons(PNC_IP_OFFSET)) ? 0 : h.protocol;
 	p->ecn = h.tos & 3;
 	p->hdr0[0] = h.ver_ihl;
 	p->hdr0[1] = h.tos;
@@ -211,7 +194,7 @@ static __always_inline enum parse_rv parse_ip6(struct __sk_buff *skb, struct pkt
 
 	if (bpf_skb_load_bytes(skb, p->l3_off, &h, sizeof(h)))
 		return PARSE_ERR;
-	p->ip_len = IPV6_HLEN + bpf_ntohs(h.payload_len);
+	p->ip_len = PNC_IPV6_HLEN + bpf_ntohs(h.payload_len);
 	/* A GSO packet beyond 64 KiB (BIG TCP) has no length of its own. */
 	if (!h.payload_len && skb->gso_segs > 1)
 		p->ip_len = skb->len - p->l3_off;
@@ -219,7 +202,7 @@ static __always_inline enum parse_rv parse_ip6(struct __sk_buff *skb, struct pkt
 		return PARSE_ERR;
 	p->ip_version = 6;
 	p->end = p->l3_off + p->ip_len;
-	p->l4_off = p->l3_off + IPV6_HLEN;
+	p->l4_off = p->l3_off + PNC_IPV6_HLEN;
 	p->nexthdr = h.nexthdr;
 	p->ecn = (h.vtc_flow[1] >> 4) & 3;
 	p->hdr0[0] = h.vtc_flow[0];
@@ -235,17 +218,17 @@ static __always_inline enum parse_rv parse_l3(struct __sk_buff *skb, struct pkt 
 {
 	__be16 proto;
 
-	if (bpf_skb_load_bytes(skb, ETH_HLEN - 2, &proto, sizeof(proto)))
+	if (bpf_skb_load_bytes(skb, PNC_ETH_HLEN - 2, &proto, sizeof(proto)))
 		return PARSE_OTHER;
-	p->l3_off = ETH_HLEN;
-	if (proto == bpf_htons(ETH_P_8021Q) || proto == bpf_htons(ETH_P_8021AD)) {
-		if (bpf_skb_load_bytes(skb, ETH_HLEN + 2, &proto, sizeof(proto)))
+	p->l3_off = PNC_ETH_HLEN;
+	if (pnc_bpf_vlan(proto)) {
+		if (bpf_skb_load_bytes(skb, PNC_ETH_HLEN + 2, &proto, sizeof(proto)))
 			return PARSE_ERR;
-		p->l3_off += VLAN_HLEN;
+		p->l3_off += PNC_VLAN_HLEN;
 	}
-	if (proto == bpf_htons(ETH_P_IP))
+	if (proto == bpf_htons(PNC_ETH_P_IP))
 		return parse_ip4(skb, p);
-	if (proto == bpf_htons(ETH_P_IPV6))
+	if (proto == bpf_htons(PNC_ETH_P_IPV6))
 		return parse_ip6(skb, p);
 	return PARSE_OTHER;
 }
@@ -312,12 +295,12 @@ static __always_inline __u8 mark(struct __sk_buff *skb, const struct pkt *p,
 /* UDP to 4791 followed by a complete BTH; fills udp_off and dest_qp. */
 static __always_inline enum parse_rv parse_roce(struct __sk_buff *skb, struct pkt *p, __u32 off)
 {
-	__u8 bth[BTH_LEN];
+	__u8 bth[PNC_BTH_LEN];
 	__be16 dport;
 
 	if (load(skb, p, off + 2, &dport, sizeof(dport)))
 		return PARSE_ERR;
-	if (dport != bpf_htons(ROCE_PORT))
+	if (dport != bpf_htons(PNC_ROCE_UDP_PORT))
 		return PARSE_OTHER;
 	if (load(skb, p, off + 8, bth, sizeof(bth)))
 		return PARSE_ERR;
@@ -337,7 +320,7 @@ static __always_inline enum parse_rv parse_inner4(struct __sk_buff *skb, struct 
 	ihl = (h.ver_ihl & 0x0f) * 4;
 	if (h.ver_ihl >> 4 != 4 || ihl < sizeof(h))
 		return PARSE_ERR;
-	if (h.protocol != NH_UDP || (h.frag_off & bpf_htons(IP_OFFSET)))
+	if (h.protocol != PNC_IPPROTO_UDP || (h.frag_off & bpf_htons(PNC_IP_OFFSET)))
 		return PARSE_OTHER;
 	return parse_roce(skb, p, p->inner_off + ihl);
 }
@@ -350,10 +333,10 @@ static __always_inline enum parse_rv parse_inner6(struct __sk_buff *skb, struct 
 		return PARSE_ERR;
 	if (h.vtc_flow[0] >> 4 != 6)
 		return PARSE_ERR;
-	if (h.nexthdr != NH_UDP)
+	if (h.nexthdr != PNC_IPPROTO_UDP)
 		return PARSE_OTHER;
 	p->flags |= PNC_MARK_F_INNER_V6;
-	return parse_roce(skb, p, p->inner_off + IPV6_HLEN);
+	return parse_roce(skb, p, p->inner_off + PNC_IPV6_HLEN);
 }
 
 /* Outer IPv6, optionally one Routing Header, then IPv4 or IPv6. */
@@ -362,7 +345,7 @@ static __always_inline enum parse_rv parse_tunnel(struct __sk_buff *skb, struct 
 	__u32 off = p->l4_off;
 	__u8 nh = p->nexthdr;
 
-	if (nh == NH_ROUTING) {
+	if (nh == PNC_IPPROTO_ROUTING) {
 		__u8 rh[2]; /* next header, length in 8 octets after the first 8 */
 
 		if (load(skb, p, off, rh, sizeof(rh)))
@@ -371,11 +354,11 @@ static __always_inline enum parse_rv parse_tunnel(struct __sk_buff *skb, struct 
 		off += (rh[1] + 1) * 8;
 		p->flags |= PNC_MARK_F_ROUTING;
 	}
-	if (nh != NH_IPIP && nh != NH_IPV6)
+	if (nh != PNC_IPPROTO_IPIP && nh != PNC_IPPROTO_IPV6)
 		return PARSE_OTHER;
 	p->flags |= PNC_MARK_F_TUNNELLED;
 	p->inner_off = off;
-	return nh == NH_IPIP ? parse_inner4(skb, p) : parse_inner6(skb, p);
+	return nh == PNC_IPPROTO_IPIP ? parse_inner4(skb, p) : parse_inner6(skb, p);
 }
 
 /*
@@ -390,11 +373,12 @@ static __always_inline enum parse_rv parse_vxlan(struct __sk_buff *skb, struct p
 	if (load(skb, p, off + 8, &flags, sizeof(flags)) ||
 	    load(skb, p, off + 16 + 12, &type, sizeof(type)))
 		return PARSE_ERR;
-	if (!(flags & 0x08) || (type != bpf_htons(ETH_P_IP) && type != bpf_htons(ETH_P_IPV6)))
+	if (!(flags & 0x08) ||
+	    (type != bpf_htons(PNC_ETH_P_IP) && type != bpf_htons(PNC_ETH_P_IPV6)))
 		return PARSE_OTHER;
 	p->flags |= PNC_MARK_F_TUNNELLED | PNC_MARK_F_VXLAN;
 	p->inner_off = off + PNC_MARK_VXLAN_HLEN;
-	return type == bpf_htons(ETH_P_IP) ? parse_inner4(skb, p) : parse_inner6(skb, p);
+	return type == bpf_htons(PNC_ETH_P_IP) ? parse_inner4(skb, p) : parse_inner6(skb, p);
 }
 
 static __always_inline enum parse_rv parse_udp(struct __sk_buff *skb, struct pkt *p)
@@ -412,7 +396,7 @@ static __always_inline enum parse_rv parse_udp(struct __sk_buff *skb, struct pkt
 
 static __always_inline enum parse_rv parse_l4(struct __sk_buff *skb, struct pkt *p)
 {
-	if (p->nexthdr == NH_UDP)
+	if (p->nexthdr == PNC_IPPROTO_UDP)
 		return parse_udp(skb, p);
 	if (p->ip_version == 6)
 		return parse_tunnel(skb, p);

@@ -35,11 +35,8 @@
 #define PNC_MARK_IFS_MAX   256
 #define PNC_MARK_FLOWS_MAX 16384
 
-/* ECN codepoints (RFC 3168, RFC 9331 for ECT(1)). */
-#define PNC_ECN_NOT_ECT 0
-#define PNC_ECN_ECT1	1
-#define PNC_ECN_ECT0	2
-#define PNC_ECN_CE	3
+/* ECN codepoints: PNC_ECN_* of codec/consts.h. */
+#include "codec/consts.h"
 
 /*
  * Value of the state map, keyed by the egress ifindex (__u32).  No entry:

@@ -33,23 +33,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
+#include "bpfutil/parse.bpf.h"
 #include "flenc_abi.h"
 
-#define ETH_P_IP    0x0800
-#define ETH_P_IPV6  0x86dd
-#define ETH_HLEN    14
-#define TC_ACT_OK   0
-#define TC_ACT_SHOT 2
-#define IP_MF	    0x2000
-#define IP_OFFSET   0x1fff
-#define ROCE_PORT   4791
-#define BTH_LEN	    12
-#define GSI_QP	    1
-#define ECN_MASK    0x03
-#define ECN_NOT_ECT 0
-#define ECN_CE	    3
 /* Enough for Ethernet, IPv4 with options or IPv6, UDP and the BTH. */
-#define PULL_LEN    (ETH_HLEN + 60 + 8 + BTH_LEN)
+#define PULL_LEN    (PNC_ETH_HLEN + 60 + PNC_UDP_HLEN + PNC_BTH_LEN)
 #define ALLOC_TRIES 4
 
 char LICENSE[] SEC("license") = "GPL";
@@ -134,15 +122,7 @@ struct inner_pkt {
 
 static __always_inline void count(__u32 idx)
 {
-	__u64 *v = bpf_map_lookup_elem(&counters, &idx);
-
-	if (v)
-		*v += 1;
-}
-
-static __always_inline __u32 get24(const __u8 *p)
-{
-	return (__u32)p[0] << 16 | (__u32)p[1] << 8 | p[2];
+	pnc_bpf_count(&counters, idx);
 }
 
 /*
@@ -163,7 +143,7 @@ static __always_inline int parse_ipv4(struct __sk_buff *skb, struct inner_pkt *p
 {
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
-	struct iphdr *iph = data + ETH_HLEN;
+	struct iphdr *iph = data + PNC_ETH_HLEN;
 	__u32 ihl;
 
 	if ((void *)(iph + 1) > data_end)
@@ -175,9 +155,9 @@ static __always_inline int parse_ipv4(struct __sk_buff *skb, struct inner_pkt *p
 	p->tclass = iph->tos;
 	p->ip_len = bpf_ntohs(iph->tot_len);
 	p->proto = iph->protocol;
-	p->l4_off = ETH_HLEN + ihl;
+	p->l4_off = PNC_ETH_HLEN + ihl;
 	/* Only the first fragment has the transport header. */
-	p->l4_ok = !(iph->frag_off & bpf_htons(IP_MF | IP_OFFSET));
+	p->l4_ok = !(iph->frag_off & bpf_htons(PNC_IP_MF | PNC_IP_OFFSET));
 	p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(32);
 	p->dst_key.family = 4;
 	__builtin_memcpy(p->dst_key.addr, &iph->daddr, 4);
@@ -190,7 +170,7 @@ static __always_inline int parse_ipv6(struct __sk_buff *skb, struct inner_pkt *p
 {
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
-	struct ipv6hdr *ip6h = data + ETH_HLEN;
+	struct ipv6hdr *ip6h = data + PNC_ETH_HLEN;
 
 	if ((void *)(ip6h + 1) > data_end)
 		return -1;
@@ -201,7 +181,7 @@ static __always_inline int parse_ipv6(struct __sk_buff *skb, struct inner_pkt *p
 	p->ip_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
 	/* Extension headers are not followed: RoCEv2 does not use them. */
 	p->proto = ip6h->nexthdr;
-	p->l4_off = ETH_HLEN + sizeof(*ip6h);
+	p->l4_off = PNC_ETH_HLEN + sizeof(*ip6h);
 	p->l4_ok = true;
 	p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(128);
 	p->dst_key.family = 6;
@@ -227,13 +207,13 @@ static __always_inline __u8 *roce_bth(struct __sk_buff *skb, struct inner_pkt *p
 	if (p->proto != IPPROTO_UDP || !p->l4_ok || off > PULL_LEN)
 		return NULL;
 	udp = data + off;
-	if ((void *)(udp + 1) > data_end || udp->dest != bpf_htons(ROCE_PORT))
+	if ((void *)(udp + 1) > data_end || udp->dest != bpf_htons(PNC_ROCE_UDP_PORT))
 		return NULL;
 	bth = (__u8 *)(udp + 1);
-	if ((void *)(bth + BTH_LEN) > data_end)
+	if ((void *)(bth + PNC_BTH_LEN) > data_end)
 		return NULL;
-	p->flow.dest_qp = get24(bth + 5);
-	if (p->flow.dest_qp == GSI_QP)
+	p->flow.dest_qp = pnc_bpf_get24(bth + 5);
+	if (p->flow.dest_qp == PNC_GSI_QP)
 		return NULL;
 	*pkey = (__u16)bth[2] << 8 | bth[3];
 	*sport = bpf_ntohs(udp->source);
@@ -386,26 +366,26 @@ static __always_inline int push_vxlan(struct __sk_buff *skb, const struct inner_
 	__builtin_memcpy(v.dmac, t->router_mac, sizeof(v.dmac));
 	if (bpf_skb_load_bytes(skb, 6, v.smac, sizeof(v.smac)))
 		return -1;
-	v.proto = bpf_htons(p->version == 4 ? ETH_P_IP : ETH_P_IPV6);
+	v.proto = bpf_htons(p->version == 4 ? PNC_ETH_P_IP : PNC_ETH_P_IPV6);
 	if (bpf_skb_adjust_room(skb, PNC_FLENC_VXLAN_LEN, BPF_ADJ_ROOM_MAC,
 				BPF_F_ADJ_ROOM_ENCAP_L3_IPV6 | BPF_F_ADJ_ROOM_ENCAP_L4_UDP |
-					BPF_F_ADJ_ROOM_ENCAP_L2_ETH | encap_l2(ETH_HLEN)))
+					BPF_F_ADJ_ROOM_ENCAP_L2_ETH | encap_l2(PNC_ETH_HLEN)))
 		return -1;
-	return bpf_skb_store_bytes(skb, ETH_HLEN + PNC_FLENC_OUTER_LEN, &v, sizeof(v), 0);
+	return bpf_skb_store_bytes(skb, PNC_ETH_HLEN + PNC_FLENC_OUTER_LEN, &v, sizeof(v), 0);
 }
 
 /* Insert and fill the outer header.  0 or < 0. */
 static __always_inline int push_outer(struct __sk_buff *skb, const struct inner_pkt *p,
 				      const struct pnc_flenc_tunnel *t, __u32 label)
 {
-	__be16 proto = bpf_htons(ETH_P_IPV6);
+	__be16 proto = bpf_htons(PNC_ETH_P_IPV6);
 	struct outer6 o = {};
 
 	o.vtcfl = bpf_htonl(6U << 28 | (__u32)p->tclass << 20 | (label & PNC_FLENC_LABEL_MASK));
 	o.payload_len = bpf_htons((__u16)(p->ip_len + overhead(t) - PNC_FLENC_OUTER_LEN));
-	o.nexthdr = t->vni	      ? PNC_FLENC_NH_UDP
-		    : p->version == 4 ? PNC_FLENC_NH_IPV4
-				      : PNC_FLENC_NH_IPV6;
+	o.nexthdr = t->vni	      ? PNC_IPPROTO_UDP
+		    : p->version == 4 ? PNC_IPPROTO_IPIP
+				      : PNC_IPPROTO_IPV6;
 	o.hop_limit = pnc_cfg.hop_limit ? pnc_cfg.hop_limit : PNC_FLENC_HOP_LIMIT;
 	__builtin_memcpy(o.src, pnc_cfg.src, 16);
 	__builtin_memcpy(o.dst, t->dst, 16);
@@ -417,9 +397,9 @@ static __always_inline int push_outer(struct __sk_buff *skb, const struct inner_
 				       BPF_F_ADJ_ROOM_ENCAP_L3_IPV6)) {
 		return -1;
 	}
-	if (bpf_skb_store_bytes(skb, ETH_HLEN, &o, sizeof(o), 0))
+	if (bpf_skb_store_bytes(skb, PNC_ETH_HLEN, &o, sizeof(o), 0))
 		return -1;
-	return bpf_skb_store_bytes(skb, ETH_HLEN - 2, &proto, sizeof(proto), 0);
+	return bpf_skb_store_bytes(skb, PNC_ETH_HLEN - 2, &proto, sizeof(proto), 0);
 }
 
 SEC("tc")
@@ -433,9 +413,9 @@ int pnc_flenc(struct __sk_buff *skb)
 
 	count(PNC_FLENC_C_PKTS);
 	pull_headers(skb);
-	if (skb->protocol == bpf_htons(ETH_P_IP))
+	if (skb->protocol == bpf_htons(PNC_ETH_P_IP))
 		rv = parse_ipv4(skb, &p);
-	else if (skb->protocol == bpf_htons(ETH_P_IPV6))
+	else if (skb->protocol == bpf_htons(PNC_ETH_P_IPV6))
 		rv = parse_ipv6(skb, &p);
 	else
 		rv = 1;
@@ -490,24 +470,24 @@ int pnc_flenc(struct __sk_buff *skb)
  */
 static __always_inline int decap_ecn(__u8 outer, __u8 inner)
 {
-	if ((outer & ECN_MASK) != ECN_CE)
-		return inner & ECN_MASK;
-	if ((inner & ECN_MASK) == ECN_NOT_ECT)
+	if ((outer & PNC_ECN_MASK) != PNC_ECN_CE)
+		return inner & PNC_ECN_MASK;
+	if ((inner & PNC_ECN_MASK) == PNC_ECN_NOT_ECT)
 		return -1;
-	return ECN_CE;
+	return PNC_ECN_CE;
 }
 
 /* Set the inner ECN field to CE, with the IPv4 checksum.  0 or < 0. */
 static __always_inline int set_inner_ce(struct __sk_buff *skb, __u8 version, __u8 tclass)
 {
-	__u32 off = ETH_HLEN + PNC_FLENC_OUTER_LEN;
+	__u32 off = PNC_ETH_HLEN + PNC_FLENC_OUTER_LEN;
 	__u8 b[2];
 
 	if (version == 4) {
 		/* The checksum covers version/IHL and TOS as one 16-bit word. */
 		if (bpf_skb_load_bytes(skb, off, b, 2))
 			return -1;
-		b[1] = tclass | ECN_CE;
+		b[1] = tclass | PNC_ECN_CE;
 		if (bpf_l3_csum_replace(skb, off + 10, bpf_htons((__u16)b[0] << 8 | tclass),
 					bpf_htons((__u16)b[0] << 8 | b[1]), 2))
 			return -1;
@@ -516,7 +496,7 @@ static __always_inline int set_inner_ce(struct __sk_buff *skb, __u8 version, __u
 	/* IPv6: traffic class straddles octets 0 and 1; no checksum. */
 	if (bpf_skb_load_bytes(skb, off, b, 2))
 		return -1;
-	b[1] |= ECN_CE << 4;
+	b[1] |= PNC_ECN_CE << 4;
 	return bpf_skb_store_bytes(skb, off + 1, &b[1], 1, 0);
 }
 
@@ -528,20 +508,20 @@ static __always_inline int decap_parse(struct __sk_buff *skb, __u8 *otc, __u8 *v
 {
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
-	struct ipv6hdr *o = data + ETH_HLEN;
+	struct ipv6hdr *o = data + PNC_ETH_HLEN;
 	__u8 *in = (__u8 *)(o + 1);
 
 	if ((void *)(o + 1) > data_end)
 		return -1;
 	if (!bpf_map_lookup_elem(&sids, &o->daddr))
 		return 1;
-	if (o->nexthdr != PNC_FLENC_NH_IPV4 && o->nexthdr != PNC_FLENC_NH_IPV6)
+	if (o->nexthdr != PNC_IPPROTO_IPIP && o->nexthdr != PNC_IPPROTO_IPV6)
 		return 1; /* an SRH, say: the kernel's business */
 	if ((void *)(in + 2) > data_end)
 		return -1;
 	*otc = o->priority << 4 | o->flow_lbl[0] >> 4;
 	*version = in[0] >> 4;
-	if (*version != (o->nexthdr == PNC_FLENC_NH_IPV4 ? 4 : 6))
+	if (*version != (o->nexthdr == PNC_IPPROTO_IPIP ? 4 : 6))
 		return -1;
 	*itc = *version == 4 ? in[1] : (in[0] & 0x0f) << 4 | in[1] >> 4;
 	return 0;
@@ -556,7 +536,7 @@ int pnc_fldec(struct __sk_buff *skb)
 	int rv, ecn;
 
 	count(PNC_FLENC_C_DECAP_PKTS);
-	if (skb->protocol != bpf_htons(ETH_P_IPV6)) {
+	if (skb->protocol != bpf_htons(PNC_ETH_P_IPV6)) {
 		count(PNC_FLENC_C_DECAP_PASSED);
 		return TC_ACT_OK;
 	}
@@ -572,7 +552,7 @@ int pnc_fldec(struct __sk_buff *skb)
 		count(PNC_FLENC_C_DECAP_DROP);
 		return TC_ACT_SHOT;
 	}
-	if (ecn != (itc & ECN_MASK)) {
+	if (ecn != (itc & PNC_ECN_MASK)) {
 		if (set_inner_ce(skb, version, itc)) {
 			count(PNC_FLENC_C_DECAP_ERR);
 			return TC_ACT_SHOT;
@@ -581,9 +561,9 @@ int pnc_fldec(struct __sk_buff *skb)
 	}
 
 	flags = version == 4 ? BPF_F_ADJ_ROOM_DECAP_L3_IPV4 : BPF_F_ADJ_ROOM_DECAP_L3_IPV6;
-	proto = bpf_htons(version == 4 ? ETH_P_IP : ETH_P_IPV6);
+	proto = bpf_htons(version == 4 ? PNC_ETH_P_IP : PNC_ETH_P_IPV6);
 	if (bpf_skb_adjust_room(skb, -PNC_FLENC_OUTER_LEN, BPF_ADJ_ROOM_MAC, flags) ||
-	    bpf_skb_store_bytes(skb, ETH_HLEN - 2, &proto, sizeof(proto), 0)) {
+	    bpf_skb_store_bytes(skb, PNC_ETH_HLEN - 2, &proto, sizeof(proto), 0)) {
 		count(PNC_FLENC_C_DECAP_ERR);
 		return TC_ACT_SHOT;
 	}

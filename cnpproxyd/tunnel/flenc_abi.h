@@ -40,10 +40,7 @@
  */
 #define PNC_FLENC_VXLAN_PORT 4789
 #define PNC_FLENC_VXLAN_LEN  (PNC_FLENC_OUTER_LEN + 8 + 8 + 14)
-#define PNC_FLENC_HOP_LIMIT 64
-#define PNC_FLENC_NH_IPV4   4  /* IPv4-in-IPv6 */
-#define PNC_FLENC_NH_IPV6   41 /* IPv6-in-IPv6 */
-#define PNC_FLENC_NH_UDP     17 /* VXLAN */
+#define PNC_FLENC_HOP_LIMIT  64
 
 /*
  * Key of the tunnelled-prefix LPM trie.  The family octet is part of the

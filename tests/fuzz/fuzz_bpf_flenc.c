@@ -304,7 +304,7 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 	o[3] = (uint8_t)label;
 	o[4] = (uint8_t)((ip_len + room - OUTER) >> 8);
 	o[5] = (uint8_t)(ip_len + room - OUTER);
-	o[6] = t->vxlan ? PNC_FLENC_NH_UDP : version == 4 ? PNC_FLENC_NH_IPV4 : PNC_FLENC_NH_IPV6;
+	o[6] = t->vxlan ? PNC_IPPROTO_UDP : version == 4 ? PNC_IPPROTO_IPIP : PNC_IPPROTO_IPV6;
 	o[7] = hop;
 	memcpy(o + 8, pnc_cfg.src, alen);
 	memcpy(o + 24, t->dst, alen);
@@ -353,12 +353,12 @@ static void m_decap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, stru
 	}
 	nh = f[14 + 6];
 	if (!h_tab_find(&m.sids, f + 14 + 24) ||
-	    (nh != PNC_FLENC_NH_IPV4 && nh != PNC_FLENC_NH_IPV6)) {
+	    (nh != PNC_IPPROTO_IPIP && nh != PNC_IPPROTO_IPV6)) {
 		e->rv = TC_ACT_OK;
 		e->count[PNC_FLENC_C_DECAP_PASSED]++;
 		return;
 	}
-	if (lin < in + 2 || f[in] >> 4 != (nh == PNC_FLENC_NH_IPV4 ? 4 : 6)) {
+	if (lin < in + 2 || f[in] >> 4 != (nh == PNC_IPPROTO_IPIP ? 4 : 6)) {
 		e->count[PNC_FLENC_C_DECAP_ERR]++;
 		return;
 	}

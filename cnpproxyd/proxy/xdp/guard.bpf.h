@@ -30,14 +30,6 @@
 
 #include "guard_abi.h"
 
-#define GUARD_NH_HOP	  0
-#define GUARD_NH_ICMP	  1
-#define GUARD_NH_UDP	  17
-#define GUARD_NH_ICMPV6	  58
-#define GUARD_NH_ROUTING  43
-#define GUARD_NH_FRAGMENT 44
-#define GUARD_NH_DSTOPTS  60
-#define GUARD_IPV6_EXT	  8
 #define GUARD_EXT_REACH	  4096 /* octets; bounds the walk for the verifier */
 #define GUARD_NS_PER_S	  1000000000ULL
 
@@ -84,17 +76,6 @@ static __always_inline void guard_addr(struct pnc_guard_addr *a, __u8 version, c
 		__builtin_memcpy(a->addr, p, 16);
 }
 
-static __always_inline bool guard_ext(__u8 nh)
-{
-	return nh == GUARD_NH_HOP || nh == GUARD_NH_ROUTING || nh == GUARD_NH_DSTOPTS ||
-	       nh == GUARD_NH_FRAGMENT;
-}
-
-static __always_inline bool guard_l4_wanted(__u8 nh, bool v6)
-{
-	return nh == GUARD_NH_UDP || nh == (v6 ? GUARD_NH_ICMPV6 : GUARD_NH_ICMP);
-}
-
 /*
  * The UDP or ICMP header (*l4 says which) of an IP datagram that has one
  * in this frame; *whole is false for the first fragment of a fragmented
@@ -105,24 +86,24 @@ static __always_inline void *guard_l4(void *data, void *data_end, __u32 off, __u
 				      struct pnc_guard_addr *src, struct pnc_guard_addr *dst,
 				      bool *whole, bool *deep, __u8 *l4)
 {
-	if (proto == bpf_htons(ETH_P_IP)) {
+	if (proto == bpf_htons(PNC_ETH_P_IP)) {
 		struct iphdr *iph = data + off;
 		__u32 ihl;
 
-		if ((void *)(iph + 1) > data_end || !guard_l4_wanted(iph->protocol, false))
+		if ((void *)(iph + 1) > data_end || !pnc_bpf_notif_l4(iph->protocol, false))
 			return NULL;
-		if (iph->frag_off & bpf_htons(IP_OFFSET))
+		if (iph->frag_off & bpf_htons(PNC_IP_OFFSET))
 			return NULL;
 		ihl = iph->ihl * 4;
 		if (ihl < sizeof(*iph))
 			return NULL;
-		*whole = !(iph->frag_off & bpf_htons(IP_MF));
+		*whole = !(iph->frag_off & bpf_htons(PNC_IP_MF));
 		*l4 = iph->protocol;
 		guard_addr(src, 4, (__u8 *)&iph->saddr);
 		guard_addr(dst, 4, (__u8 *)&iph->daddr);
 		return (void *)iph + ihl;
 	}
-	if (proto == bpf_htons(ETH_P_IPV6)) {
+	if (proto == bpf_htons(PNC_ETH_P_IPV6)) {
 		struct ipv6hdr *ip6h = data + off;
 		__u8 nh;
 
@@ -132,25 +113,23 @@ static __always_inline void *guard_l4(void *data, void *data_end, __u32 off, __u
 		guard_addr(dst, 6, (__u8 *)&ip6h->daddr);
 		nh = ip6h->nexthdr;
 		off += sizeof(*ip6h);
-		for (int i = 0; i < GUARD_IPV6_EXT; i++) {
+		for (int i = 0; i < PNC_BPF_IPV6_EXT_MAX; i++) {
 			__u8 *ext = data + off;
+			__u32 len;
 
-			if (guard_l4_wanted(nh, true))
+			if (pnc_bpf_notif_l4(nh, true))
 				break;
-			if (!guard_ext(nh))
+			if (!pnc_bpf_ipv6_ext(nh))
 				return NULL;
 			/* Cut short: the kernel drops it. */
 			if ((void *)(ext + 8) > data_end)
 				return NULL;
-			if (nh == GUARD_NH_FRAGMENT) {
-				/* Only the first fragment has the UDP or ICMP header. */
-				if ((ext[2] << 8 | ext[3]) & 0xfff8)
-					return NULL;
+			len = pnc_bpf_ipv6_ext_len(nh, ext[1], ext[2] << 8 | ext[3]);
+			if (!len)
+				return NULL;
+			if (nh == PNC_IPPROTO_FRAGMENT)
 				*whole = false;
-				off += 8;
-			} else {
-				off += (ext[1] + 1) * 8;
-			}
+			off += len;
 			/* Reaching past 4 KiB (generic XDP has such frames) counts as too long. */
 			if (off > GUARD_EXT_REACH) {
 				*deep = true;
@@ -158,8 +137,8 @@ static __always_inline void *guard_l4(void *data, void *data_end, __u32 off, __u
 			}
 			nh = ext[0];
 		}
-		if (!guard_l4_wanted(nh, true)) {
-			*deep = guard_ext(nh);
+		if (!pnc_bpf_notif_l4(nh, true)) {
+			*deep = pnc_bpf_ipv6_ext(nh);
 			return NULL;
 		}
 		*l4 = nh;
@@ -228,13 +207,13 @@ static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u
 	/* UDP and ICMP headers are both 8 octets. */
 	if (!udp || (void *)(udp + 1) > data_end)
 		return GUARD_NOT_MINE;
-	if (l4 == GUARD_NH_UDP) {
+	if (l4 == PNC_IPPROTO_UDP) {
 		port = bpf_ntohs(udp->dest);
 		if (port != pnc_guard_cfg.notification_port &&
 		    port != pnc_guard_cfg.flow_label_port)
 			return GUARD_NOT_MINE;
 	} else {
-		type = l4 == GUARD_NH_ICMP ? pnc_guard_cfg.icmp_type : pnc_guard_cfg.icmp6_type;
+		type = l4 == PNC_IPPROTO_ICMP ? pnc_guard_cfg.icmp_type : pnc_guard_cfg.icmp6_type;
 		if (!type || *(__u8 *)udp != type)
 			return GUARD_NOT_MINE;
 	}

@@ -35,22 +35,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
+#include "bpfutil/parse.bpf.h"
 #include "learn_abi.h"
-
-#define ETH_P_IP	0x0800
-#define ETH_P_IPV6	0x86dd
-#define ETH_P_8021Q	0x8100
-#define ETH_P_8021AD	0x88a8
-#define IP_MF		0x2000
-#define IP_OFFSET	0x1fff
-#define ROCE_PORT	4791
-#define BTH_LEN		12
-#define AETH_LEN	4
-#define OP_RC_DATA_LAST 0x0b /* 0x00-0x0b: SEND / RDMA WRITE */
-#define OP_RC_ACK	0x11
-#define OP_UD_SEND_ONLY 0x64
-#define GSI_QP		1
-#define AETH_TYPE_ACK	0
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -101,12 +87,6 @@ struct {
 	__type(value, __u32); /* the request's DestQP */
 } pending SEC(".maps");
 
-/* Not in every kernel's BTF, so not taken from vmlinux.h. */
-struct pnc_vlan_hdr {
-	__be16 tci;
-	__be16 proto;
-};
-
 /* Where the headers of a RoCEv2 packet are. */
 struct roce_pkt {
 	__u32 l3_off; /* IP header, from the start of the frame */
@@ -117,7 +97,7 @@ struct roce_pkt {
 	__u8 *src; /* in the packet; 4 or 16 octets */
 	__u8 *dst;
 	__u16 sport;
-	__u8 *bth; /* BTH_LEN octets are in the packet */
+	__u8 *bth; /* PNC_BTH_LEN octets are in the packet */
 };
 
 enum parse_rv {
@@ -128,10 +108,7 @@ enum parse_rv {
 
 static __always_inline void count(__u32 idx)
 {
-	__u64 *v = bpf_map_lookup_elem(&counters, &idx);
-
-	if (v)
-		*v += 1;
+	pnc_bpf_count(&counters, idx);
 }
 
 /*
@@ -155,11 +132,6 @@ static __always_inline void stage_frame(struct xdp_md *ctx, void **start, void *
 #include "xlate.bpf.h"
 #include "xsk.bpf.h"
 
-static __always_inline __u32 get24(const __u8 *p)
-{
-	return (__u32)p[0] << 16 | (__u32)p[1] << 8 | p[2];
-}
-
 /* Where the network header starts, past one VLAN tag; false if cut short. */
 static __always_inline bool link_layer(struct xdp_md *ctx, __u32 *off, __u16 *proto)
 {
@@ -171,7 +143,7 @@ static __always_inline bool link_layer(struct xdp_md *ctx, __u32 *off, __u16 *pr
 		return false;
 	*proto = eth->h_proto;
 	*off = sizeof(*eth);
-	if (*proto == bpf_htons(ETH_P_8021Q) || *proto == bpf_htons(ETH_P_8021AD)) {
+	if (pnc_bpf_vlan(*proto)) {
 		struct pnc_vlan_hdr *vh = data + *off;
 
 		if ((void *)(vh + 1) > data_end)
@@ -191,16 +163,16 @@ static __always_inline enum parse_rv parse(struct xdp_md *ctx, __u32 off, __u16 
 
 	p->l3_off = off;
 
-	if (proto == bpf_htons(ETH_P_IP)) {
+	if (proto == bpf_htons(PNC_ETH_P_IP)) {
 		struct iphdr *iph = data + off;
 		__u32 ihl;
 
 		if ((void *)(iph + 1) > data_end)
 			return PARSE_ERR;
-		if (iph->protocol != IPPROTO_UDP)
+		if (iph->protocol != PNC_IPPROTO_UDP)
 			return PARSE_OTHER;
 		/* Fragments: the first lacks the end, the others the UDP header. */
-		if (iph->frag_off & bpf_htons(IP_MF | IP_OFFSET))
+		if (iph->frag_off & bpf_htons(PNC_IP_MF | PNC_IP_OFFSET))
 			return PARSE_OTHER;
 		ihl = iph->ihl * 4;
 		if (ihl < sizeof(*iph))
@@ -212,13 +184,13 @@ static __always_inline enum parse_rv parse(struct xdp_md *ctx, __u32 off, __u16 
 		p->flow_label = 0;
 		p->src = (__u8 *)&iph->saddr;
 		p->dst = (__u8 *)&iph->daddr;
-	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+	} else if (proto == bpf_htons(PNC_ETH_P_IPV6)) {
 		struct ipv6hdr *ip6h = data + off;
 
 		if ((void *)(ip6h + 1) > data_end)
 			return PARSE_ERR;
 		/* Extension headers are not followed: RoCEv2 does not use them. */
-		if (ip6h->nexthdr != IPPROTO_UDP)
+		if (ip6h->nexthdr != PNC_IPPROTO_UDP)
 			return PARSE_OTHER;
 		udp = (void *)(ip6h + 1);
 		p->ip_version = 6;
@@ -234,11 +206,11 @@ static __always_inline enum parse_rv parse(struct xdp_md *ctx, __u32 off, __u16 
 
 	if ((void *)(udp + 1) > data_end)
 		return PARSE_ERR;
-	if (udp->dest != bpf_htons(ROCE_PORT))
+	if (udp->dest != bpf_htons(PNC_ROCE_UDP_PORT))
 		return PARSE_OTHER;
 	p->sport = bpf_ntohs(udp->source);
 	p->bth = (__u8 *)(udp + 1);
-	if ((void *)(p->bth + BTH_LEN) > data_end)
+	if ((void *)(p->bth + PNC_BTH_LEN) > data_end)
 		return PARSE_ERR;
 	return PARSE_ROCE;
 }
@@ -304,18 +276,18 @@ static __always_inline void sample(struct xdp_md *ctx, const struct roce_pkt *p)
 	__u64 interval, now, *last;
 	__u32 msn = 0, kind, echo_qp = 0, *qp;
 
-	if (op <= OP_RC_DATA_LAST) {
+	if (op <= PNC_OP_RC_WRITE_ONLY_IMM) { /* RC SEND or RDMA WRITE */
 		kind = (bth[8] & 0x80) ? PNC_LEARN_K_DATA_ACKREQ : PNC_LEARN_K_DATA_PLAIN;
-	} else if (op == OP_RC_ACK) {
-		const __u8 *aeth = bth + BTH_LEN;
+	} else if (op == PNC_OP_RC_ACK) {
+		const __u8 *aeth = bth + PNC_BTH_LEN;
 
-		if ((void *)(aeth + AETH_LEN) > data_end) {
+		if ((void *)(aeth + PNC_AETH_LEN) > data_end) {
 			count(PNC_LEARN_C_PARSE_ERR);
 			return;
 		}
 		syndrome = aeth[0];
-		msn = get24(aeth + 1);
-		kind = (syndrome >> 5) == AETH_TYPE_ACK ? PNC_LEARN_K_ACK : PNC_LEARN_K_NAK;
+		msn = pnc_bpf_get24(aeth + 1);
+		kind = (syndrome >> 5) == PNC_AETH_TYPE_ACK ? PNC_LEARN_K_ACK : PNC_LEARN_K_NAK;
 	} else {
 		count(PNC_LEARN_C_IGNORED);
 		return;
@@ -334,9 +306,9 @@ static __always_inline void sample(struct xdp_md *ctx, const struct roce_pkt *p)
 		__builtin_memcpy(key.src, p->src, 16);
 		__builtin_memcpy(key.dst, p->dst, 16);
 	}
-	key.dest_qp = get24(bth + 5);
+	key.dest_qp = pnc_bpf_get24(bth + 5);
 	key.kind = kind;
-	pkey.psn = get24(bth + 9);
+	pkey.psn = pnc_bpf_get24(bth + 9);
 
 	if (kind == PNC_LEARN_K_ACK) {
 		/* The request went the other way: swap the addresses. */
@@ -412,7 +384,7 @@ static __always_inline int learn_stage(struct xdp_md *ctx, __u32 off, __u16 prot
 	}
 
 	count(PNC_LEARN_C_ROCE);
-	if (p.bth[0] == OP_UD_SEND_ONLY && get24(p.bth + 5) == GSI_QP)
+	if (p.bth[0] == PNC_OP_UD_SEND_ONLY && pnc_bpf_get24(p.bth + 5) == PNC_GSI_QP)
 		emit_cm(ctx, &p);
 	else
 		sample(ctx, &p);

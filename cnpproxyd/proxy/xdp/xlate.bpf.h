@@ -31,24 +31,13 @@
 
 #include "xlate_abi.h"
 
-#define XLATE_NOTIF_VERSION 1
-#define XLATE_NOTIF_F_INV   0x10 /* octet 2 */
-#define XLATE_NOTIF_MAX	    (1280 - 40 - 8)
-#define XLATE_START_MPLS    2
-#define XLATE_UDP_HLEN	    8
-#define XLATE_IPV4_HLEN	    20
-#define XLATE_IPV6_HLEN	    40
-#define XLATE_OP_CNP	    0x81
-#define XLATE_BTH_EBIT	    0x20
-#define XLATE_LH_EXT_LEN    12
-#define XLATE_CNP_BODY	    (BTH_LEN + 16 + 4) /* BTH, reserved, ICRC */
-#define XLATE_CNP_V4	    (XLATE_IPV4_HLEN + XLATE_UDP_HLEN + BTH_LEN + 16)
-#define XLATE_CNP_MAX	    (XLATE_IPV6_HLEN + XLATE_UDP_HLEN + BTH_LEN + 16)
+/* The CNP after the UDP header, and the CNPs without their ICRC. */
+#define XLATE_CNP_BODY (PNC_BTH_LEN + PNC_CNP_RSVD_LEN + PNC_ICRC_LEN)
+#define XLATE_CNP_V4   (PNC_CNP_LEN4 - PNC_ICRC_LEN)
+#define XLATE_CNP_MAX  (PNC_CNP_LEN6 - PNC_ICRC_LEN)
 _Static_assert(XLATE_CNP_MAX == 4 * PNC_XLATE_CNP_WORDS &&
 		       XLATE_CNP_V4 == 4 * PNC_XLATE_CNP_V4_WORDS,
 	       "the ICRC takes the CNP four octets at a time");
-#define XLATE_DEFAULT_SPORT 0xc000
-#define XLATE_TTL	    64
 #define XLATE_AF_INET	    2
 #define XLATE_AF_INET6	    10
 #define XLATE_NS_PER_S	    1000000000ULL
@@ -132,7 +121,7 @@ static __always_inline __u16 xlate_ipv4_sum(const __u8 *ip)
 {
 	__u32 sum = 0;
 
-	for (int i = 0; i < XLATE_IPV4_HLEN; i += 2)
+	for (int i = 0; i < PNC_IPV4_HLEN; i += 2)
 		sum += xlate_be16(ip + i);
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
@@ -155,28 +144,28 @@ static __always_inline bool xlate_outer(const __u8 *ip, void *data_end, __u32 fr
 	__u32 hlen, ip_len;
 	const __u8 *udp;
 
-	if (proto == bpf_htons(ETH_P_IP)) {
-		if ((void *)(ip + XLATE_IPV4_HLEN + XLATE_UDP_HLEN) > data_end)
+	if (proto == bpf_htons(PNC_ETH_P_IP)) {
+		if ((void *)(ip + PNC_IPV4_HLEN + PNC_UDP_HLEN) > data_end)
 			return false;
 		if (ip[0] != 0x45 || (xlate_be16(ip + 6) & 0x3fff) || xlate_ipv4_sum(ip) != 0xffff)
 			return false;
-		hlen = XLATE_IPV4_HLEN;
+		hlen = PNC_IPV4_HLEN;
 		ip_len = xlate_be16(ip + 2);
 	} else {
-		if ((void *)(ip + XLATE_IPV6_HLEN + XLATE_UDP_HLEN) > data_end)
+		if ((void *)(ip + PNC_IPV6_HLEN + PNC_UDP_HLEN) > data_end)
 			return false;
 		if (ip[0] >> 4 != 6 || ip[6] != IPPROTO_UDP)
 			return false;
-		hlen = XLATE_IPV6_HLEN;
-		ip_len = XLATE_IPV6_HLEN + xlate_be16(ip + 4);
+		hlen = PNC_IPV6_HLEN;
+		ip_len = PNC_IPV6_HLEN + xlate_be16(ip + 4);
 	}
 	udp = ip + hlen;
 	/* Octets past the IP length are link padding, which the kernel trims. */
-	if (ip_len > frame_left || ip_len < hlen + XLATE_UDP_HLEN)
+	if (ip_len > frame_left || ip_len < hlen + PNC_UDP_HLEN)
 		return false;
 	if (xlate_be16(udp + 4) != ip_len - hlen)
 		return false;
-	return hlen == XLATE_IPV4_HLEN || xlate_be16(udp + 6);
+	return hlen == PNC_IPV4_HLEN || xlate_be16(udp + 6);
 }
 
 /*
@@ -192,7 +181,7 @@ static __always_inline bool xlate_invoking(const __u8 *ip, void *data_end, __u32
 	__s32 ext;
 	__u8 op;
 
-	if ((void *)(ip + XLATE_IPV4_HLEN + XLATE_UDP_HLEN + BTH_LEN) > data_end)
+	if ((void *)(ip + PNC_IPV4_HLEN + PNC_UDP_HLEN + PNC_BTH_LEN) > data_end)
 		return false;
 	if (ip[0] >> 4 == 4) {
 		if ((ip[0] & 0x0f) != 5 || ip[9] != IPPROTO_UDP)
@@ -201,18 +190,18 @@ static __always_inline bool xlate_invoking(const __u8 *ip, void *data_end, __u32
 			return false;
 		if (xlate_ipv4_sum(ip) != 0xffff)
 			return false;
-		hlen = XLATE_IPV4_HLEN;
+		hlen = PNC_IPV4_HLEN;
 		pkt_len = xlate_be16(ip + 2);
 		inv->key.version = 4;
 		__builtin_memcpy(inv->key.sender, ip + 12, 4);
 		__builtin_memcpy(inv->key.receiver, ip + 16, 4);
 	} else if (ip[0] >> 4 == 6) {
-		if ((void *)(ip + XLATE_IPV6_HLEN + XLATE_UDP_HLEN + BTH_LEN) > data_end)
+		if ((void *)(ip + PNC_IPV6_HLEN + PNC_UDP_HLEN + PNC_BTH_LEN) > data_end)
 			return false;
 		if (ip[6] != IPPROTO_UDP)
 			return false;
-		hlen = XLATE_IPV6_HLEN;
-		pkt_len = XLATE_IPV6_HLEN + xlate_be16(ip + 4);
+		hlen = PNC_IPV6_HLEN;
+		pkt_len = PNC_IPV6_HLEN + xlate_be16(ip + 4);
 		inv->key.version = 6;
 		__builtin_memcpy(inv->key.sender, ip + 8, 16);
 		__builtin_memcpy(inv->key.receiver, ip + 24, 16);
@@ -220,22 +209,22 @@ static __always_inline bool xlate_invoking(const __u8 *ip, void *data_end, __u32
 		return false;
 	}
 	/* Complete: the socket path checks its UDP checksum and ICRC. */
-	if (avail >= pkt_len || avail < hlen + XLATE_UDP_HLEN + BTH_LEN)
+	if (avail >= pkt_len || avail < hlen + PNC_UDP_HLEN + PNC_BTH_LEN)
 		return false;
 	udp = ip + hlen;
 	udp_len = xlate_be16(udp + 4);
-	if (udp_len != pkt_len - hlen || xlate_be16(udp + 2) != ROCE_PORT)
+	if (udp_len != pkt_len - hlen || xlate_be16(udp + 2) != PNC_ROCE_UDP_PORT)
 		return false;
-	if (udp_len < XLATE_UDP_HLEN + BTH_LEN + 4)
+	if (udp_len < PNC_UDP_HLEN + PNC_BTH_LEN + 4)
 		return false;
-	bth = udp + XLATE_UDP_HLEN;
+	bth = udp + PNC_UDP_HLEN;
 	if (bth[1] & 0x0f) /* TVer */
 		return false;
 	op = bth[0];
 	ext = pnc_xlate_ext_len[op];
-	if (op == XLATE_OP_CNP && (bth[4] & XLATE_BTH_EBIT))
-		ext = XLATE_LH_EXT_LEN;
-	body = udp_len - XLATE_UDP_HLEN - BTH_LEN - 4;
+	if (op == PNC_OP_CNP && (bth[4] & PNC_BTH_RESV6_EBIT))
+		ext = PNC_LH_ROCE_EXT_LEN;
+	body = udp_len - PNC_UDP_HLEN - PNC_BTH_LEN - 4;
 	if (body < (ext > 0 ? (__u32)ext : 0) + ((bth[1] >> 4) & 3))
 		return false;
 	if (ext >= 0 && (body & 3))
@@ -250,9 +239,9 @@ static __always_inline bool xlate_notification(const __u8 *n, void *data_end, __
 {
 	__u32 hlen;
 
-	if ((void *)(n + XLATE_IPV6_HLEN) > data_end || len < 4 || len > XLATE_NOTIF_MAX)
+	if ((void *)(n + PNC_IPV6_HLEN) > data_end || len < 4 || len > PNC_NOTIF_MAX_LEN6)
 		return false;
-	if (n[0] >> 4 != XLATE_NOTIF_VERSION)
+	if (n[0] >> 4 != PNC_NOTIF_VERSION)
 		return false;
 	if ((n[0] & 0x0f) == 4)
 		hlen = 16;
@@ -260,7 +249,7 @@ static __always_inline bool xlate_notification(const __u8 *n, void *data_end, __
 		hlen = 40;
 	else
 		return false;
-	if (!(n[2] & XLATE_NOTIF_F_INV) || len <= hlen || n[3] >= XLATE_START_MPLS)
+	if (!(n[2] & PNC_NOTIF_F_INVOKING) || len <= hlen || n[3] >= PNC_NOTIF_START_MPLS)
 		return false;
 	inv->cl = n[2] >> 5;
 	return xlate_invoking(n + hlen, data_end, len - hlen, inv);
@@ -322,47 +311,47 @@ static __always_inline bool xlate_interval_ok(const struct xlate_inv *inv, __u32
 static __always_inline __u32 xlate_build(__u8 *b, const struct xlate_inv *inv,
 					 const struct pnc_xlate_flow *f, __u16 ip_id)
 {
-	__u16 sport = f->udp_sport ? f->udp_sport : XLATE_DEFAULT_SPORT;
+	__u16 sport = f->udp_sport ? f->udp_sport : PNC_UDP_SPORT_DEFAULT;
 	__u32 hlen, n;
 	__u8 *u;
 
 	if (inv->key.version == 4) {
-		hlen = XLATE_IPV4_HLEN;
+		hlen = PNC_IPV4_HLEN;
 		b[0] = 0x45;
 		b[1] = pnc_xlate_cfg.tos;
 		b[2] = 0;
-		b[3] = XLATE_IPV4_HLEN + XLATE_UDP_HLEN + XLATE_CNP_BODY;
+		b[3] = PNC_IPV4_HLEN + PNC_UDP_HLEN + XLATE_CNP_BODY;
 		b[4] = ip_id >> 8;
 		b[5] = ip_id;
 		b[6] = 0x40; /* DF */
 		b[7] = 0;
-		b[8] = XLATE_TTL;
+		b[8] = PNC_IP_TTL;
 		b[9] = IPPROTO_UDP;
 		b[10] = b[11] = 0;
 		__builtin_memcpy(b + 12, pnc_xlate_cfg.src4, 4);
 		__builtin_memcpy(b + 16, inv->key.sender, 4);
 	} else {
-		hlen = XLATE_IPV6_HLEN;
+		hlen = PNC_IPV6_HLEN;
 		b[0] = 0x60 | pnc_xlate_cfg.tos >> 4;
 		b[1] = pnc_xlate_cfg.tos << 4; /* flow label 0 */
 		b[2] = b[3] = 0;
 		b[4] = 0;
-		b[5] = XLATE_UDP_HLEN + XLATE_CNP_BODY;
+		b[5] = PNC_UDP_HLEN + XLATE_CNP_BODY;
 		b[6] = IPPROTO_UDP;
-		b[7] = XLATE_TTL;
+		b[7] = PNC_IP_TTL;
 		__builtin_memcpy(b + 8, pnc_xlate_cfg.src6, 16);
 		__builtin_memcpy(b + 24, inv->key.sender, 16);
 	}
 	u = b + hlen;
 	u[0] = sport >> 8;
 	u[1] = sport;
-	u[2] = ROCE_PORT >> 8;
-	u[3] = ROCE_PORT & 0xff;
+	u[2] = PNC_ROCE_UDP_PORT >> 8;
+	u[3] = PNC_ROCE_UDP_PORT & 0xff;
 	u[4] = 0;
-	u[5] = XLATE_UDP_HLEN + XLATE_CNP_BODY;
+	u[5] = PNC_UDP_HLEN + XLATE_CNP_BODY;
 	u[6] = u[7] = 0;
-	u += XLATE_UDP_HLEN;
-	u[0] = XLATE_OP_CNP;
+	u += PNC_UDP_HLEN;
+	u[0] = PNC_OP_CNP;
 	u[1] = 0;
 	u[2] = f->pkey >> 8;
 	u[3] = f->pkey;
@@ -371,7 +360,7 @@ static __always_inline __u32 xlate_build(__u8 *b, const struct xlate_inv *inv,
 	u[6] = f->sender_qpn >> 8;
 	u[7] = f->sender_qpn;
 	__builtin_memset(u + 8, 0, 4 + 16); /* AckReq, PSN 0; reserved */
-	n = hlen + XLATE_UDP_HLEN + BTH_LEN + 16;
+	n = hlen + PNC_UDP_HLEN + PNC_BTH_LEN + PNC_CNP_RSVD_LEN;
 	return n;
 }
 
@@ -428,15 +417,15 @@ static __always_inline bool xlate_route(struct xdp_md *ctx, const struct xlate_i
 	__builtin_memset(fib, 0, sizeof(*fib));
 	fib->ifindex = ctx->ingress_ifindex;
 	fib->l4_protocol = IPPROTO_UDP;
-	fib->dport = bpf_htons(ROCE_PORT);
+	fib->dport = bpf_htons(PNC_ROCE_UDP_PORT);
 	if (inv->key.version == 4) {
 		fib->family = XLATE_AF_INET;
-		fib->tot_len = XLATE_IPV4_HLEN + XLATE_UDP_HLEN + XLATE_CNP_BODY;
+		fib->tot_len = PNC_IPV4_HLEN + PNC_UDP_HLEN + XLATE_CNP_BODY;
 		__builtin_memcpy(&fib->ipv4_src, pnc_xlate_cfg.src4, 4);
 		__builtin_memcpy(&fib->ipv4_dst, inv->key.sender, 4);
 	} else {
 		fib->family = XLATE_AF_INET6;
-		fib->tot_len = XLATE_IPV6_HLEN + XLATE_UDP_HLEN + XLATE_CNP_BODY;
+		fib->tot_len = PNC_IPV6_HLEN + PNC_UDP_HLEN + XLATE_CNP_BODY;
 		__builtin_memcpy(fib->ipv6_src, pnc_xlate_cfg.src6, 16);
 		__builtin_memcpy(fib->ipv6_dst, inv->key.sender, 16);
 	}
@@ -477,9 +466,9 @@ static __noinline int xlate(struct xdp_md *ctx, __u32 udp_off)
 
 	/* Bounded for the verifier: the guard finds UDP within 4 KiB or so. */
 	udp = data + (udp_off & 0x1fff);
-	if ((void *)(udp + XLATE_UDP_HLEN) > data_end ||
-	    !xlate_notification(udp + XLATE_UDP_HLEN, data_end,
-				xlate_be16(udp + 4) - XLATE_UDP_HLEN, &inv)) {
+	if ((void *)(udp + PNC_UDP_HLEN) > data_end ||
+	    !xlate_notification(udp + PNC_UDP_HLEN, data_end, xlate_be16(udp + 4) - PNC_UDP_HLEN,
+				&inv)) {
 		count(PNC_LEARN_C_XLATE_PASS_OTHER);
 		return XDP_PASS;
 	}

@@ -45,7 +45,7 @@ static __always_inline int xsk_steer(struct xdp_md *ctx, __u32 l3_off, __u16 pro
 	xi = bpf_map_lookup_elem(&xsk_ifs, &ifindex);
 	if (!xi)
 		return XDP_PASS;
-	plain = l3_off + (proto == bpf_htons(ETH_P_IP) ? 20 : 40);
+	plain = l3_off + (proto == bpf_htons(PNC_ETH_P_IP) ? PNC_IPV4_HLEN : PNC_IPV6_HLEN);
 	/* A frame the socket's buffer cannot hold would be dropped there. */
 	if (!hit->whole || hit->udp_off != plain || queue >= xi->queues ||
 	    queue >= PNC_XSK_QUEUES_MAX || ctx->data_end - ctx->data > PNC_XSK_FRAME_MAX) {
