@@ -74,6 +74,15 @@ int cnpproxy_cli_no(struct vty *vty, const char *check, const char *typed, const
 	return cnpproxy_cli_apply(vty);
 }
 
+int cnpproxy_cli_leaf(struct vty *vty, bool no, const char *xpath, const char *value,
+		      enum nb_operation no_op)
+{
+	if (no)
+		return cnpproxy_cli_no(vty, xpath, value, xpath, no_op);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
+	return cnpproxy_cli_apply(vty);
+}
+
 DEFPY_YANG_NOSH(router_cnpproxy, router_cnpproxy_cmd,
 		"router cnpproxy",
 		ROUTER_STR
@@ -185,11 +194,13 @@ int cnpproxy_cli_prefix_no(struct vty *vty, const char *list, const struct prefi
 }
 
 DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
-	   "proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
-	   PROXY_FOR_HELP)
+	   "[no] proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
+	   NO_STR PROXY_FOR_HELP)
 {
 	char pbuf[PREFIX_STRLEN];
 
+	if (no)
+		return cnpproxy_cli_prefix_no(vty, "./proxy-for", prefix, "via", via_str);
 	/* Optional in the syntax only, for a message better than "incomplete". */
 	if (!via_str) {
 		cnpproxy_cli_prefix_key(prefix, pbuf, sizeof(pbuf));
@@ -197,13 +208,6 @@ DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	}
 	return cnpproxy_cli_prefix_set(vty, "./proxy-for", prefix, "via", via_str);
-}
-
-DEFPY_YANG(no_cnpproxy_proxy_for, no_cnpproxy_proxy_for_cmd,
-	   "no proxy for <A.B.C.D/M|X:X::X:X/M>$prefix [via <A.B.C.D|X:X::X:X>$via]",
-	   NO_STR PROXY_FOR_HELP)
-{
-	return cnpproxy_cli_prefix_no(vty, "./proxy-for", prefix, "via", via_str);
 }
 
 void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -239,63 +243,35 @@ int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4, co
 	return cnpproxy_cli_apply(vty);
 }
 
-#define PORT_HELP                                                                                 \
-	"UDP port of five-tuple congestion notifications\n"                                       \
-	"UDP port of flow-label congestion notifications\n"
-
-DEFPY_YANG(cnpproxy_port, cnpproxy_port_cmd,
-	   "<notification-port|flow-label-port>$leaf (1-65535)$port",
-	   PORT_HELP
-	   "UDP port number\n")
-{
-	char xpath[64];
-
-	snprintf(xpath, sizeof(xpath), "./%s", leaf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, port_str);
-	return cnpproxy_cli_apply(vty);
-}
-
-DEFPY_YANG(no_cnpproxy_port, no_cnpproxy_port_cmd,
-	   "no <notification-port|flow-label-port>$leaf [(1-65535)$port]",
-	   NO_STR
-	   PORT_HELP
-	   "UDP port number\n")
-{
-	char xpath[64];
-
-	snprintf(xpath, sizeof(xpath), "./%s", leaf);
-	return cnpproxy_cli_no(vty, xpath, port_str, xpath, NB_OP_DESTROY);
-}
-
 /*
- * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/notification-icmp-type and
- * notification-icmpv6-type
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/notification-port, flow-label-port,
+ * notification-icmp-type and notification-icmpv6-type
  */
-#define ICMP_TYPE_HELP                                                                            \
-	"ICMP type of five-tuple notifications in ICMP form over IPv4\n"                          \
-	"Type\n"                                                                                  \
-	"ICMPv6 type of five-tuple notifications in ICMP form over IPv6\n"                        \
-	"Type\n"
+DEFPY_YANG(cnpproxy_port, cnpproxy_port_cmd,
+	   "[no] <notification-port|flow-label-port>$leaf ![(1-65535)$port]",
+	   NO_STR
+	   "UDP port of five-tuple congestion notifications\n"
+	   "UDP port of flow-label congestion notifications\n"
+	   "UDP port number\n")
+{
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "./%s", leaf);
+	return cnpproxy_cli_leaf(vty, no, xpath, port_str, NB_OP_DESTROY);
+}
 
 DEFPY_YANG(cnpproxy_icmp_type, cnpproxy_icmp_type_cmd,
-	   "<notification-icmp-type$leaf (44-255)$type|notification-icmpv6-type$leaf (162-255)$type>",
-	   ICMP_TYPE_HELP)
+	   "[no] <notification-icmp-type$leaf ![(44-255)$type]|notification-icmpv6-type$leaf ![(162-255)$type]>",
+	   NO_STR
+	   "ICMP type of five-tuple notifications in ICMP form over IPv4\n"
+	   "Type\n"
+	   "ICMPv6 type of five-tuple notifications in ICMP form over IPv6\n"
+	   "Type\n")
 {
 	char xpath[64];
 
 	snprintf(xpath, sizeof(xpath), "./%s", leaf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, type_str);
-	return cnpproxy_cli_apply(vty);
-}
-
-DEFPY_YANG(no_cnpproxy_icmp_type, no_cnpproxy_icmp_type_cmd,
-	   "no <notification-icmp-type$leaf [(44-255)$type]|notification-icmpv6-type$leaf [(162-255)$type]>",
-	   NO_STR ICMP_TYPE_HELP)
-{
-	char xpath[64];
-
-	snprintf(xpath, sizeof(xpath), "./%s", leaf);
-	return cnpproxy_cli_no(vty, xpath, type_str, xpath, NB_OP_DESTROY);
+	return cnpproxy_cli_leaf(vty, no, xpath, type_str, NB_OP_DESTROY);
 }
 
 /* The command keyword is the leaf name. */
@@ -335,10 +311,6 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_congestion_point_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_for_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_for_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_port_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_icmp_type_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_icmp_type_cmd);
-
 }

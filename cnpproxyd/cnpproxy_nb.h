@@ -107,6 +107,12 @@ extern int cnpproxy_cli_no(struct vty *vty, const char *check, const char *typed
  * a command with one bad value changes nothing.
  */
 extern int cnpproxy_cli_apply(struct vty *vty);
+/*
+ * "[no] ... VALUE" of one leaf: set it, or remove it as cnpproxy_cli_no()
+ * does with no_op (the value after "no" is optional).
+ */
+extern int cnpproxy_cli_leaf(struct vty *vty, bool no, const char *xpath, const char *value,
+			     enum nb_operation no_op);
 /* "no <role> source-address [ADDRESS]": both families without one. */
 extern int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4,
 				  const char *v6);

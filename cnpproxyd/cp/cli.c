@@ -29,24 +29,19 @@ static bool cp_enabled(struct vty *vty)
 	return false;
 }
 
-/* A leaf of the role's container: set, or "no" with an optional value. */
-static int set_cp_leaf(struct vty *vty, const char *leaf, const char *value)
+/*
+ * "[no] congestion-point LEAF VALUE": setting it needs the role, removing
+ * it does not (no_op: NB_OP_MODIFY back to the default, or NB_OP_DESTROY).
+ */
+static int cp_leaf(struct vty *vty, bool no, const char *leaf, const char *value,
+		   enum nb_operation no_op)
 {
 	char xpath[XPATH_MAXLEN];
 
-	if (!cp_enabled(vty))
+	if (!no && !cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./congestion-point/%s", leaf);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
-	return cnpproxy_cli_apply(vty);
-}
-
-static int no_cp_leaf(struct vty *vty, const char *leaf, const char *typed)
-{
-	char xpath[XPATH_MAXLEN];
-
-	snprintf(xpath, sizeof(xpath), "./congestion-point/%s", leaf);
-	return cnpproxy_cli_no(vty, xpath, typed, xpath, NB_OP_DESTROY);
+	return cnpproxy_cli_leaf(vty, no, xpath, value, no_op);
 }
 
 /*
@@ -55,12 +50,9 @@ static int no_cp_leaf(struct vty *vty, const char *leaf, const char *typed)
  */
 static int cp_flag(struct vty *vty, const char *leaf, bool no)
 {
-	if (!no)
-		return set_cp_leaf(vty, leaf, "true");
-	if (!yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point",
-				VTY_CURR_XPATH))
+	if (no && !cnpproxy_cli_candidate(vty, "./congestion-point"))
 		return CMD_SUCCESS;
-	return set_cp_leaf(vty, leaf, "false");
+	return cp_leaf(vty, false, leaf, no ? "false" : "true", NB_OP_MODIFY);
 }
 
 static void enqueue_if_leaf(struct vty *vty, const char *ifname, const char *leaf,
@@ -75,99 +67,60 @@ static void enqueue_if_leaf(struct vty *vty, const char *ifname, const char *lea
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/source-ipv4|6
  */
-#define CP_SOURCE_HELP                                                                            \
-	CP_STR "IP source address of the notifications\n"                                         \
-	       "IPv4 address (notifications over IPv4)\n"                                         \
-	       "IPv6 address (notifications over IPv6)\n"
-
 DEFPY_YANG(cnpproxy_cp_source, cnpproxy_cp_source_cmd,
-	   "congestion-point source-address <A.B.C.D$v4|X:X::X:X$v6>",
-	   CP_SOURCE_HELP)
+	   "[no] congestion-point source-address ![<A.B.C.D$v4|X:X::X:X$v6>]",
+	   NO_STR
+	   CP_STR
+	   "IP source address of the notifications\n"
+	   "IPv4 address (notifications over IPv4)\n"
+	   "IPv6 address (notifications over IPv6)\n")
 {
-	const char *leaf = v4_str ? "./congestion-point/source-ipv4"
-				  : "./congestion-point/source-ipv6";
-
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, v4_str ? v4_str : v6_str);
-	return cnpproxy_cli_apply(vty);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_source, no_cnpproxy_cp_source_cmd,
-	   "no congestion-point source-address [<A.B.C.D$v4|X:X::X:X$v6>]",
-	   NO_STR CP_SOURCE_HELP)
-{
-	return cnpproxy_cli_no_source(vty, "congestion-point", v4_str, v6_str);
+	if (no)
+		return cnpproxy_cli_no_source(vty, "congestion-point", v4_str, v6_str);
+	return cp_leaf(vty, false, v4_str ? "source-ipv4" : "source-ipv6",
+		       v4_str ? v4_str : v6_str, NB_OP_DESTROY);
 }
 
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/fallback-proxy
  */
 DEFPY_YANG(cnpproxy_cp_fallback, cnpproxy_cp_fallback_cmd,
-	   "congestion-point fallback-proxy <A.B.C.D|X:X::X:X>$addr",
-	   CP_STR
-	   "Where notifications go for senders without a known proxy\n"
-	   "IPv4 address of the proxy\n"
-	   "IPv6 address of the proxy\n")
-{
-	return set_cp_leaf(vty, "fallback-proxy", addr_str);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_fallback, no_cnpproxy_cp_fallback_cmd,
-	   "no congestion-point fallback-proxy [<A.B.C.D|X:X::X:X>$addr]",
+	   "[no] congestion-point fallback-proxy ![<A.B.C.D|X:X::X:X>$addr]",
 	   NO_STR
 	   CP_STR
 	   "Where notifications go for senders without a known proxy\n"
 	   "IPv4 address of the proxy\n"
 	   "IPv6 address of the proxy\n")
 {
-	return no_cp_leaf(vty, "fallback-proxy", addr_str);
+	return cp_leaf(vty, no, "fallback-proxy", addr_str, NB_OP_DESTROY);
 }
 
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/tunnel-heads-prefix-list
  */
-#define CP_TUNNEL_HEADS_HELP                                                                      \
-	CP_STR                                                                                    \
-	"Tunnel heads that get flow-label notifications without PNC\n"                            \
-	"Those a prefix-list permits (outer IPv6 source)\n"                                       \
-	"Prefix-list name\n"
-
 DEFPY_YANG(cnpproxy_cp_tunnel_heads, cnpproxy_cp_tunnel_heads_cmd,
-	   "congestion-point tunnel-heads prefix-list WORD$name",
-	   CP_TUNNEL_HEADS_HELP)
+	   "[no] congestion-point tunnel-heads ![prefix-list WORD$name]",
+	   NO_STR
+	   CP_STR
+	   "Tunnel heads that get flow-label notifications without PNC\n"
+	   "Those a prefix-list permits (outer IPv6 source)\n"
+	   "Prefix-list name\n")
 {
-	return set_cp_leaf(vty, "tunnel-heads-prefix-list", name);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_tunnel_heads, no_cnpproxy_cp_tunnel_heads_cmd,
-	   "no congestion-point tunnel-heads [prefix-list WORD$name]",
-	   NO_STR CP_TUNNEL_HEADS_HELP)
-{
-	return no_cp_leaf(vty, "tunnel-heads-prefix-list", name);
+	return cp_leaf(vty, no, "tunnel-heads-prefix-list", name, NB_OP_DESTROY);
 }
 
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/direct-to-source-prefix-list
  */
-#define CP_DIRECT_HELP                                                                            \
-	CP_STR                                                                                    \
-	"Send to senders directly, as their proxy (this router's proxy role)\n"                   \
-	"Those a prefix-list permits (the sender's address)\n"                                    \
-	"Prefix-list name\n"
-
 DEFPY_YANG(cnpproxy_cp_direct, cnpproxy_cp_direct_cmd,
-	   "congestion-point direct-to-source prefix-list WORD$name",
-	   CP_DIRECT_HELP)
+	   "[no] congestion-point direct-to-source ![prefix-list WORD$name]",
+	   NO_STR
+	   CP_STR
+	   "Send to senders directly, as their proxy (this router's proxy role)\n"
+	   "Those a prefix-list permits (the sender's address)\n"
+	   "Prefix-list name\n")
 {
-	return set_cp_leaf(vty, "direct-to-source-prefix-list", name);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_direct, no_cnpproxy_cp_direct_cmd,
-	   "no congestion-point direct-to-source [prefix-list WORD$name]",
-	   NO_STR CP_DIRECT_HELP)
-{
-	return no_cp_leaf(vty, "direct-to-source-prefix-list", name);
+	return cp_leaf(vty, no, "direct-to-source-prefix-list", name, NB_OP_DESTROY);
 }
 
 /*
@@ -195,24 +148,15 @@ DEFPY_YANG(cnpproxy_cp_fcn_copy, cnpproxy_cp_fcn_copy_cmd,
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/congestion-point/notification-form
  */
-#define CP_FORM_HELP                                                                              \
-	CP_STR                                                                                    \
-	"How five-tuple notifications are sent to proxies\n"                                      \
-	"UDP datagrams to notification-port\n"                                                    \
-	"ICMP or ICMPv6 messages of notification-icmp-type / notification-icmpv6-type\n"
-
 DEFPY_YANG(cnpproxy_cp_form, cnpproxy_cp_form_cmd,
-	   "congestion-point notification-form <udp|icmp>$form",
-	   CP_FORM_HELP)
+	   "[no] congestion-point notification-form ![<udp|icmp>$form]",
+	   NO_STR
+	   CP_STR
+	   "How five-tuple notifications are sent to proxies\n"
+	   "UDP datagrams to notification-port\n"
+	   "ICMP or ICMPv6 messages of notification-icmp-type / notification-icmpv6-type\n")
 {
-	return set_cp_leaf(vty, "notification-form", form);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_form, no_cnpproxy_cp_form_cmd,
-	   "no congestion-point notification-form [<udp|icmp>$form]",
-	   NO_STR CP_FORM_HELP)
-{
-	return no_cp_leaf(vty, "notification-form", form);
+	return cp_leaf(vty, no, "notification-form", form, NB_OP_DESTROY);
 }
 
 void cli_show_cnpproxy_cp_setting(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -254,63 +198,40 @@ DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
 	return cnpproxy_cli_apply(vty);
 }
 
-/* "congestion-point interface IFNAME <leaf> VALUE", while the role is on. */
-static int set_if_leaf(struct vty *vty, const char *ifname, const char *leaf, const char *value)
-{
-	if (!cp_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	enqueue_if_leaf(vty, ifname, leaf, NB_OP_MODIFY, value);
-	return cnpproxy_cli_apply(vty);
-}
-
 /*
- * "no congestion-point interface IFNAME <leaf> [VALUE]": only on an
- * interface that is configured, which it never creates.
+ * "[no] congestion-point interface IFNAME LEAF VALUE": setting it needs
+ * the role; "no" acts only on an interface that is configured, which it
+ * never creates.
  */
-static int no_if_leaf(struct vty *vty, const char *ifname, const char *leaf, const char *typed,
-		      enum nb_operation op)
+static int if_leaf(struct vty *vty, bool no, const char *ifname, const char *leaf,
+		   const char *value, enum nb_operation no_op)
 {
 	char xpath[XPATH_MAXLEN];
 
+	if (!no && !cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), CP_IF_XPATH "/%s", ifname, leaf);
-	return cnpproxy_cli_no(vty, xpath, typed, xpath, op);
+	return cnpproxy_cli_leaf(vty, no, xpath, value, no_op);
 }
-
-#define CP_POLL_HELP                                                                              \
-	CP_IF_STR "How often the queue is read\n"                                                 \
-		  "Milliseconds\n"
 
 DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
-	   "congestion-point interface IFNAME$ifname poll-interval (1-10000)$ms",
-	   CP_POLL_HELP)
+	   "[no] congestion-point interface IFNAME$ifname poll-interval ![(1-10000)$ms]",
+	   NO_STR
+	   CP_IF_STR
+	   "How often the queue is read\n"
+	   "Milliseconds\n")
 {
-	return set_if_leaf(vty, ifname, "poll-interval", ms_str);
+	return if_leaf(vty, no, ifname, "poll-interval", ms_str, NB_OP_MODIFY);
 }
-
-DEFPY_YANG(no_cnpproxy_cp_if_poll, no_cnpproxy_cp_if_poll_cmd,
-	   "no congestion-point interface IFNAME$ifname poll-interval [(1-10000)$ms]",
-	   NO_STR CP_POLL_HELP)
-{
-	return no_if_leaf(vty, ifname, "poll-interval", ms_str, NB_OP_MODIFY);
-}
-
-#define CP_RTT_HELP                                                                               \
-	CP_IF_STR                                                                                 \
-	"Estimated round trip (BDP, resume time, notification interval)\n"                        \
-	"Microseconds\n"
 
 DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
-	   "congestion-point interface IFNAME$ifname rtt (1-10000000)$rtt",
-	   CP_RTT_HELP)
+	   "[no] congestion-point interface IFNAME$ifname rtt ![(1-10000000)$rtt]",
+	   NO_STR
+	   CP_IF_STR
+	   "Estimated round trip (BDP, resume time, notification interval)\n"
+	   "Microseconds\n")
 {
-	return set_if_leaf(vty, ifname, "rtt", rtt_str);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_if_rtt, no_cnpproxy_cp_if_rtt_cmd,
-	   "no congestion-point interface IFNAME$ifname rtt [(1-10000000)$rtt]",
-	   NO_STR CP_RTT_HELP)
-{
-	return no_if_leaf(vty, ifname, "rtt", rtt_str, NB_OP_MODIFY);
+	return if_leaf(vty, no, ifname, "rtt", rtt_str, NB_OP_MODIFY);
 }
 
 /* Threshold leaves back to their defaults, before a new set. */
@@ -388,99 +309,63 @@ DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
 	return cnpproxy_cli_apply(vty);
 }
 
-#define CP_TRIGGER_HELP                                                                           \
-	CP_IF_STR "Second-level triggers besides K_max\n"                                         \
-		  "Share of ECN-capable packets marked\n"                                         \
-		  "Permille\n"                                                                    \
-		  "Queue growth rate\n"                                                           \
-		  "Octets per second\n"
-
 DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,
-	   "congestion-point interface IFNAME$ifname trigger <ecn-rate (1-1000)$ecn|growth-rate (1-1000000000000)$growth>",
-	   CP_TRIGGER_HELP)
-{
-	if (ecn_str)
-		return set_if_leaf(vty, ifname, "ecn-rate-threshold", ecn_str);
-	return set_if_leaf(vty, ifname, "growth-rate-threshold", growth_str);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_if_trigger, no_cnpproxy_cp_if_trigger_cmd,
-	   "no congestion-point interface IFNAME$ifname trigger <ecn-rate$ecnk [(1-1000)$ecn]|growth-rate [(1-1000000000000)$growth]>",
-	   NO_STR CP_TRIGGER_HELP)
+	   "[no] congestion-point interface IFNAME$ifname trigger <ecn-rate$ecnk ![(1-1000)$ecn]|growth-rate ![(1-1000000000000)$growth]>",
+	   NO_STR
+	   CP_IF_STR
+	   "Second-level triggers besides K_max\n"
+	   "Share of ECN-capable packets marked\n"
+	   "Permille\n"
+	   "Queue growth rate\n"
+	   "Octets per second\n")
 {
 	if (ecnk)
-		return no_if_leaf(vty, ifname, "ecn-rate-threshold", ecn_str, NB_OP_DESTROY);
-	return no_if_leaf(vty, ifname, "growth-rate-threshold", growth_str, NB_OP_DESTROY);
+		return if_leaf(vty, no, ifname, "ecn-rate-threshold", ecn_str, NB_OP_DESTROY);
+	return if_leaf(vty, no, ifname, "growth-rate-threshold", growth_str, NB_OP_DESTROY);
 }
-
-#define CP_MARKING_HELP                                                                           \
-	CP_IF_STR "ECN marking by the egress program\n"                                           \
-		  "Never change ECN\n"                                                            \
-		  "CE on ECN-capable packets above K_min\n"                                       \
-		  "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n"
 
 DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
-	   "congestion-point interface IFNAME$ifname marking <none|ce|two-threshold>$mark",
-	   CP_MARKING_HELP)
+	   "[no] congestion-point interface IFNAME$ifname marking ![<none|ce|two-threshold>$mark]",
+	   NO_STR
+	   CP_IF_STR
+	   "ECN marking by the egress program\n"
+	   "Never change ECN\n"
+	   "CE on ECN-capable packets above K_min\n"
+	   "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n")
 {
-	return set_if_leaf(vty, ifname, "marking", mark);
+	return if_leaf(vty, no, ifname, "marking", mark, NB_OP_MODIFY);
 }
-
-DEFPY_YANG(no_cnpproxy_cp_if_marking, no_cnpproxy_cp_if_marking_cmd,
-	   "no congestion-point interface IFNAME$ifname marking [<none|ce|two-threshold>$mark]",
-	   NO_STR CP_MARKING_HELP)
-{
-	return no_if_leaf(vty, ifname, "marking", mark, NB_OP_MODIFY);
-}
-
-#define CP_NOTIFY_HELP                                                                            \
-	CP_IF_STR "Notifications to proxies\n"                                                    \
-		  "Minimum interval per flow\n"                                                   \
-		  "Microseconds\n"                                                                \
-		  "Notifications per second for the interface\n"                                  \
-		  "Notifications per second\n"                                                    \
-		  "Only flows bringing this share of the largest flow's octets\n"                 \
-		  "Percent, 0: every flow\n"
 
 DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
-	   "congestion-point interface IFNAME$ifname notify <min-interval (1-10000000)$iv|rate-limit (1-1000000)$rl|min-share (0-100)$ms>",
-	   CP_NOTIFY_HELP)
-{
-	if (iv_str)
-		return set_if_leaf(vty, ifname, "notify-min-interval", iv_str);
-	if (ms_str)
-		return set_if_leaf(vty, ifname, "notify-min-share", ms_str);
-	return set_if_leaf(vty, ifname, "notify-rate-limit", rl_str);
-}
-
-DEFPY_YANG(no_cnpproxy_cp_if_notify, no_cnpproxy_cp_if_notify_cmd,
-	   "no congestion-point interface IFNAME$ifname notify <min-interval$ivk [(1-10000000)$iv]|rate-limit [(1-1000000)$rl]|min-share$msk [(0-100)$ms]>",
-	   NO_STR CP_NOTIFY_HELP)
+	   "[no] congestion-point interface IFNAME$ifname notify <min-interval$ivk ![(1-10000000)$iv]|rate-limit ![(1-1000000)$rl]|min-share$msk ![(0-100)$ms]>",
+	   NO_STR
+	   CP_IF_STR
+	   "Notifications to proxies\n"
+	   "Minimum interval per flow\n"
+	   "Microseconds\n"
+	   "Notifications per second for the interface\n"
+	   "Notifications per second\n"
+	   "Only flows bringing this share of the largest flow's octets\n"
+	   "Percent, 0: every flow\n")
 {
 	if (ivk)
-		return no_if_leaf(vty, ifname, "notify-min-interval", iv_str, NB_OP_DESTROY);
+		return if_leaf(vty, no, ifname, "notify-min-interval", iv_str, NB_OP_DESTROY);
 	if (msk)
-		return no_if_leaf(vty, ifname, "notify-min-share", ms_str, NB_OP_MODIFY);
-	return no_if_leaf(vty, ifname, "notify-rate-limit", rl_str, NB_OP_MODIFY);
+		return if_leaf(vty, no, ifname, "notify-min-share", ms_str, NB_OP_MODIFY);
+	return if_leaf(vty, no, ifname, "notify-rate-limit", rl_str, NB_OP_MODIFY);
 }
-
-#define CP_COLLAB_HELP                                                                            \
-	CP_IF_STR "Collaborative suppression with congestion points upstream\n"                   \
-		  "Arrival-rate fall that shows another node acted\n"                             \
-		  "Percent\n"
 
 DEFPY_YANG(cnpproxy_cp_if_collab, cnpproxy_cp_if_collab_cmd,
-	   "congestion-point interface IFNAME$ifname collaborative-suppression [fall-percent (1-99)$pct]",
-	   CP_COLLAB_HELP)
+	   "[no] congestion-point interface IFNAME$ifname collaborative-suppression [fall-percent ![(1-99)$pct]]",
+	   NO_STR
+	   CP_IF_STR
+	   "Collaborative suppression with congestion points upstream\n"
+	   "Arrival-rate fall that shows another node acted\n"
+	   "Percent\n")
 {
-	return set_if_leaf(vty, ifname, "collaborative-suppression", pct_str ? pct_str : "10");
-}
-
-DEFPY_YANG(no_cnpproxy_cp_if_collab, no_cnpproxy_cp_if_collab_cmd,
-	   "no congestion-point interface IFNAME$ifname collaborative-suppression [fall-percent [(1-99)$pct]]",
-	   NO_STR CP_COLLAB_HELP)
-{
-	return no_if_leaf(vty, ifname, "collaborative-suppression", pct_str, NB_OP_DESTROY);
+	if (!no && !pct_str)
+		pct_str = "10";
+	return if_leaf(vty, no, ifname, "collaborative-suppression", pct_str, NB_OP_DESTROY);
 }
 
 static bool is_set(const struct lyd_node *dn, const char *leaf)
@@ -543,31 +428,20 @@ void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dn, bool sh
 void cnpproxy_cp_cli_init(void)
 {
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_source_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_source_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_fallback_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_fallback_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_tunnel_heads_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_tunnel_heads_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_direct_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_direct_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_hide_queue_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_fcn_copy_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_form_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_form_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_collab_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_collab_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_poll_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_poll_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_rtt_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_rtt_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_static_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_bdp_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_thresholds_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_trigger_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_trigger_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_marking_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_marking_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_notify_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_notify_cmd);
 }

@@ -14,47 +14,43 @@
 
 #include "cnpproxyd/proxy/cli_clippy.c"
 
-/* Set a leaf of the proxy role, which must be on. */
-static int proxy_modify(struct vty *vty, const char *leaf, const char *value)
-{
-	if (!cnpproxy_cli_proxy_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, value);
-	return cnpproxy_cli_apply(vty);
-}
-
-/* "[no] proxy FLAG": a boolean leaf; turning it off needs no role. */
-static int proxy_flag(struct vty *vty, const char *leaf, bool no)
+/*
+ * "[no] proxy ... VALUE" of one leaf: setting it needs the role, removing
+ * it does not (no_op: NB_OP_MODIFY back to the default, or NB_OP_DESTROY).
+ */
+static int proxy_leaf(struct vty *vty, bool no, const char *xpath, const char *value,
+		      enum nb_operation no_op)
 {
 	if (!no && !cnpproxy_cli_proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, leaf, NB_OP_MODIFY, no ? "false" : "true");
-	return cnpproxy_cli_apply(vty);
+	return cnpproxy_cli_leaf(vty, no, xpath, value, no_op);
+}
+
+/* The same for a leaf of a container of the role ("" for the role's own). */
+static int proxy_leaf_in(struct vty *vty, bool no, const char *container, const char *leaf,
+			 const char *value, enum nb_operation no_op)
+{
+	char xpath[XPATH_MAXLEN];
+
+	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "", leaf);
+	return proxy_leaf(vty, no, xpath, value, no_op);
 }
 
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/source-ipv4|source-ipv6
  */
-#define PROXY_SOURCE_HELP                                                                         \
-	"Proxy role\n"                                                                            \
-	"IP source address of the CNPs sent to senders\n"                                         \
-	"IPv4 address (CNPs to IPv4 senders)\n"                                                   \
-	"IPv6 address (CNPs to IPv6 senders)\n"
-
 DEFPY_YANG(cnpproxy_proxy_source, cnpproxy_proxy_source_cmd,
-	   "proxy source-address <A.B.C.D$v4|X:X::X:X$v6>",
-	   PROXY_SOURCE_HELP)
+	   "[no] proxy source-address ![<A.B.C.D$v4|X:X::X:X$v6>]",
+	   NO_STR
+	   "Proxy role\n"
+	   "IP source address of the CNPs sent to senders\n"
+	   "IPv4 address (CNPs to IPv4 senders)\n"
+	   "IPv6 address (CNPs to IPv6 senders)\n")
 {
-	const char *leaf = v4_str ? "./proxy/source-ipv4" : "./proxy/source-ipv6";
-
-	return proxy_modify(vty, leaf, v4_str ? v4_str : v6_str);
-}
-
-DEFPY_YANG(no_cnpproxy_proxy_source, no_cnpproxy_proxy_source_cmd,
-	   "no proxy source-address [<A.B.C.D$v4|X:X::X:X$v6>]",
-	   NO_STR PROXY_SOURCE_HELP)
-{
-	return cnpproxy_cli_no_source(vty, "proxy", v4_str, v6_str);
+	if (no)
+		return cnpproxy_cli_no_source(vty, "proxy", v4_str, v6_str);
+	return proxy_leaf(vty, false, v4_str ? "./proxy/source-ipv4" : "./proxy/source-ipv6",
+			  v4_str ? v4_str : v6_str, NB_OP_DESTROY);
 }
 
 /*
@@ -82,80 +78,55 @@ DEFPY_YANG(cnpproxy_proxy_xdp_if, cnpproxy_proxy_xdp_if_cmd,
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/accept-prefix-list
  */
 DEFPY_YANG(cnpproxy_proxy_accept, cnpproxy_proxy_accept_cmd,
-	   "proxy accept-from prefix-list PREFIXLIST_NAME$name",
-	   "Proxy role\n"
-	   "Sources whose congestion notifications are accepted\n"
-	   "Sources permitted by a prefix-list\n"
-	   "Name of the prefix-list (IPv4 and IPv6)\n")
-{
-	return proxy_modify(vty, "./proxy/accept-prefix-list", name);
-}
-
-DEFPY_YANG(no_cnpproxy_proxy_accept, no_cnpproxy_proxy_accept_cmd,
-	   "no proxy accept-from [prefix-list PREFIXLIST_NAME$name]",
+	   "[no] proxy accept-from ![prefix-list PREFIXLIST_NAME$name]",
 	   NO_STR
 	   "Proxy role\n"
 	   "Sources whose congestion notifications are accepted\n"
 	   "Sources permitted by a prefix-list\n"
 	   "Name of the prefix-list (IPv4 and IPv6)\n")
 {
-	return cnpproxy_cli_no(vty, "./proxy/accept-prefix-list", name,
-			       "./proxy/accept-prefix-list", NB_OP_DESTROY);
+	return proxy_leaf(vty, no, "./proxy/accept-prefix-list", name, NB_OP_DESTROY);
 }
 
 /*
- * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/{cnp-min-interval,cnp-dscp,
- * rate-limit-per-source,rate-limit-global}
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/{cnp-min-interval,cnp-dscp}
  */
-#define PROXY_CNP_HELP                                                                            \
-	"Proxy role\n"                                                                            \
-	"CNPs sent to senders\n"                                                                  \
-	"Minimum interval between CNPs to one sender QP\n"                                        \
-	"Microseconds\n"                                                                          \
-	"DSCP of the CNPs\n"                                                                      \
-	"DSCP value\n"
-
 DEFPY_YANG(cnpproxy_proxy_cnp, cnpproxy_proxy_cnp_cmd,
-	   "proxy cnp <min-interval (1-10000000)$iv|dscp (0-63)$dscp>",
-	   PROXY_CNP_HELP)
+	   "[no] proxy cnp <min-interval$ivk ![(1-10000000)$iv]|dscp ![(0-63)$dscp]>",
+	   NO_STR
+	   "Proxy role\n"
+	   "CNPs sent to senders\n"
+	   "Minimum interval between CNPs to one sender QP\n"
+	   "Microseconds\n"
+	   "DSCP of the CNPs\n"
+	   "DSCP value\n")
 {
-	const char *leaf = iv_str ? "./proxy/cnp-min-interval" : "./proxy/cnp-dscp";
-
-	return proxy_modify(vty, leaf, iv_str ? iv_str : dscp_str);
-}
-
-/* Modify without a value restores a leaf's default. */
-DEFPY_YANG(no_cnpproxy_proxy_cnp, no_cnpproxy_proxy_cnp_cmd,
-	   "no proxy cnp <min-interval$ivk [(1-10000000)$iv]|dscp [(0-63)$dscp]>",
-	   NO_STR PROXY_CNP_HELP)
-{
-	const char *leaf = ivk ? "./proxy/cnp-min-interval" : "./proxy/cnp-dscp";
-
-	return cnpproxy_cli_no(vty, leaf, ivk ? iv_str : dscp_str, leaf, NB_OP_MODIFY);
+	if (ivk)
+		return proxy_leaf(vty, no, "./proxy/cnp-min-interval", iv_str, NB_OP_MODIFY);
+	return proxy_leaf(vty, no, "./proxy/cnp-dscp", dscp_str, NB_OP_MODIFY);
 }
 
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/fast-path
  */
-#define PROXY_FAST_PATH_HELP                                                                      \
-	"Proxy role\n"                                                                            \
-	"Where notifications become CNPs\n"                                                       \
-	"The daemon's sockets\n"                                                                  \
-	"The filter interfaces' XDP program, from the driver\n"                                   \
-	"AF_XDP sockets the filter interfaces' XDP program steers notifications to\n"
-
 DEFPY_YANG(cnpproxy_proxy_fast_path, cnpproxy_proxy_fast_path_cmd,
-	   "proxy fast-path <socket|xdp|af-xdp>$path",
-	   PROXY_FAST_PATH_HELP)
+	   "[no] proxy fast-path ![<socket|xdp|af-xdp>$path]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Where notifications become CNPs\n"
+	   "The daemon's sockets\n"
+	   "The filter interfaces' XDP program, from the driver\n"
+	   "AF_XDP sockets the filter interfaces' XDP program steers notifications to\n")
 {
-	return proxy_modify(vty, "./proxy/fast-path", path);
+	return proxy_leaf(vty, no, "./proxy/fast-path", path, NB_OP_MODIFY);
 }
 
-DEFPY_YANG(no_cnpproxy_proxy_fast_path, no_cnpproxy_proxy_fast_path_cmd,
-	   "no proxy fast-path [<socket|xdp|af-xdp>$path]",
-	   NO_STR PROXY_FAST_PATH_HELP)
+/* A boolean leaf: "no" sets it false, and does nothing while the role is off. */
+static int proxy_flag(struct vty *vty, const char *xpath, bool no)
 {
-	return cnpproxy_cli_no(vty, "./proxy/fast-path", path, "./proxy/fast-path", NB_OP_MODIFY);
+	if (no && !cnpproxy_cli_candidate(vty, "./proxy"))
+		return CMD_SUCCESS;
+	return proxy_leaf(vty, false, xpath, no ? "false" : "true", NB_OP_MODIFY);
 }
 
 DEFPY_YANG(cnpproxy_proxy_light_to_sender, cnpproxy_proxy_light_to_sender_cmd,
@@ -180,52 +151,33 @@ DEFPY_YANG(cnpproxy_proxy_busy_poll, cnpproxy_proxy_busy_poll_cmd,
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-table-size
  */
-#define PROXY_FLOW_TABLE_HELP                                                                     \
-	"Proxy role\n"                                                                            \
-	"The table of learned queue-pair flows\n"                                                 \
-	"Most flows it keeps\n"                                                                   \
-	"Flows\n"
-
 DEFPY_YANG(cnpproxy_proxy_flow_table, cnpproxy_proxy_flow_table_cmd,
-	   "proxy flow-table size (1024-16777216)$n",
-	   PROXY_FLOW_TABLE_HELP)
+	   "[no] proxy flow-table size ![(1024-16777216)$n]",
+	   NO_STR
+	   "Proxy role\n"
+	   "The table of learned queue-pair flows\n"
+	   "Most flows it keeps\n"
+	   "Flows\n")
 {
-	return proxy_modify(vty, "./proxy/flow-table-size", n_str);
+	return proxy_leaf(vty, no, "./proxy/flow-table-size", n_str, NB_OP_MODIFY);
 }
 
-DEFPY_YANG(no_cnpproxy_proxy_flow_table, no_cnpproxy_proxy_flow_table_cmd,
-	   "no proxy flow-table size [(1024-16777216)$n]",
-	   NO_STR PROXY_FLOW_TABLE_HELP)
-{
-	return cnpproxy_cli_no(vty, "./proxy/flow-table-size", n_str, "./proxy/flow-table-size",
-			       NB_OP_MODIFY);
-}
-
-#define PROXY_RATE_LIMIT_HELP                                                                     \
-	"Proxy role\n"                                                                            \
-	"Notifications accepted per second\n"                                                     \
-	"From one source\n"                                                                       \
-	"In total\n"                                                                              \
-	"Notifications per second\n"
-
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/rate-limit-{per-source,global}
+ */
 DEFPY_YANG(cnpproxy_proxy_rate_limit, cnpproxy_proxy_rate_limit_cmd,
-	   "proxy rate-limit <per-source|global>$which (1-10000000)$rate",
-	   PROXY_RATE_LIMIT_HELP)
+	   "[no] proxy rate-limit <per-source|global>$which ![(1-10000000)$rate]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Notifications accepted per second\n"
+	   "From one source\n"
+	   "In total\n"
+	   "Notifications per second\n")
 {
-	char xpath[64];
+	char leaf[32];
 
-	snprintf(xpath, sizeof(xpath), "./proxy/rate-limit-%s", which);
-	return proxy_modify(vty, xpath, rate_str);
-}
-
-DEFPY_YANG(no_cnpproxy_proxy_rate_limit, no_cnpproxy_proxy_rate_limit_cmd,
-	   "no proxy rate-limit <per-source|global>$which [(1-10000000)$rate]",
-	   NO_STR PROXY_RATE_LIMIT_HELP)
-{
-	char xpath[64];
-
-	snprintf(xpath, sizeof(xpath), "./proxy/rate-limit-%s", which);
-	return cnpproxy_cli_no(vty, xpath, rate_str, xpath, NB_OP_MODIFY);
+	snprintf(leaf, sizeof(leaf), "rate-limit-%s", which);
+	return proxy_leaf_in(vty, no, "", leaf, rate_str, NB_OP_MODIFY);
 }
 
 void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dnode,
@@ -267,25 +219,24 @@ void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dno
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/sender
  */
-#define PROXY_SENDER_HELP                                                                         \
-	"Proxy role\n"                                                                            \
-	"Senders in a prefix\n"                                                                   \
-	"IPv4 sender prefix\n"                                                                    \
-	"IPv6 sender prefix\n"                                                                    \
-	"The message they understand\n"                                                           \
-	"Standard RoCEv2 CNP\n"                                                                   \
-	"Long-haul CNP as ICMPv6 (IPv6 senders)\n"                                                \
-	"Long-haul CNP as a RoCEv2 CNP with the E bit (senders known to support it)\n"            \
-	"SCONE rate advice\n"
-#define PROXY_SENDER_CNP_SIZED_HELP                                                               \
-	"Without extension objects, pad to a standard CNP's length (deviation from the draft)\n"
-
 DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
-	   "proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt [cnp-sized$cnp_sized]",
-	   PROXY_SENDER_HELP PROXY_SENDER_CNP_SIZED_HELP)
+	   "[no] proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix ![format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt [cnp-sized$cnp_sized]]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Senders in a prefix\n"
+	   "IPv4 sender prefix\n"
+	   "IPv6 sender prefix\n"
+	   "The message they understand\n"
+	   "Standard RoCEv2 CNP\n"
+	   "Long-haul CNP as ICMPv6 (IPv6 senders)\n"
+	   "Long-haul CNP as a RoCEv2 CNP with the E bit (senders known to support it)\n"
+	   "SCONE rate advice\n"
+	   "Without extension objects, pad to a standard CNP's length (deviation from the draft)\n")
 {
 	char entry[XPATH_MAXLEN], child[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
 
+	if (no)
+		return cnpproxy_cli_prefix_no(vty, "./proxy/sender", prefix, "format", fmt);
 	if (!cnpproxy_cli_proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	if (cnp_sized && strcmp(fmt, "long-haul-rocev2")) {
@@ -303,13 +254,6 @@ DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
 	return cnpproxy_cli_apply(vty);
 }
 
-DEFPY_YANG(no_cnpproxy_proxy_sender, no_cnpproxy_proxy_sender_cmd,
-	   "no proxy sender <A.B.C.D/M|X:X::X:X/M>$prefix [format <rocev2-cnp|long-haul-icmpv6|long-haul-rocev2|rate-advice>$fmt [cnp-sized]]",
-	   NO_STR PROXY_SENDER_HELP PROXY_SENDER_CNP_SIZED_HELP)
-{
-	return cnpproxy_cli_prefix_no(vty, "./proxy/sender", prefix, "format", fmt);
-}
-
 void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,
 				    bool show_defaults)
 {
@@ -322,185 +266,95 @@ void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnod
  * The level policy and the formats' code points: one leaf per command,
  * the YANG module checks each value's range.
  */
-static int proxy_leaf_set(struct vty *vty, const char *container, const char *leaf,
-			  const char *value)
-{
-	char xpath[XPATH_MAXLEN];
-
-	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "", leaf);
-	return proxy_modify(vty, xpath, value);
-}
-
-/* Back to the default, or gone when the leaf has none. */
-static int proxy_leaf_no(struct vty *vty, const char *container, const char *leaf,
-			 const char *typed, enum nb_operation op)
-{
-	char xpath[XPATH_MAXLEN];
-
-	snprintf(xpath, sizeof(xpath), "./proxy/%s%s%s", container, container[0] ? "/" : "", leaf);
-	return cnpproxy_cli_no(vty, xpath, typed, xpath, op);
-}
-
-#define PROXY_RESUME_HELP                                                                         \
-	"Proxy role\n"                                                                            \
-	"Resume a slowed Long-haul or rate-advice sender after this long without notifications\n" \
-	"Microseconds (0: never)\n"
-
 DEFPY_YANG(cnpproxy_proxy_resume, cnpproxy_proxy_resume_cmd,
-	   "proxy resume-after (0-60000000)$value",
-	   PROXY_RESUME_HELP)
+	   "[no] proxy resume-after ![(0-60000000)$value]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Resume a slowed Long-haul or rate-advice sender after this long without notifications\n"
+	   "Microseconds (0: never)\n")
 {
-	return proxy_leaf_set(vty, "", "resume-after", value_str);
+	return proxy_leaf_in(vty, no, "", "resume-after", value_str, NB_OP_MODIFY);
 }
-
-DEFPY_YANG(no_cnpproxy_proxy_resume, no_cnpproxy_proxy_resume_cmd,
-	   "no proxy resume-after [(0-60000000)$value]",
-	   NO_STR PROXY_RESUME_HELP)
-{
-	return proxy_leaf_no(vty, "", "resume-after", value_str, NB_OP_MODIFY);
-}
-
-#define PROXY_LEVEL_HELP                                                                          \
-	"Proxy role\n"                                                                            \
-	"Lowest Congestion Level that is severe\n"                                                \
-	"Light notifications: one CNP per this many minimum intervals, 0 none\n"
 
 DEFPY_YANG(cnpproxy_proxy_level, cnpproxy_proxy_level_cmd,
-	   "proxy <severe-level|light-cnp-pacing>$leaf (0-255)$value",
-	   PROXY_LEVEL_HELP
+	   "[no] proxy <severe-level|light-cnp-pacing>$leaf ![(0-255)$value]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Lowest Congestion Level that is severe\n"
+	   "Light notifications: one CNP per this many minimum intervals, 0 none\n"
 	   "Value\n")
 {
-	return proxy_leaf_set(vty, "", leaf, value_str);
+	return proxy_leaf_in(vty, no, "", leaf, value_str, NB_OP_MODIFY);
 }
-
-DEFPY_YANG(no_cnpproxy_proxy_level, no_cnpproxy_proxy_level_cmd,
-	   "no proxy <severe-level|light-cnp-pacing>$leaf [(0-255)$value]",
-	   NO_STR PROXY_LEVEL_HELP
-	   "Value\n")
-{
-	return proxy_leaf_no(vty, "", leaf, value_str, NB_OP_MODIFY);
-}
-
-#define PROXY_LH_HELP                                                                             \
-	"Proxy role\n"                                                                            \
-	"Long-haul CNP\n"
-
-#define PROXY_LH_NUM_HELP                                                                         \
-	PROXY_LH_HELP                                                                             \
-	"ICMPv6 type of the ICMPv6 form, 128-255\n"                                               \
-	"RFC 4884 Class-Num of the extension objects\n"                                           \
-	"Percent a light notification asks to cut, 1-100\n"                                       \
-	"Percent a notification of severe-level asks to cut, 1-100\n"                             \
-	"Percent more per level above severe-level, 0-100\n"                                      \
-	"Percent of the cut a Resume gives back, 0 all, 0-100\n"                                  \
-	"Microseconds a level 7 notification asks to pause, 0 none\n"
 
 DEFPY_YANG(cnpproxy_proxy_lh_num, cnpproxy_proxy_lh_num_cmd,
-	   "proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|severe-reduce-step|resume-share|pause-time>$leaf (0-65535)$value",
-	   PROXY_LH_NUM_HELP
+	   "[no] proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|severe-reduce-step|resume-share|pause-time>$leaf ![(0-65535)$value]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Long-haul CNP\n"
+	   "ICMPv6 type of the ICMPv6 form, 128-255\n"
+	   "RFC 4884 Class-Num of the extension objects\n"
+	   "Percent a light notification asks to cut, 1-100\n"
+	   "Percent a notification of severe-level asks to cut, 1-100\n"
+	   "Percent more per level above severe-level, 0-100\n"
+	   "Percent of the cut a Resume gives back, 0 all, 0-100\n"
+	   "Microseconds a level 7 notification asks to pause, 0 none\n"
 	   "Value\n")
 {
-	return proxy_leaf_set(vty, "long-haul", leaf, value_str);
+	return proxy_leaf_in(vty, no, "long-haul", leaf, value_str, NB_OP_MODIFY);
 }
-
-DEFPY_YANG(no_cnpproxy_proxy_lh_num, no_cnpproxy_proxy_lh_num_cmd,
-	   "no proxy long-haul <icmpv6-type|class-num|light-reduce|severe-reduce|severe-reduce-step|resume-share|pause-time>$leaf [(0-65535)$value]",
-	   NO_STR PROXY_LH_NUM_HELP
-	   "Value\n")
-{
-	return proxy_leaf_no(vty, "long-haul", leaf, value_str, NB_OP_MODIFY);
-}
-
-#define PROXY_LH_ACTION_HELP                                                                      \
-	PROXY_LH_HELP                                                                             \
-	"Action light notifications ask for\n"                                                    \
-	"Notify only\n"                                                                           \
-	"Rate Reduce by light-reduce percent\n"
 
 DEFPY_YANG(cnpproxy_proxy_lh_action, cnpproxy_proxy_lh_action_cmd,
-	   "proxy long-haul light-action <notify|rate-reduce>$action",
-	   PROXY_LH_ACTION_HELP)
+	   "[no] proxy long-haul light-action ![<notify|rate-reduce>$action]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Long-haul CNP\n"
+	   "Action light notifications ask for\n"
+	   "Notify only\n"
+	   "Rate Reduce by light-reduce percent\n")
 {
-	return proxy_leaf_set(vty, "long-haul", "light-action", action);
+	return proxy_leaf_in(vty, no, "long-haul", "light-action", action, NB_OP_MODIFY);
 }
-
-DEFPY_YANG(no_cnpproxy_proxy_lh_action, no_cnpproxy_proxy_lh_action_cmd,
-	   "no proxy long-haul light-action [<notify|rate-reduce>$action]",
-	   NO_STR PROXY_LH_ACTION_HELP)
-{
-	return proxy_leaf_no(vty, "long-haul", "light-action", action, NB_OP_MODIFY);
-}
-
-#define PROXY_LH_DEVICE_HELP                                                                      \
-	PROXY_LH_HELP                                                                             \
-	"Add the RFC 4884 extension with a timestamp and this device ID\n"                        \
-	"Device ID (UTF-8, up to 64 octets)\n"
 
 DEFPY_YANG(cnpproxy_proxy_lh_device, cnpproxy_proxy_lh_device_cmd,
-	   "proxy long-haul device-id WORD$id",
-	   PROXY_LH_DEVICE_HELP)
+	   "[no] proxy long-haul device-id ![WORD$id]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Long-haul CNP\n"
+	   "Add the RFC 4884 extension with a timestamp and this device ID\n"
+	   "Device ID (UTF-8, up to 64 octets)\n")
 {
-	return proxy_leaf_set(vty, "long-haul", "device-id", id);
+	return proxy_leaf_in(vty, no, "long-haul", "device-id", id, NB_OP_DESTROY);
 }
-
-DEFPY_YANG(no_cnpproxy_proxy_lh_device, no_cnpproxy_proxy_lh_device_cmd,
-	   "no proxy long-haul device-id [WORD$id]",
-	   NO_STR PROXY_LH_DEVICE_HELP)
-{
-	return proxy_leaf_no(vty, "long-haul", "device-id", id, NB_OP_DESTROY);
-}
-
-#define PROXY_RA_HELP                                                                             \
-	"Proxy role\n"                                                                            \
-	"SCONE rate advice\n"                                                                     \
-	"BTH opcode of RATE_ADVICE, 192-255\n"                                                    \
-	"Rate advised at level 0, in Mb/s; level L gets (8 - L) / 8 of it\n"
 
 DEFPY_YANG(cnpproxy_proxy_ra, cnpproxy_proxy_ra_cmd,
-	   "proxy rate-advice <opcode|max-rate>$leaf (0-4294967295)$value",
-	   PROXY_RA_HELP
+	   "[no] proxy rate-advice <opcode|max-rate>$leaf ![(0-4294967295)$value]",
+	   NO_STR
+	   "Proxy role\n"
+	   "SCONE rate advice\n"
+	   "BTH opcode of RATE_ADVICE, 192-255\n"
+	   "Rate advised at level 0, in Mb/s; level L gets (8 - L) / 8 of it\n"
 	   "Value\n")
 {
-	return proxy_leaf_set(vty, "rate-advice", leaf, value_str);
-}
-
-DEFPY_YANG(no_cnpproxy_proxy_ra, no_cnpproxy_proxy_ra_cmd,
-	   "no proxy rate-advice <opcode|max-rate>$leaf [(0-4294967295)$value]",
-	   NO_STR PROXY_RA_HELP
-	   "Value\n")
-{
-	return proxy_leaf_no(vty, "rate-advice", leaf, value_str, NB_OP_MODIFY);
+	return proxy_leaf_in(vty, no, "rate-advice", leaf, value_str, NB_OP_MODIFY);
 }
 
 void cnpproxy_proxy_cli_init(void)
 {
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_source_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_source_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_xdp_if_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_accept_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_accept_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cnp_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_cnp_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fast_path_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fast_path_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_light_to_sender_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_busy_poll_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_flow_table_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_flow_table_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_rate_limit_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_rate_limit_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_sender_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_sender_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_resume_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_resume_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_level_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_level_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_lh_num_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_lh_num_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_lh_action_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_lh_action_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_lh_device_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_lh_device_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_ra_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_ra_cmd);
 }

@@ -14,28 +14,37 @@
 
 #include "cnpproxyd/tunnel/cli_clippy.c"
 
+/* The tunnel's settings need the tunnel: they must not create it silently. */
+static bool tunnel_enabled(struct vty *vty)
+{
+	if (cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel"))
+		return true;
+	vty_out(vty, "%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
+	return false;
+}
+
+static int tunnel_no(struct vty *vty, const char *ifname, const char *src)
+{
+	const char *fl = "./proxy/flow-label-tunnel";
+	const struct lyd_node *conf_if, *conf_src;
+
+	if (!cnpproxy_cli_candidate(vty, fl))
+		return CMD_SUCCESS;
+	/* A typed interface and source must both be the configured ones. */
+	conf_if = cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel/interface");
+	conf_src = cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel/source");
+	if (!cnpproxy_cli_typed_matches(vty, conf_if, ifname) ||
+	    !cnpproxy_cli_typed_matches(vty, conf_src, src))
+		return CMD_WARNING_CONFIG_FAILED;
+	nb_cli_enqueue_change(vty, fl, NB_OP_DESTROY, NULL);
+	return cnpproxy_cli_apply(vty);
+}
+
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-label-tunnel
  */
 DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
-	   "proxy flow-label-tunnel interface IFNAME$ifname source X:X::X:X$src",
-	   "Proxy role\n"
-	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
-	   "Core-facing interface where traffic enters the tunnel\n"
-	   "Interface name\n"
-	   "Outer source: this proxy's advertised address\n"
-	   "IPv6 address\n")
-{
-	if (!cnpproxy_cli_proxy_enabled(vty))
-		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_CREATE, NULL);
-	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/interface", NB_OP_MODIFY, ifname);
-	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/source", NB_OP_MODIFY, src_str);
-	return cnpproxy_cli_apply(vty);
-}
-
-DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
-	   "no proxy flow-label-tunnel [interface IFNAME$ifname source X:X::X:X$source]",
+	   "[no] proxy flow-label-tunnel ![interface IFNAME$ifname source X:X::X:X$src]",
 	   NO_STR
 	   "Proxy role\n"
 	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
@@ -44,28 +53,15 @@ DEFPY_YANG(no_cnpproxy_proxy_fl, no_cnpproxy_proxy_fl_cmd,
 	   "Outer source: this proxy's advertised address\n"
 	   "IPv6 address\n")
 {
-	const char *fl = "./proxy/flow-label-tunnel";
-
-	if (!cnpproxy_cli_candidate(vty, fl))
-		return CMD_SUCCESS;
-	/* A typed interface and source must both be the configured ones. */
-	if (!cnpproxy_cli_typed_matches(vty, cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel/interface"),
-			   ifname) ||
-	    !cnpproxy_cli_typed_matches(vty, cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel/source"),
-			   source_str))
+	if (no)
+		return tunnel_no(vty, ifname, src_str);
+	if (!cnpproxy_cli_proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	nb_cli_enqueue_change(vty, fl, NB_OP_DESTROY, NULL);
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_CREATE, NULL);
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/interface", NB_OP_MODIFY, ifname);
+	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/source", NB_OP_MODIFY, src_str);
 	return cnpproxy_cli_apply(vty);
 }
-
-#define PROXY_FL_TUNNEL_HELP                                                                      \
-	"Proxy role\n"                                                                            \
-	"Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"           \
-	"Destinations carried through the tunnel\n"                                               \
-	"IPv4 prefix\n"                                                                           \
-	"IPv6 prefix\n"                                                                           \
-	"Egress PE's decapsulating address (outer destination)\n"                                 \
-	"IPv6 address\n"
 
 /* A change to the tunnel entry of a prefix, or to node below it (path). */
 static void fl_tunnel_change(struct vty *vty, const char *pbuf, const char *path,
@@ -79,8 +75,15 @@ static void fl_tunnel_change(struct vty *vty, const char *pbuf, const char *path
 }
 
 DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
-	   "proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx endpoint X:X::X:X$ep [vxlan vni (1-16777215)$vni router-mac X:X:X:X:X:X$mac]",
-	   PROXY_FL_TUNNEL_HELP
+	   "[no] proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx ![endpoint X:X::X:X$ep [vxlan vni (1-16777215)$vni router-mac X:X:X:X:X:X$mac]]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
+	   "Destinations carried through the tunnel\n"
+	   "IPv4 prefix\n"
+	   "IPv6 prefix\n"
+	   "Egress PE's decapsulating address (outer destination)\n"
+	   "IPv6 address\n"
 	   "VXLAN over IPv6 instead of IPv6-in-IPv6 (UDP port 4789)\n"
 	   "VXLAN Network Identifier the egress PE decapsulates\n"
 	   "VNI\n"
@@ -89,11 +92,11 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 {
 	char pbuf[PREFIX_STRLEN];
 
-	if (!cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel")) {
-		vty_out(vty,
-			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
+	if (no)
+		return cnpproxy_cli_prefix_no(vty, "./proxy/flow-label-tunnel/tunnel", pfx,
+					      "endpoint", ep_str);
+	if (!tunnel_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
-	}
 	cnpproxy_cli_prefix_key(pfx, pbuf, sizeof(pbuf));
 	fl_tunnel_change(vty, pbuf, "", NB_OP_CREATE, NULL);
 	fl_tunnel_change(vty, pbuf, "/endpoint", NB_OP_MODIFY, ep_str);
@@ -106,36 +109,30 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 	return cnpproxy_cli_apply(vty);
 }
 
-DEFPY_YANG(no_cnpproxy_proxy_fl_tunnel, no_cnpproxy_proxy_fl_tunnel_cmd,
-	   "no proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx [endpoint X:X::X:X$ep]",
-	   NO_STR PROXY_FL_TUNNEL_HELP)
-{
-	return cnpproxy_cli_prefix_no(vty, "./proxy/flow-label-tunnel/tunnel", pfx, "endpoint", ep_str);
-}
-
-#define PROXY_FL_SHAPING_HELP                                                                     \
-	"Proxy role\n"                                                                            \
-	"Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"           \
-	"Slow a tunnelled flow here on light notifications, the sender untouched (seed 003)\n"    \
-	"Percent cut per light notification\n"                                                    \
-	"Percent\n"                                                                               \
-	"Lowest rate of a shaper, Mb/s\n"                                                         \
-	"Mb/s\n"                                                                                  \
-	"Release a shaper this long after the last light notification, us\n"                      \
-	"Microseconds\n"
-
 DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
-	   "proxy flow-label-tunnel local-shaping [{step (1-99)$step|floor (1-4000000)$floor|hold-time (1000-60000000)$hold}]",
-	   PROXY_FL_SHAPING_HELP)
+	   "[no] proxy flow-label-tunnel local-shaping [{step (1-99)$step|floor (1-4000000)$floor|hold-time (1000-60000000)$hold}]",
+	   NO_STR
+	   "Proxy role\n"
+	   "Per-flow flow-label IPv6 encapsulation (flow-label congestion notification)\n"
+	   "Slow a tunnelled flow here on light notifications, the sender untouched (seed 003)\n"
+	   "Percent cut per light notification\n"
+	   "Percent\n"
+	   "Lowest rate of a shaper, Mb/s\n"
+	   "Mb/s\n"
+	   "Release a shaper this long after the last light notification, us\n"
+	   "Microseconds\n")
 {
 	const char *ls = "./proxy/flow-label-tunnel/local-shaping";
 	char xpath[XPATH_MAXLEN];
 
-	if (!cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel")) {
-		vty_out(vty,
-			"%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
-		return CMD_WARNING_CONFIG_FAILED;
+	if (no) {
+		if (!cnpproxy_cli_candidate(vty, ls))
+			return CMD_SUCCESS;
+		nb_cli_enqueue_change(vty, ls, NB_OP_DESTROY, NULL);
+		return cnpproxy_cli_apply(vty);
 	}
+	if (!tunnel_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, ls, NB_OP_CREATE, NULL);
 	/* The command states the whole setting: what it leaves out is the default. */
 	snprintf(xpath, sizeof(xpath), "%s/step", ls);
@@ -144,18 +141,6 @@ DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, floor_str);
 	snprintf(xpath, sizeof(xpath), "%s/hold-time", ls);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, hold_str);
-	return cnpproxy_cli_apply(vty);
-}
-
-DEFPY_YANG(no_cnpproxy_proxy_fl_shaping, no_cnpproxy_proxy_fl_shaping_cmd,
-	   "no proxy flow-label-tunnel local-shaping [{step (1-99)|floor (1-4000000)|hold-time (1000-60000000)}]",
-	   NO_STR PROXY_FL_SHAPING_HELP)
-{
-	const char *ls = "./proxy/flow-label-tunnel/local-shaping";
-
-	if (!cnpproxy_cli_candidate(vty, ls))
-		return CMD_SUCCESS;
-	nb_cli_enqueue_change(vty, ls, NB_OP_DESTROY, NULL);
 	return cnpproxy_cli_apply(vty);
 }
 
@@ -225,10 +210,7 @@ void cli_show_cnpproxy_tunnel_egress(struct vty *vty, const struct lyd_node *dno
 void cnpproxy_tunnel_cli_init(void)
 {
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_tunnel_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_tunnel_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_shaping_cmd);
-	install_element(CNPPROXY_NODE, &no_cnpproxy_proxy_fl_shaping_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_tunnel_egress_cmd);
 }

@@ -26,7 +26,8 @@ REFUSED_TOKENS = set()
 def tokens(string):
     """The words of an FRR command definition, in order, as help lines follow them."""
     string = re.sub(r"\$\w+", "", string)
-    return re.findall(r"\(\d+-\d+\)|[^\s<>\[\]{}|()]+", string)
+    # "![...]" is "[...]" that only the "no" form may leave out.
+    return re.findall(r"\(\d+-\d+\)|[^\s<>\[\]{}|()!]+", string)
 
 
 def commands():
