@@ -40,6 +40,32 @@ static void detach(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *a
 	ai->ifindex = 0;
 }
 
+static const char *what(const struct cnp_attach_set *s, const struct cnp_attach_if *ai)
+{
+	return s->ops->what_of ? s->ops->what_of(ai->flags) : s->ops->what;
+}
+
+/* An attached interface whose flags changed: they stay old if the kernel refuses. */
+static void update(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *ai,
+		   unsigned int flags)
+{
+	int err = 0;
+
+	if (ai->flags == flags)
+		return;
+	if (s->ops->update) {
+		frr_with_privs (&cnpproxy_privs) {
+			err = s->ops->update(prog, ai->ifindex, flags);
+		}
+	}
+	if (err) {
+		zlog_warn("cnpproxyd: cannot change the %s of %s: %s", what(s, ai), ai->name,
+			  safe_strerror(-err));
+		return;
+	}
+	ai->flags = flags;
+}
+
 static void attach_retry(struct event *t)
 {
 	const struct cnp_attach_ops *ops = EVENT_ARG(t);
@@ -48,7 +74,7 @@ static void attach_retry(struct event *t)
 }
 
 void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[CNP_IFNAME_MAX],
-		     unsigned int n)
+		     const unsigned int *flags, unsigned int n)
 {
 	bool refused = false;
 	int err;
@@ -59,12 +85,13 @@ void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[C
 			continue;
 		}
 		if (s->ifs[i].ifindex)
-			zlog_info("cnpproxyd: %s off %s", s->ops->what, s->ifs[i].name);
+			zlog_info("cnpproxyd: %s off %s", what(s, &s->ifs[i]), s->ifs[i].name);
 		detach(s, prog, &s->ifs[i]);
 		s->ifs[i] = s->ifs[--s->n];
 	}
 	for (unsigned int j = 0; j < n; j++) {
 		struct cnp_attach_if *ai = find(s, names[j]);
+		unsigned int want = flags ? flags[j] : 0;
 		int ifindex;
 
 		if (!ai) {
@@ -73,9 +100,13 @@ void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[C
 			ai = &s->ifs[s->n++];
 			memset(ai, 0, sizeof(*ai));
 			strlcpy(ai->name, names[j], sizeof(ai->name));
+			ai->flags = want;
 		}
-		if (ai->ifindex)
+		if (ai->ifindex) {
+			update(s, prog, ai, want);
 			continue;
+		}
+		ai->flags = want;
 		ifindex = cnpproxy_if_index(ai->name);
 		if (!ifindex) {
 			/* The interface layer tells the owner when it appears. */
@@ -83,12 +114,12 @@ void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[C
 			continue;
 		}
 		frr_with_privs (&cnpproxy_privs) {
-			err = s->ops->attach(prog, ifindex);
+			err = s->ops->attach(prog, ifindex, ai->flags);
 		}
 		if (err) {
 			ai->error = s->ops->attach_error;
-			zlog_warn("cnpproxyd: cannot attach the %s to %s: %s", s->ops->what, ai->name,
-				  safe_strerror(-err));
+			zlog_warn("cnpproxyd: cannot attach the %s to %s: %s", what(s, ai),
+				  ai->name, safe_strerror(-err));
 			refused = true;
 			continue;
 		}
@@ -118,7 +149,7 @@ bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
 	struct cnp_attach_if *ai = find(s, ifname);
 
 	if (ai && ai->ifindex && ai->ifindex != ifindex) {
-		zlog_info("cnpproxyd: %s interface %s is gone", s->ops->what, ifname);
+		zlog_info("cnpproxyd: %s interface %s is gone", what(s, ai), ifname);
 		detach(s, prog, ai);
 		ai->error = "no such interface";
 	}
@@ -130,11 +161,16 @@ const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf
 	for (unsigned int i = 0; i < s->n; i++) {
 		if (s->ifs[i].ifindex)
 			continue;
-		snprintf(buf, len, "%s on %s: %s", s->ops->what, s->ifs[i].name,
+		snprintf(buf, len, "%s on %s: %s", what(s, &s->ifs[i]), s->ifs[i].name,
 			 s->ifs[i].error ? s->ifs[i].error : "not attached");
 		return buf;
 	}
 	return NULL;
+}
+
+const struct cnp_attach_if *cnp_attach_find(const struct cnp_attach_set *s, const char *name)
+{
+	return find((struct cnp_attach_set *)s, name);
 }
 
 bool cnp_attach_view(const struct cnp_attach_set *s, unsigned int i, struct cnp_attach_if *out)

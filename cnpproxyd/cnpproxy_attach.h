@@ -21,17 +21,22 @@ struct event;
 /* One interface of a set. */
 struct cnp_attach_if {
 	char name[CNP_IFNAME_MAX];
-	int ifindex;	   /* attached to; 0 if not */
-	const char *error; /* why not, for show */
+	unsigned int flags; /* the owner's: what runs there (the XDP program's stages) */
+	int ifindex;	    /* attached to; 0 if not */
+	const char *error;  /* why not, for show */
 };
 
 /* What a set attaches, and how.  prog is the owner's loaded program. */
 struct cnp_attach_ops {
 	const char *what;	  /* in logs and reasons: "border filter" */
 	const char *attach_error; /* shown when the kernel refuses */
+	/* Optional: what runs on an interface of these flags, instead of what. */
+	const char *(*what_of)(unsigned int flags);
 	/* 0 or -errno; called with the daemon's privileges raised. */
-	int (*attach)(void *prog, int ifindex);
+	int (*attach)(void *prog, int ifindex, unsigned int flags);
 	void (*detach)(void *prog, int ifindex);
+	/* Optional: an attached interface's flags changed.  0 or -errno. */
+	int (*update)(void *prog, int ifindex, unsigned int flags);
 	/* Optional: a log line once an interface is attached. */
 	void (*attached)(void *prog, const struct cnp_attach_if *ai);
 	/* The owner's apply, run again after the kernel refused one. */
@@ -52,11 +57,13 @@ struct cnp_attach_set {
 	}
 
 /*
- * Make the set the n interfaces named: detach those no longer named,
- * attach those not attached yet.  prog must be loaded.
+ * Make the set the n interfaces named, with their flags (NULL: all 0):
+ * detach those no longer named, attach those not attached yet, update
+ * those whose flags changed.  prog must be loaded.
  */
 extern void cnp_attach_sync(struct cnp_attach_set *s, void *prog,
-			    const char (*names)[CNP_IFNAME_MAX], unsigned int n);
+			    const char (*names)[CNP_IFNAME_MAX], const unsigned int *flags,
+			    unsigned int n);
 /* Detach every interface (prog NULL: the program is gone with them). */
 extern void cnp_attach_clear(struct cnp_attach_set *s, void *prog);
 /*
@@ -72,6 +79,9 @@ extern bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
 extern const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf,
 					      size_t len);
 extern unsigned int cnp_attach_count(const struct cnp_attach_set *s);
+/* The interface of that name in the set, or NULL. */
+extern const struct cnp_attach_if *cnp_attach_find(const struct cnp_attach_set *s,
+						   const char *name);
 /* The interface at position i of the set, copied to out; false past the end. */
 extern bool cnp_attach_view(const struct cnp_attach_set *s, unsigned int i,
 			    struct cnp_attach_if *out);

@@ -8,6 +8,8 @@
 #include "cnpproxy_config.h"
 #include "codec/consts.h"
 
+const struct cnp_config cnp_config_off;
+
 void cnp_config_init(struct cnp_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

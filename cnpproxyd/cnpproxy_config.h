@@ -210,6 +210,8 @@ struct cnp_config {
 
 /* Nothing configured: every role off, every value zero. */
 extern void cnp_config_init(struct cnp_config *cfg);
+/* No "router cnpproxy": what a role holds before its first apply. */
+extern const struct cnp_config cnp_config_off;
 
 /*
  * Check a pair of notification ports.  Returns true when acceptable;

@@ -68,13 +68,13 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 	/* apply_finish is not called for the node that goes away. */
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		cnpproxy_nb_config_reset();
-		cnpproxy_proxy_apply();
+		cnpproxy_proxy_apply(&cnp_g.cfg);
 	}
 	pt_init(&none);
 	cnpproxy_rib_static_replace(&none);
-	cnpproxy_cp_apply();
-	cnpproxy_border_apply();
-	cnpproxy_egress_apply();
+	cnpproxy_cp_apply(&cnp_g.cfg);
+	cnpproxy_border_apply(&cnp_g.cfg);
+	cnpproxy_egress_apply(&cnp_g.cfg);
 	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
 	return NB_OK;
 }
@@ -256,7 +256,7 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		cnp_g.cfg = next;
-		cnpproxy_proxy_apply();
+		cnpproxy_proxy_apply(&cnp_g.cfg);
 	}
 
 	/* The main thread's table: the fast path sees it through the lookup's swap. */
@@ -265,9 +265,9 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cnpproxy_rib_static_replace(&want);
 	pt_fini(&want);
 
-	cnpproxy_cp_apply();
-	cnpproxy_border_apply();
-	cnpproxy_egress_apply();
+	cnpproxy_cp_apply(&cnp_g.cfg);
+	cnpproxy_border_apply(&cnp_g.cfg);
+	cnpproxy_egress_apply(&cnp_g.cfg);
 }
 
 static int sender_cnp_sized_check(const struct lyd_node *sender, char *errmsg, size_t errmsg_len)

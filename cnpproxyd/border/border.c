@@ -27,7 +27,20 @@
 
 #define BORDER_RETRY_S 5
 
-static int border_attach(void *prog, int ifindex)
+static const struct cnp_attach_ops border_ops;
+
+static struct {
+	const struct cnp_config *cfg; /* the last apply's */
+	struct pnc_border_tc *bt;
+	struct cnp_attach_if ifs[CNP_BORDER_IF_MAX];
+	struct cnp_attach_set set;
+	const char *error; /* the program could not be loaded */
+} border = {
+	.cfg = &cnp_config_off,
+	.set = CNP_ATTACH_SET(&border_ops, border.ifs, BORDER_RETRY_S),
+};
+
+static int border_attach(void *prog, int ifindex, unsigned int flags)
 {
 	return pnc_border_tc_attach(prog, ifindex);
 }
@@ -39,11 +52,16 @@ static void border_detach(void *prog, int ifindex)
 
 static void border_attached(void *prog, const struct cnp_attach_if *ai)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct cnp_config *cfg = border.cfg;
 
 	zlog_info("cnpproxyd: border filter on %s (%s): UDP ports %u and %u, ICMP type %u and ICMPv6 type %u dropped",
 		  ai->name, pnc_border_tc_mode(prog, ai->ifindex), cfg->notification_port,
 		  cfg->flow_label_port, cfg->notification_icmp_type, cfg->notification_icmp6_type);
+}
+
+static void border_retry(void)
+{
+	cnpproxy_border_apply(border.cfg);
 }
 
 static const struct cnp_attach_ops border_ops = {
@@ -52,16 +70,7 @@ static const struct cnp_attach_ops border_ops = {
 	.attach = border_attach,
 	.detach = border_detach,
 	.attached = border_attached,
-	.retry = cnpproxy_border_apply,
-};
-
-static struct {
-	struct pnc_border_tc *bt;
-	struct cnp_attach_if ifs[CNP_BORDER_IF_MAX];
-	struct cnp_attach_set set;
-	const char *error; /* the program could not be loaded */
-} border = {
-	.set = CNP_ATTACH_SET(&border_ops, border.ifs, BORDER_RETRY_S),
+	.retry = border_retry,
 };
 
 /* Closing the program detaches it everywhere. */
@@ -76,11 +85,11 @@ static void border_close(void)
 	border.bt = NULL;
 }
 
-void cnpproxy_border_apply(void)
+void cnpproxy_border_apply(const struct cnp_config *cfg)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
 	int err;
 
+	border.cfg = cfg;
 	if (!cfg->present || !cfg->n_border_if) {
 		border_close();
 		border.error = NULL;
@@ -106,17 +115,17 @@ void cnpproxy_border_apply(void)
 		zlog_warn("cnpproxyd: border filter ports: %s", safe_strerror(-err));
 		return;
 	}
-	cnp_attach_sync(&border.set, border.bt, cfg->border_if, cfg->n_border_if);
+	cnp_attach_sync(&border.set, border.bt, cfg->border_if, NULL, cfg->n_border_if);
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void border_if_changed(const char *ifname, int ifindex)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct cnp_config *cfg = border.cfg;
 
 	if (cnp_attach_if_changed(&border.set, border.bt, cfg->border_if, cfg->n_border_if, ifname,
 				  ifindex))
-		cnpproxy_border_apply();
+		border_retry();
 }
 
 const char *cnpproxy_border_not_operational(void)
@@ -130,7 +139,7 @@ const char *cnpproxy_border_not_operational(void)
 
 void cnpproxy_border_count(unsigned int *n_configured, unsigned int *attached)
 {
-	*n_configured = cnp_g.cfg.present ? cnp_g.cfg.n_border_if : 0;
+	*n_configured = border.cfg->present ? border.cfg->n_border_if : 0;
 	*attached = cnp_attach_count(&border.set);
 }
 
@@ -148,7 +157,7 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
       "Border filter: notification ports dropped where the domain ends\n"
       JSON_STR)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct cnp_config *cfg = border.cfg;
 	json_object *json = NULL, *jifs = NULL;
 
 	if (uj) {

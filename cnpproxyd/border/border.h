@@ -9,7 +9,8 @@
 #define _CNPPROXY_BORDER_BORDER_H
 
 /* Follow the configuration (interfaces, ports). */
-extern void cnpproxy_border_apply(void);
+struct cnp_config;
+extern void cnpproxy_border_apply(const struct cnp_config *cfg);
 /* Why the filter does not hold on every configured interface, or NULL. */
 extern const char *cnpproxy_border_not_operational(void);
 /* Configured interfaces, and those the filter runs on. */

@@ -46,6 +46,7 @@
 
 #include "cnpproxyd.h"
 #include "cp/cp.h"
+#include "cnpproxy_attach.h"
 #include "cnpproxy_debug.h"
 #include "cnpproxy_if.h"
 #include "cnpproxy_sock.h"
@@ -107,18 +108,26 @@ struct cp_if {
 	uint64_t c[CP_C_MAX];
 };
 
+static const struct cnp_attach_ops cp_attach_ops;
+
 static struct {
+	const struct cnp_config *cfg; /* the last apply's */
 	struct cp_if ifs[CNP_CP_IF_MAX];
 	unsigned int n_if;
 	struct pnc_mark_tc *mt;
+	/* Where the egress program runs; ifs[] mirrors it for its readings. */
+	struct cnp_attach_if att[CNP_CP_IF_MAX];
+	struct cnp_attach_set set;
 	const char *not_operational;
-	struct event *t_samples, *t_retry;
+	struct event *t_samples;
 	int fd[2];	/* UDP, IPv4 and IPv6 */
 	int icmp_fd[2]; /* raw ICMP and ICMPv6, for notification-form icmp */
 	struct cp_gate gate;
 	struct cp_gate_slot slots[CP_GATE_SLOTS];
 	struct cnp_bucket debug;
 } cp = {
+	.cfg = &cnp_config_off,
+	.set = CNP_ATTACH_SET(&cp_attach_ops, cp.att, CP_RETRY_S),
 	.fd = { -1, -1 },
 	.icmp_fd = { -1, -1 },
 };
@@ -160,7 +169,7 @@ static bool cp_debug_allowed(void)
 
 static bool role_on(void)
 {
-	return cnp_g.cfg.present && cnp_g.cfg.role[CNP_ROLE_CONGESTION_POINT];
+	return cp.cfg->present && cp.cfg->role[CNP_ROLE_CONGESTION_POINT];
 }
 
 static struct cp_if *if_by_index(int ifindex)
@@ -254,7 +263,7 @@ static int socket_open(int family, bool icmp, bool bind_src, const uint8_t *src)
 
 static void sockets_open(void)
 {
-	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
+	const struct cnp_cp_config *cc = &cp.cfg->cp;
 
 	sockets_close();
 	cp.fd[0] = socket_open(AF_INET, false, cc->src4_set, cc->src4);
@@ -342,7 +351,7 @@ static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct p
 	e = cnpproxy_lookup(src);
 	if (e && !memcmp(&e->proxy, src, sizeof(*src)))
 		return true;
-	return plist_permits(cnp_g.cfg.cp.tunnel_heads_plist, 6, v->outer_src);
+	return plist_permits(cp.cfg->cp.tunnel_heads_plist, 6, v->outer_src);
 }
 
 /* The level notifications carry: one more once collaboration escalated. */
@@ -364,8 +373,8 @@ static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const s
 		ci->c[CP_C_SEND_ERROR]++;
 		return;
 	}
-	send_to(ci, to, cnp_g.cfg.flow_label_port, msg, len, CP_C_FCN_SENT,
-		cnp_g.cfg.cp.fcn_copy_flow_label ? v->flow_label : 0);
+	send_to(ci, to, cp.cfg->flow_label_port, msg, len, CP_C_FCN_SENT,
+		cp.cfg->cp.fcn_copy_flow_label ? v->flow_label : 0);
 }
 
 /*
@@ -392,7 +401,7 @@ static void queue_report(const struct cp_if *ci, unsigned int flows, struct pn_q
 	if (drain_bps && flows)
 		m->advice_mbps = (uint32_t)MAX(drain_bps / 1000000u / flows, 1);
 	m->lh_level = cp_lh_level(&ci->thr, ci->cur.backlog_bytes);
-	if (cnp_g.cfg.cp.hide_queue_state)
+	if (cp.cfg->cp.hide_queue_state)
 		return;
 	m->type = PNC_LH_METRIC_QUEUE_KB;
 	m->value = pnc_lh_queue_kb(ci->cur.backlog_bytes);
@@ -469,7 +478,7 @@ static void resume_slowed(struct cp_if *ci)
 
 static bool direct_wanted(const struct cp_sample_view *v)
 {
-	return plist_permits(cnp_g.cfg.cp.direct_plist, v->roce.ip.version, v->roce.ip.src);
+	return plist_permits(cp.cfg->cp.direct_plist, v->roce.ip.version, v->roce.ip.src);
 }
 
 /* The proxy named is this router: the report needs no datagram. */
@@ -488,7 +497,7 @@ static bool proxy_is_self(const struct pt_addr *to)
 
 static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 {
-	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
+	const struct cnp_cp_config *cc = &cp.cfg->cp;
 	const struct pt_entry *e;
 	struct pt_addr sender, to;
 	uint8_t msg[PNC_NOTIF_ICMP_HLEN + PNC_NOTIF_MAX_LEN6];
@@ -513,13 +522,13 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 	/* The carrier's family; with the ICMP form, its type (0: UDP). */
 	form.version = to.family == PT_AF_INET ? 4 : 6;
 	if (cc->notify_icmp)
-		form.type = form.version == 4 ? cnp_g.cfg.notification_icmp_type
-					      : cnp_g.cfg.notification_icmp6_type;
+		form.type = form.version == 4 ? cp.cfg->notification_icmp_type
+					      : cp.cfg->notification_icmp6_type;
 	if (cp_notification_build(v, notify_level(ci, ci->level), &form, msg, sizeof(msg), &len)) {
 		ci->c[CP_C_SEND_ERROR]++;
 		return;
 	}
-	send_to(ci, &to, form.type ? 0 : cnp_g.cfg.notification_port, msg, len, CP_C_NOTIF_SENT, 0);
+	send_to(ci, &to, form.type ? 0 : cp.cfg->notification_port, msg, len, CP_C_NOTIF_SENT, 0);
 	if (fallback)
 		ci->c[CP_C_FALLBACK_SENT]++;
 }
@@ -850,82 +859,114 @@ static void if_events_cancel(struct cp_if *ci)
 	event_cancel(&ci->t_timeout);
 }
 
+/* The running interface of that name, with its state, or NULL. */
+static struct cp_if *if_find(struct cp_if *ifs, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(ifs[i].cfg.name, name))
+			return &ifs[i];
+	return NULL;
+}
+
+/* The interface's readings stop; the attachment set detaches the program. */
 static void if_stop(struct cp_if *ci)
 {
 	if_events_cancel(ci);
 	pnc_qmon_close(ci->qm);
 	ci->qm = NULL;
-	if (ci->attached && cp.mt) {
-		frr_with_privs (&cnpproxy_privs) {
-			pnc_mark_tc_detach(cp.mt, ci->ifindex);
-		}
-	}
 	ci->attached = false;
 	ci->pushed_valid = false;
 	ci->have_cur = false;
 	ci->n_slowed = 0;
 }
 
-/*
- * Attach to the interface if it exists now; false to retry later.  A
- * missing interface is not retried: the interface layer says when it
- * appears (cp_if_changed).
- */
-static bool if_start(struct cp_if *ci)
+/* The program runs there: start reading the queue. */
+static void if_start(struct cp_if *ci, int ifindex)
 {
-	char err[128];
-	int ret = 0;
-
-	if (ci->attached)
-		return true;
-	if (!cp_policy_config_valid(&ci->cfg.policy, err, sizeof(err))) {
-		ci->not_operational = "invalid thresholds";
-		return true;
-	}
-	ci->ifindex = cnpproxy_if_index(ci->cfg.name);
-	if (!ci->ifindex) {
-		ci->not_operational = "no such interface";
-		return true;
-	}
+	ci->ifindex = ifindex;
+	ci->attached = true;
 	if (!ci->qm)
 		ci->qm = pnc_qmon_open();
 	if (!ci->qm) {
+		/* The next configuration change tries again. */
 		ci->not_operational = "cannot open a netlink socket";
-		return false;
+		return;
 	}
-	frr_with_privs (&cnpproxy_privs) {
-		ret = pnc_mark_tc_attach(cp.mt, ci->ifindex);
-	}
-	if (ret && ret != -EEXIST) {
-		ci->not_operational = "cannot attach the egress program";
-		zlog_warn("cnpproxyd: cannot attach the egress program to %s: %s", ci->cfg.name,
-			  safe_strerror(-ret));
-		return false;
-	}
-	ci->attached = true;
 	ci->not_operational = "waiting for the first reading";
 	ci->link_bps = link_speed(ci->cfg.name);
 	cp_machine_init(&ci->m, cnpproxy_now_us());
 	event_add_timer_msec(master, if_poll, ci, 0, &ci->t_poll);
-	return true;
 }
 
-static void retry(struct event *t)
+static int cp_attach(void *prog, int ifindex, unsigned int flags)
 {
-	bool pending = false;
+	int ret = pnc_mark_tc_attach(prog, ifindex);
 
-	for (unsigned int i = 0; i < cp.n_if; i++)
-		pending |= !if_start(&cp.ifs[i]);
-	if (pending)
-		event_add_timer(master, retry, NULL, CP_RETRY_S, &cp.t_retry);
+	return ret == -EEXIST ? 0 : ret;
 }
+
+static void cp_detach(void *prog, int ifindex)
+{
+	pnc_mark_tc_detach(prog, ifindex);
+}
+
+static void cp_attached(void *prog, const struct cnp_attach_if *ai)
+{
+	struct cp_if *ci = if_find(cp.ifs, cp.n_if, ai->name);
+
+	if (ci)
+		if_start(ci, ai->ifindex);
+}
+
+/*
+ * The interfaces whose thresholds are valid, to the attachment set;
+ * then the reason of each that does not run.
+ */
+static void cp_sync(void)
+{
+	char names[CNP_CP_IF_MAX][CNP_IFNAME_MAX], err[128];
+	const struct cnp_attach_if *ai;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < cp.n_if; i++) {
+		struct cp_if *ci = &cp.ifs[i];
+
+		if (!cp_policy_config_valid(&ci->cfg.policy, err, sizeof(err))) {
+			ci->not_operational = "invalid thresholds";
+			continue;
+		}
+		strlcpy(names[n++], ci->cfg.name, sizeof(names[0]));
+	}
+	cnp_attach_sync(&cp.set, cp.mt, names, NULL, n);
+	for (unsigned int i = 0; i < cp.n_if; i++) {
+		struct cp_if *ci = &cp.ifs[i];
+
+		ai = cnp_attach_find(&cp.set, ci->cfg.name);
+		if (ai && ai->ifindex)
+			continue;
+		/* Not (or no longer) attached: no readings. */
+		if (ci->attached)
+			if_stop(ci);
+		if (ai)
+			ci->not_operational = ai->error;
+	}
+}
+
+static const struct cnp_attach_ops cp_attach_ops = {
+	.what = "congestion point",
+	.attach_error = "cannot attach the egress program",
+	.attach = cp_attach,
+	.detach = cp_detach,
+	.attached = cp_attached,
+	.retry = cp_sync,
+};
 
 static void cp_stop(void)
 {
+	cnp_attach_clear(&cp.set, cp.mt);
 	for (unsigned int i = 0; i < cp.n_if; i++)
 		if_stop(&cp.ifs[i]);
 	cp.n_if = 0;
-	event_cancel(&cp.t_retry);
 	event_cancel(&cp.t_samples);
 	frr_with_privs (&cnpproxy_privs) {
 		pnc_mark_tc_close(cp.mt);
@@ -950,15 +991,6 @@ static bool cp_start(void)
 	return true;
 }
 
-/* The running interface of that name, with its state, or NULL. */
-static struct cp_if *if_find(struct cp_if *ifs, unsigned int n, const char *name)
-{
-	for (unsigned int i = 0; i < n; i++)
-		if (!strcmp(ifs[i].cfg.name, name))
-			return &ifs[i];
-	return NULL;
-}
-
 static bool configured(const struct cnp_cp_config *cc, const char *name)
 {
 	for (unsigned int k = 0; k < cc->n_if; k++)
@@ -967,12 +999,13 @@ static bool configured(const struct cnp_cp_config *cc, const char *name)
 	return false;
 }
 
-void cnpproxy_cp_apply(void)
+void cnpproxy_cp_apply(const struct cnp_config *cfg)
 {
-	const struct cnp_cp_config *cc = &cnp_g.cfg.cp;
+	const struct cnp_cp_config *cc = &cfg->cp;
 	static struct cp_if old[CNP_CP_IF_MAX];
 	unsigned int n_old = cp.n_if;
 
+	cp.cfg = cfg;
 	if (!role_on()) {
 		cp_stop();
 		cp.not_operational = "role not enabled";
@@ -992,16 +1025,10 @@ void cnpproxy_cp_apply(void)
 	for (unsigned int i = 0; i < n_old; i++)
 		if_events_cancel(&cp.ifs[i]);
 	memcpy(old, cp.ifs, sizeof(old));
-	for (unsigned int i = 0; i < n_old; i++) {
-		if (configured(cc, old[i].cfg.name))
-			continue;
-		pnc_qmon_close(old[i].qm);
-		if (!old[i].attached)
-			continue;
-		frr_with_privs (&cnpproxy_privs) {
-			pnc_mark_tc_detach(cp.mt, old[i].ifindex);
-		}
-	}
+	/* The attachment set detaches the program from those no longer configured. */
+	for (unsigned int i = 0; i < n_old; i++)
+		if (!configured(cc, old[i].cfg.name))
+			pnc_qmon_close(old[i].qm);
 	memset(cp.ifs, 0, sizeof(cp.ifs));
 	for (unsigned int k = 0; k < cc->n_if; k++) {
 		struct cp_if *ci = &cp.ifs[k], *was = if_find(old, n_old, cc->ifs[k].name);
@@ -1013,12 +1040,17 @@ void cnpproxy_cp_apply(void)
 		ci->pushed_valid = false;
 		cnp_bucket_init(&ci->bucket, ci->cfg.notify_rate, ci->cfg.notify_rate,
 				cnpproxy_now_us());
-		if (ci->attached)
-			poll_arm(ci);
 	}
 	cp.n_if = cc->n_if;
-	event_cancel(&cp.t_retry);
-	retry(NULL);
+	for (unsigned int k = 0; k < cp.n_if; k++) {
+		struct cp_if *ci = &cp.ifs[k];
+
+		if (ci->attached && ci->qm)
+			poll_arm(ci);
+		else if (ci->attached)
+			if_start(ci, ci->ifindex);
+	}
+	cp_sync();
 }
 
 const char *cnpproxy_cp_not_operational(void)
@@ -1031,6 +1063,29 @@ const char *cnpproxy_cp_not_operational(void)
 }
 
 /* ---- state for the show commands ---------------------------------------- */
+
+const struct cnp_config *cnpproxy_cp_config(void)
+{
+	return cp.cfg;
+}
+
+bool cnpproxy_cp_attachment(unsigned int i, struct cnp_attach_if *out)
+{
+	const struct cnp_attach_if *ai;
+
+	if (i >= cp.n_if)
+		return false;
+	ai = cnp_attach_find(&cp.set, cp.ifs[i].cfg.name);
+	if (ai) {
+		*out = *ai;
+		return true;
+	}
+	/* Not given to the set: its thresholds are invalid. */
+	memset(out, 0, sizeof(*out));
+	strlcpy(out->name, cp.ifs[i].cfg.name, sizeof(out->name));
+	out->error = cp.ifs[i].not_operational;
+	return true;
+}
 
 unsigned int cnpproxy_cp_if_count(void)
 {
@@ -1101,20 +1156,18 @@ uint32_t cnpproxy_cp_prog_id(void)
  */
 static void cp_if_changed(const char *ifname, int ifindex)
 {
-	for (unsigned int i = 0; i < cp.n_if; i++) {
-		struct cp_if *ci = &cp.ifs[i];
+	struct cp_if *ci = if_find(cp.ifs, cp.n_if, ifname);
+	char names[1][CNP_IFNAME_MAX];
 
-		if (strcmp(ci->cfg.name, ifname) || (ci->attached && ci->ifindex == ifindex))
-			continue;
-		if (ci->attached) {
-			zlog_info("cnpproxyd: congestion point interface %s is gone", ifname);
-			if_stop(ci);
-			ci->not_operational = "no such interface";
-		}
-		/* A failed attach is retried like one at configuration time. */
-		if (ifindex && cp.mt && !if_start(ci) && !cp.t_retry)
-			event_add_timer(master, retry, NULL, CP_RETRY_S, &cp.t_retry);
+	if (!ci)
+		return;
+	if (ci->attached && ci->ifindex != ifindex) {
+		if_stop(ci);
+		ci->not_operational = "no such interface";
 	}
+	strlcpy(names[0], ifname, sizeof(names[0]));
+	if (cnp_attach_if_changed(&cp.set, cp.mt, names, 1, ifname, ifindex))
+		cp_sync();
 }
 
 void cnpproxy_cp_init(void)

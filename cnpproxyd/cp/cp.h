@@ -69,9 +69,15 @@ struct cp_if_view {
 extern void cnpproxy_cp_init(void);
 extern void cnpproxy_cp_fini(void);
 /* Follow the configuration (cnp_g.cfg.cp and the role flag). */
-extern void cnpproxy_cp_apply(void);
+struct cnp_config;
+extern void cnpproxy_cp_apply(const struct cnp_config *cfg);
+/* The configuration the last apply handed, for the show commands. */
+extern const struct cnp_config *cnpproxy_cp_config(void);
 /* Why the enabled role does not run (NULL: it does). */
 extern const char *cnpproxy_cp_not_operational(void);
+/* Its interface at position i, for the operational state; false past the end. */
+struct cnp_attach_if;
+extern bool cnpproxy_cp_attachment(unsigned int i, struct cnp_attach_if *out);
 
 extern unsigned int cnpproxy_cp_if_count(void);
 extern bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out);

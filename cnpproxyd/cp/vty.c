@@ -180,7 +180,7 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
  */
 static const char *direct_not_operational(void)
 {
-	const char *name = cnp_g.cfg.cp.direct_plist;
+	const char *name = cnpproxy_cp_config()->cp.direct_plist;
 
 	if (!cnpproxy_proxy_local_ready())
 		return "the proxy role does not run";
@@ -191,7 +191,7 @@ static const char *direct_not_operational(void)
 
 static void direct_show(struct vty *vty, json_object *json)
 {
-	const char *name = cnp_g.cfg.cp.direct_plist, *why = direct_not_operational();
+	const char *name = cnpproxy_cp_config()->cp.direct_plist, *why = direct_not_operational();
 	json_object *jd;
 
 	if (!json) {
@@ -205,7 +205,7 @@ static void direct_show(struct vty *vty, json_object *json)
 	json_object_boolean_add(jd, "operational", !why);
 	if (why)
 		json_object_string_add(jd, "reason", why);
-	json_object_boolean_add(jd, "hideQueueState", cnp_g.cfg.cp.hide_queue_state);
+	json_object_boolean_add(jd, "hideQueueState", cnpproxy_cp_config()->cp.hide_queue_state);
 	json_object_object_add(json, "directToSource", jd);
 }
 
@@ -216,6 +216,7 @@ DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
       "Congestion point: watched queues, thresholds, state, counters\n"
       JSON_STR)
 {
+	const struct cnp_config *cfg = cnpproxy_cp_config();
 	json_object *json = NULL, *jifs = NULL, *jp;
 	struct pnc_mark_counters pc;
 	struct cp_if_view v;
@@ -227,17 +228,16 @@ DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
 		json_object_boolean_add(json, "operational", !why);
 		if (why)
 			json_object_string_add(json, "reason", why);
-		json_object_boolean_add(json, "fcnCopyFlowLabel", cnp_g.cfg.cp.fcn_copy_flow_label);
+		json_object_boolean_add(json, "fcnCopyFlowLabel", cfg->cp.fcn_copy_flow_label);
 		json_object_string_add(json, "notificationForm",
-				       cnp_g.cfg.cp.notify_icmp ? "icmp" : "udp");
+				       cfg->cp.notify_icmp ? "icmp" : "udp");
 	} else {
 		vty_out(vty, "Congestion point: %s\n", why ? why : "running");
-		if (cnp_g.cfg.cp.notify_icmp)
+		if (cfg->cp.notify_icmp)
 			vty_out(vty,
 				"Five-tuple notifications are sent as ICMP (type %u) / ICMPv6 (type %u)\n",
-				cnp_g.cfg.notification_icmp_type,
-				cnp_g.cfg.notification_icmp6_type);
-		if (cnp_g.cfg.cp.fcn_copy_flow_label)
+				cfg->notification_icmp_type, cfg->notification_icmp6_type);
+		if (cfg->cp.fcn_copy_flow_label)
 			vty_out(vty, "Flow-label FCNs carry the label in their IPv6 header too\n");
 	}
 	direct_show(vty, json);

@@ -26,9 +26,13 @@ static struct {
 	/* In force for the fast path: IPv4, IPv6. */
 	struct cnp_lpm_rule *rules[2];
 	size_t n[2];
+	/* The configured list's name: in the configuration the owner handed. */
+	const char *plist;
 	struct event *t_update;
 	void (*changed)(void); /* the owner's: other users of the lists follow */
-} acc;
+} acc = {
+	.plist = "",
+};
 
 /* The entries of the list of one family, in seq order. */
 static size_t plist_rules(afi_t afi, const struct prefix_list *plist, struct cnp_plist_rule *rules)
@@ -90,22 +94,21 @@ bool cnpproxy_accept_permits(uint8_t version, const uint8_t *addr)
 	return cnp_lpm_permits(acc.rules[i], acc.n[i], version, addr);
 }
 
-void cnpproxy_accept_update(void)
+void cnpproxy_accept_update(const char *plist)
 {
-	const char *name = cnp_g.cfg.proxy.accept_plist;
-
+	acc.plist = plist;
 	for (afi_t afi = AFI_IP; afi <= AFI_IP6; afi++) {
 		int i = afi == AFI_IP ? 0 : 1;
 
 		cnpproxy_accept_rules_free(&acc.rules[i]);
-		acc.n[i] = cnpproxy_accept_rules(afi, name, &acc.rules[i]);
+		acc.n[i] = cnpproxy_accept_rules(afi, plist, &acc.rules[i]);
 	}
 }
 
 static void accept_update(struct event *t)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		cnpproxy_accept_update();
+		cnpproxy_accept_update(acc.plist);
 	}
 }
 

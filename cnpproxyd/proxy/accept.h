@@ -31,8 +31,12 @@ extern void cnpproxy_accept_rules_free(struct cnp_lpm_rule **rules);
  */
 extern bool cnpproxy_accept_permits(uint8_t version, const uint8_t *addr);
 
-/* Recompile now (the main thread, with cnpproxy_fp_mtx held). */
-extern void cnpproxy_accept_update(void);
+/*
+ * Compile the prefix-list of that name now (the main thread, with
+ * cnpproxy_fp_mtx held), and again whenever prefix-lists change.  The
+ * name stays the caller's: in its configuration.
+ */
+extern void cnpproxy_accept_update(const char *plist);
 /* changed: called when a prefix-list changes (lib/plist has one hook). */
 extern void cnpproxy_accept_init(void (*changed)(void));
 extern void cnpproxy_accept_fini(void);

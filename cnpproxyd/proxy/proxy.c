@@ -158,6 +158,8 @@ static bool pn_key_cmp(const void *a, const void *b)
 }
 
 static struct {
+	/* The last apply's; the fast path reads it under the mutex, like the rest. */
+	const struct cnp_config *cfg;
 	int notif_fd[2]; /* IPv4, IPv6 */
 	int fcn_fd[2];
 	int icmp_fd[2]; /* the notification's ICMP form: raw ICMP, ICMPv6 */
@@ -178,6 +180,7 @@ static struct {
 	bool role_off;
 	const char *sockets_missing; /* NULL: all sockets open */
 } pn = {
+	.cfg = &cnp_config_off,
 	.role_off = true,
 	.notif_fd = { -1, -1 },
 	.fcn_fd = { -1, -1 },
@@ -447,12 +450,12 @@ static bool pn_resume_quiet(const struct pn_flow_ref *ref)
 	return cnpproxy_proxy_local_resume(ref, NULL);
 }
 
-void cnpproxy_proxy_apply(void)
+void cnpproxy_proxy_apply(const struct cnp_config *cfg)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
 	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY];
 	size_t flows_size = cfg->proxy.flow_table_size ? cfg->proxy.flow_table_size : PN_FLOWS;
 
+	pn.cfg = cfg;
 	cnp_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
 	cnpproxy_resume_apply(on ? cfg->proxy.resume_after_us : 0, pn_resume_quiet);
 	/* New limits apply to sources from scratch. */
@@ -472,8 +475,8 @@ void cnpproxy_proxy_apply(void)
 		if (pn_flows)
 			cnpproxy_flows_file_forget();
 		/* Learning lets go of the table before it is freed. */
-		cnpproxy_learn_apply(NULL);
-		cnpproxy_tunnel_apply();
+		cnpproxy_learn_apply(cfg, NULL);
+		cnpproxy_tunnel_apply(cfg);
 		event_cancel(&pn.t_age);
 		pnc_flow_table_free(pn_flows);
 		pn_flows = NULL;
@@ -483,9 +486,9 @@ void cnpproxy_proxy_apply(void)
 		event_add_event(cnpproxy_fp_loop(), pn_sync, NULL, 0, &pn.t_sync);
 		return;
 	}
-	cnpproxy_learn_apply(pn_flows);
-	cnpproxy_tunnel_apply();
-	cnpproxy_accept_update();
+	cnpproxy_learn_apply(cfg, pn_flows);
+	cnpproxy_tunnel_apply(cfg);
+	cnpproxy_accept_update(cfg->proxy.accept_plist);
 	if (!pn.t_age)
 		event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
 	if (!pn.role_off && pn.want_notif_port == cfg->notification_port &&
@@ -506,7 +509,7 @@ void cnpproxy_proxy_apply(void)
 /* Every call, not at apply time: a prefix-list may come and go later. */
 const char *cnpproxy_proxy_not_operational(void)
 {
-	const char *plist = cnp_g.cfg.proxy.accept_plist;
+	const char *plist = pn.cfg->proxy.accept_plist;
 	const char *why = NULL;
 
 	if (pn.role_off)
@@ -536,7 +539,7 @@ const char *cnpproxy_proxy_not_operational(void)
 	why = cnpproxy_xsk_not_operational();
 	if (why)
 		return why;
-	if (cnp_g.cfg.proxy.fl_enabled && cnpproxy_tunnel_not_operational())
+	if (pn.cfg->proxy.fl_enabled && cnpproxy_tunnel_not_operational())
 		return cnpproxy_tunnel_not_operational();
 	return NULL;
 }
@@ -561,7 +564,7 @@ static struct {
 /* The accept-from list, as compiled for this thread (proxy/accept.c). */
 static bool source_allowed(const union sockunion *from)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 
 	if (!pc->accept_plist[0]) {
 		pn_counters.c[PN_NO_ACCEPT_LIST]++;
@@ -587,7 +590,7 @@ static void key_of(struct pn_key *k, int family, const void *addr, uint32_t qpn)
 
 static bool within_rate(const union sockunion *from, uint64_t now)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 	struct pn_source lookup, *src;
 
 	key_of(&lookup.key, sockunion_family(from), sockunion_get_addr(from), 0);
@@ -628,7 +631,7 @@ static bool interval_ok(const struct pnc_flow *f, uint64_t now, unsigned int fac
 		qp = XCALLOC(MTYPE_PN_QP, sizeof(*qp));
 		qp->key = lookup.key;
 		(void)hash_get(pn.qps, qp, hash_alloc_intern);
-	} else if (now - qp->last_cnp_us < (uint64_t)cnp_g.cfg.proxy.cnp_min_interval_us * factor) {
+	} else if (now - qp->last_cnp_us < (uint64_t)pn.cfg->proxy.cnp_min_interval_us * factor) {
 		pn_counters.c[PN_MIN_INTERVAL]++;
 		return false;
 	}
@@ -639,7 +642,7 @@ static bool interval_ok(const struct pnc_flow *f, uint64_t now, unsigned int fac
 /* IP and UDP fields every RoCEv2 message to the sender shares. */
 static void sender_ip(const struct pnc_flow *f, struct pnc_ip_udp *ip)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 	int i = f->ip_version == 4 ? 0 : 1;
 
 	pnc_ip_udp_init(ip, f->ip_version);
@@ -665,7 +668,7 @@ static uint64_t ntp_now(void)
 static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r,
 		       const struct pn_queue_report *metric, struct pnc_lh_cnp *m)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 
 	memset(m, 0, sizeof(*m));
 	m->block.level = r->lh_level;
@@ -693,7 +696,7 @@ static int build_message(const struct pnc_flow *f, const struct cnp_sender *snd,
 			 const struct cnp_reaction *r, const struct pn_queue_report *metric,
 			 struct pn_out *o)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 	struct pnc_lh_icmp6 icmp;
 	struct pnc_rate_advice ra;
 	struct pnc_lh_roce lh;
@@ -766,7 +769,7 @@ static bool queue_message(const struct pnc_flow *f, const struct cnp_sender *snd
 
 static bool source_set(const struct pnc_flow *f)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 
 	if (f->ip_version == 4 ? pc->src4_set : pc->src6_set)
 		return true;
@@ -798,7 +801,7 @@ static void resume_note(const struct pnc_flow *f, uint64_t now)
 static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_report *metric,
 		  uint64_t now)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 	const struct cnp_sender *snd;
 	struct cnp_level_policy lp;
 	struct cnp_reaction r;
@@ -957,7 +960,7 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 		return;
 	}
 	/* CL 0: the congestion point gave none; treat it as severe. */
-	react(f, fcn.cl ? fcn.cl : cnp_g.cfg.proxy.level.severe_level, NULL, now);
+	react(f, fcn.cl ? fcn.cl : pn.cfg->proxy.level.severe_level, NULL, now);
 }
 
 /*
@@ -1158,7 +1161,7 @@ enum pn_local_result cnpproxy_proxy_local(const struct pnc_roce_view *inv, uint8
 
 static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
 	const struct cnp_sender *snd;
 	struct cnp_level_policy lp;
 	const struct pnc_flow *f;

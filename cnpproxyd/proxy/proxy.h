@@ -61,7 +61,8 @@ struct pn_counters {
 extern const char *cnpproxy_proxy_counter_name(enum pn_counter c);
 
 /* (Re)open or close sockets after a configuration change. */
-extern void cnpproxy_proxy_apply(void);
+struct cnp_config;
+extern void cnpproxy_proxy_apply(const struct cnp_config *cfg);
 extern void cnpproxy_proxy_init(void);
 extern void cnpproxy_proxy_fini(void);
 /* Why the role does not run, or NULL if it does. */

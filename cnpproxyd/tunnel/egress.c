@@ -29,7 +29,7 @@
 
 #define DECAP_RETRY_S 5
 
-static int decap_attach(void *prog, int ifindex)
+static int decap_attach(void *prog, int ifindex, unsigned int flags)
 {
 	return pnc_flenc_attach_decap(prog, ifindex);
 }
@@ -44,16 +44,19 @@ static void decap_attached(void *prog, const struct cnp_attach_if *ai)
 	zlog_info("cnpproxyd: tunnel egress on %s", ai->name);
 }
 
+static void decap_retry(void);
+
 static const struct cnp_attach_ops decap_ops = {
 	.what = "tunnel egress",
 	.attach_error = "cannot attach the decapsulation program",
 	.attach = decap_attach,
 	.detach = decap_detach,
 	.attached = decap_attached,
-	.retry = cnpproxy_egress_apply,
+	.retry = decap_retry,
 };
 
 static struct {
+	const struct cnp_config *cfg; /* the last apply's */
 	struct pnc_flenc_tc *fe;
 	/* The SIDs the program was loaded with: a change reloads it. */
 	uint8_t sids[CNP_TE_SID_MAX][16];
@@ -62,6 +65,7 @@ static struct {
 	struct cnp_attach_set set;
 	const char *error;
 } decap = {
+	.cfg = &cnp_config_off,
 	.set = CNP_ATTACH_SET(&decap_ops, decap.ifs, DECAP_RETRY_S),
 };
 
@@ -78,10 +82,8 @@ static void decap_close(void)
 }
 
 /* Load the program for the configured SIDs, unless it runs with them. */
-static bool decap_load(void)
+static bool decap_load(const struct cnp_config *cfg)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
-
 	if (decap.fe && decap.n_sids == cfg->n_te_sid &&
 	    !memcmp(decap.sids, cfg->te_sid, cfg->n_te_sid * 16))
 		return true;
@@ -106,10 +108,9 @@ static bool decap_load(void)
 	return true;
 }
 
-void cnpproxy_egress_apply(void)
+void cnpproxy_egress_apply(const struct cnp_config *cfg)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
-
+	decap.cfg = cfg;
 	decap.error = NULL;
 	if (!cfg->present || !cfg->n_te_if || !cfg->n_te_sid) {
 		decap_close();
@@ -117,17 +118,22 @@ void cnpproxy_egress_apply(void)
 			decap.error = "no tunnel-egress sid: nothing to decapsulate";
 		return;
 	}
-	if (!decap_load())
+	if (!decap_load(cfg))
 		return;
-	cnp_attach_sync(&decap.set, decap.fe, cfg->te_if, cfg->n_te_if);
+	cnp_attach_sync(&decap.set, decap.fe, cfg->te_if, NULL, cfg->n_te_if);
+}
+
+static void decap_retry(void)
+{
+	cnpproxy_egress_apply(decap.cfg);
 }
 
 static void decap_if_changed(const char *ifname, int ifindex)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct cnp_config *cfg = decap.cfg;
 
 	if (cnp_attach_if_changed(&decap.set, decap.fe, cfg->te_if, cfg->n_te_if, ifname, ifindex))
-		cnpproxy_egress_apply();
+		decap_retry();
 }
 
 const char *cnpproxy_egress_not_operational(void)
@@ -141,7 +147,7 @@ const char *cnpproxy_egress_not_operational(void)
 
 void cnpproxy_egress_count(unsigned int *configured, unsigned int *attached)
 {
-	*configured = cnp_g.cfg.present ? cnp_g.cfg.n_te_if : 0;
+	*configured = decap.cfg->present ? decap.cfg->n_te_if : 0;
 	*attached = cnp_attach_count(&decap.set);
 }
 
@@ -168,7 +174,7 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
       "Tunnel egress: decapsulation with the modified pipe\n"
       JSON_STR)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct cnp_config *cfg = decap.cfg;
 	struct pnc_flenc_counters c = {};
 	const char *why = cnpproxy_egress_not_operational();
 	json_object *json = NULL, *jifs = NULL, *jsids = NULL, *jc = NULL;

@@ -8,7 +8,8 @@
 #ifndef _CNPPROXY_TUNNEL_EGRESS_H
 #define _CNPPROXY_TUNNEL_EGRESS_H
 
-extern void cnpproxy_egress_apply(void);
+struct cnp_config;
+extern void cnpproxy_egress_apply(const struct cnp_config *cfg);
 /* Why tunnel-egress does not decapsulate on every interface, or NULL. */
 extern const char *cnpproxy_egress_not_operational(void);
 /* Configured interfaces, and those it decapsulates on. */

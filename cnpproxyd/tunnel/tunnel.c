@@ -31,16 +31,23 @@
 #define FL_AGE_S   10
 #define FL_IDLE_S  300
 
+static const struct cnp_attach_ops fl_ops;
+
 static struct {
 	struct pnc_flenc_tc *fe;
 	/* What the program was built from, to rebuild only on a change. */
 	struct cnp_proxy_config applied;
 	bool on;
+	/* The interface: the set's, mirrored for the fast path under its mutex. */
+	struct cnp_attach_if ifs[1];
+	struct cnp_attach_set set;
 	int ifindex;
 	bool attached;
+	/* The program's own trouble; the set says the interface's. */
 	const char *not_operational;
-	struct event *t_retry, *t_age;
+	struct event *t_age;
 } fl = {
+	.set = CNP_ATTACH_SET(&fl_ops, fl.ifs, FL_RETRY_S),
 	.not_operational = "not configured",
 };
 
@@ -70,10 +77,57 @@ static void shaping_start(void)
 	cnpproxy_shape_start(fl.fe, fl.attached ? fl.ifindex : 0, fl.applied.fl_shape ? &sc : NULL);
 }
 
+/* The fast path resolves labels through fl.fe once attached: under its mutex. */
+static int fl_attach(void *prog, int ifindex, unsigned int flags)
+{
+	int ret;
+
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		ret = pnc_flenc_attach(prog, ifindex);
+		if (!ret) {
+			fl.ifindex = ifindex;
+			fl.attached = true;
+		}
+	}
+	return ret;
+}
+
+static void fl_detach(void *prog, int ifindex)
+{
+	/* The shapers' classes go with the interface, and their packets through the program. */
+	cnpproxy_shape_stop();
+	frr_with_mutex (&cnpproxy_fp_mtx) {
+		pnc_flenc_detach(prog, ifindex);
+		fl.attached = false;
+	}
+}
+
+static void fl_attached(void *prog, const struct cnp_attach_if *ai)
+{
+	shaping_start();
+}
+
+/* The interface the configuration names, as the set takes it. */
+static void fl_sync(void)
+{
+	char names[1][CNP_IFNAME_MAX];
+
+	strlcpy(names[0], fl.applied.fl_if, sizeof(names[0]));
+	cnp_attach_sync(&fl.set, fl.fe, names, NULL, 1);
+}
+
+static const struct cnp_attach_ops fl_ops = {
+	.what = "flow-label tunnel",
+	.attach_error = "cannot attach the encapsulation program",
+	.attach = fl_attach,
+	.detach = fl_detach,
+	.attached = fl_attached,
+	.retry = fl_sync,
+};
+
 /* keep_labels: write them for the next program; else forget them. */
 static void fl_stop(bool keep_labels)
 {
-	event_cancel(&fl.t_retry);
 	event_cancel(&fl.t_age);
 	/* The shapers' packets go through the program: before it goes. */
 	cnpproxy_shape_stop();
@@ -82,43 +136,14 @@ static void fl_stop(bool keep_labels)
 		cnpproxy_labels_file_stop();
 	else
 		cnpproxy_labels_file_forget();
+	cnp_attach_clear(&fl.set, fl.fe);
 	if (fl.fe) {
 		frr_with_privs (&cnpproxy_privs) {
-			if (fl.attached)
-				pnc_flenc_detach(fl.fe, fl.ifindex);
 			pnc_flenc_close(fl.fe);
 		}
 	}
 	fl.fe = NULL;
-	fl.attached = false;
 	fl.on = false;
-}
-
-/* The fast path resolves labels through fl.fe once attached: under its mutex. */
-static void fl_attach(struct event *t)
-{
-	int ret = -ENODEV;
-
-	frr_with_mutex (&cnpproxy_fp_mtx) {
-		fl.ifindex = cnpproxy_if_index(fl.applied.fl_if);
-		if (fl.ifindex) {
-			frr_with_privs (&cnpproxy_privs) {
-				ret = pnc_flenc_attach(fl.fe, fl.ifindex);
-			}
-		}
-		if (ret) {
-			fl.not_operational = fl.ifindex ? "cannot attach the encapsulation program"
-							: "no such interface";
-			/* A missing interface: fl_if_changed() attaches it when it appears. */
-			if (fl.ifindex)
-				event_add_timer(master, fl_attach, NULL, FL_RETRY_S, &fl.t_retry);
-		} else {
-			fl.attached = true;
-			fl.not_operational = NULL;
-		}
-	}
-	if (fl.attached)
-		shaping_start();
 }
 
 /* Flows idle for long give their labels back. */
@@ -130,9 +155,8 @@ static void fl_age(struct event *t)
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
 }
 
-void cnpproxy_tunnel_apply(void)
+void cnpproxy_tunnel_apply(const struct cnp_config *cfg)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
 	const struct cnp_proxy_config *pc = &cfg->proxy;
 	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY] && pc->fl_enabled;
 	struct pnc_flenc_cfg c = {};
@@ -170,7 +194,8 @@ void cnpproxy_tunnel_apply(void)
 	}
 	/* Before traffic can allocate labels that a restored flow had. */
 	cnpproxy_labels_file_restore(fl.fe, FL_IDLE_S);
-	fl_attach(NULL);
+	fl.not_operational = NULL;
+	fl_sync();
 	cnpproxy_labels_file_start(fl.fe);
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
 }
@@ -182,7 +207,13 @@ bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_flenc_flow *out)
 
 const char *cnpproxy_tunnel_not_operational(void)
 {
-	return fl.not_operational;
+	struct cnp_attach_if ai;
+
+	if (fl.not_operational)
+		return fl.not_operational;
+	if (cnp_attach_view(&fl.set, 0, &ai) && !ai.ifindex)
+		return ai.error ? ai.error : "not attached";
+	return NULL;
 }
 
 struct fl_walk {
@@ -217,17 +248,17 @@ static int flow_show(void *arg, const struct pnc_flenc_flow *f)
 
 void cnpproxy_tunnel_show(struct vty *vty, json_object *json)
 {
+	const char *why = cnpproxy_tunnel_not_operational();
 	struct fl_walk w = { .vty = vty };
 	struct pnc_flenc_counters c;
 
 	if (json) {
-		json_object_boolean_add(json, "operational", !fl.not_operational);
-		if (fl.not_operational)
-			json_object_string_add(json, "reason", fl.not_operational);
+		json_object_boolean_add(json, "operational", !why);
+		if (why)
+			json_object_string_add(json, "reason", why);
 		w.jarr = json_object_new_array();
 	} else {
-		vty_out(vty, "Flow-label tunnel: %s\n",
-			fl.not_operational ? fl.not_operational : "running");
+		vty_out(vty, "Flow-label tunnel: %s\n", why ? why : "running");
 	}
 	cnpproxy_labels_file_show(vty, json);
 	if (!fl.fe) {
@@ -264,34 +295,26 @@ void cnpproxy_tunnel_counters_clear(void)
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void fl_if_changed(const char *ifname, int ifindex)
 {
-	if (!fl.on || !fl.fe || strcmp(fl.applied.fl_if, ifname) ||
-	    (fl.attached && fl.ifindex == ifindex))
+	char names[1][CNP_IFNAME_MAX];
+
+	if (!fl.on || !fl.fe)
 		return;
-	if (fl.attached) {
-		zlog_info("cnpproxyd: flow-label tunnel interface %s is gone", ifname);
-		/* Its classes went with it. */
-		cnpproxy_shape_stop();
-		frr_with_mutex (&cnpproxy_fp_mtx) {
-			frr_with_privs (&cnpproxy_privs) {
-				pnc_flenc_detach(fl.fe, fl.ifindex);
-			}
-			fl.attached = false;
-		}
-		fl.not_operational = "no such interface";
-	}
-	if (ifindex) {
-		event_cancel(&fl.t_retry);
-		fl_attach(NULL);
-	}
+	strlcpy(names[0], fl.applied.fl_if, sizeof(names[0]));
+	if (cnp_attach_if_changed(&fl.set, fl.fe, names, 1, ifname, ifindex))
+		fl_sync();
 }
 
 bool cnpproxy_tunnel_attachment(unsigned int i, struct cnp_attach_if *out)
 {
-	if (i || !fl.on)
+	if (!fl.on || i)
 		return false;
-	strlcpy(out->name, fl.applied.fl_if, sizeof(out->name));
-	out->ifindex = fl.attached ? fl.ifindex : 0;
-	out->error = fl.attached ? NULL : fl.not_operational;
+	if (!cnp_attach_view(&fl.set, 0, out)) {
+		/* The program did not load: nothing was tried. */
+		memset(out, 0, sizeof(*out));
+		strlcpy(out->name, fl.applied.fl_if, sizeof(out->name));
+	}
+	if (!out->ifindex && fl.not_operational)
+		out->error = fl.not_operational;
 	return true;
 }
 

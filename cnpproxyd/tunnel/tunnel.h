@@ -15,7 +15,8 @@
 struct vty;
 
 /* Follow the proxy's flow-label-tunnel configuration. */
-extern void cnpproxy_tunnel_apply(void);
+struct cnp_config;
+extern void cnpproxy_tunnel_apply(const struct cnp_config *cfg);
 extern void cnpproxy_tunnel_init(void);
 extern void cnpproxy_tunnel_fini(void);
 /* The flow a label was allocated to; false if none. */

@@ -32,13 +32,16 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, GUARD_TABLE, "cnpproxyd XDP guard table");
 
 static struct {
 	struct pnc_learn_xdp *lx; /* the program, as its owner last handed it */
+	const struct cnp_config *config; /* and the configuration */
 	struct event *t_sync;
 	const char *error;
 	/* What the tables hold now, for show. */
 	size_t n_accept, n_local;
 	uint32_t rate;
 	bool synced;
-} guard;
+} guard = {
+	.config = &cnp_config_off,
+};
 
 /* The accept table of both families; count in *n. */
 static struct pnc_guard_prefix *accept_table(const char *name, __u8 **permit, size_t *n)
@@ -95,9 +98,8 @@ static struct pnc_guard_addr *local_table(size_t *n)
 	return addrs;
 }
 
-void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx)
+void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
 {
-	const struct cnp_config *cfg = &cnp_g.cfg;
 	struct pnc_guard_cfg gc = {}, off = {};
 	struct pnc_guard_prefix *accept;
 	struct pnc_guard_addr *local;
@@ -107,6 +109,7 @@ void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx)
 
 	event_cancel(&guard.t_sync);
 	guard.lx = lx;
+	guard.config = cfg;
 	if (!lx)
 		return;
 	if (!cfg->proxy.n_filter_if) {
@@ -165,12 +168,12 @@ void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx)
 
 static void guard_sync(struct event *t)
 {
-	cnpproxy_guard_sync_now(guard.lx);
+	cnpproxy_guard_sync_now(guard.lx, guard.config);
 }
 
 void cnpproxy_guard_sync(void)
 {
-	if (!guard.lx || !cnp_g.cfg.proxy.n_filter_if)
+	if (!guard.lx || !guard.config->proxy.n_filter_if)
 		return;
 	/* A pasted list of a thousand entries calls us a thousand times. */
 	event_add_event(master, guard_sync, NULL, 0, &guard.t_sync);
@@ -178,14 +181,14 @@ void cnpproxy_guard_sync(void)
 
 const char *cnpproxy_guard_not_operational(void)
 {
-	if (!cnp_g.cfg.proxy.n_filter_if || !guard.lx)
+	if (!guard.config->proxy.n_filter_if || !guard.lx)
 		return NULL;
 	return guard.error;
 }
 
 void cnpproxy_guard_show(struct vty *vty, struct json_object *json)
 {
-	bool on = cnp_g.cfg.proxy.n_filter_if && guard.lx && guard.synced;
+	bool on = guard.config->proxy.n_filter_if && guard.lx && guard.synced;
 
 	if (json) {
 		json_object *jg = json_object_new_object();
@@ -199,7 +202,7 @@ void cnpproxy_guard_show(struct vty *vty, struct json_object *json)
 		json_object_object_add(json, "filter", jg);
 		return;
 	}
-	if (!cnp_g.cfg.proxy.n_filter_if)
+	if (!guard.config->proxy.n_filter_if)
 		return;
 	vty_out(vty, "Notification filter (XDP): %s\n",
 		on ? "active" : (guard.error ? guard.error : "not loaded"));

@@ -34,25 +34,27 @@
 
 #define LEARN_RETRY_S 5
 
-struct learn_if {
-	char name[CNP_IFNAME_MAX];
-	unsigned int roles; /* enum pnc_xdp_role: wanted */
-	int ifindex;	    /* attached to; 0 if not */
-	const char *error;
-};
+/* An interface of each list, each with its stages (enum pnc_xdp_role). */
+#define LEARN_IFS_MAX (2 * CNP_LEARN_IF_MAX)
+
+static const struct cnp_attach_ops learn_ops;
 
 static struct {
 	struct pnc_learn_xdp *lx;
+	const struct cnp_config *cfg; /* the last apply's */
 	struct pnc_flow_table *flows; /* the proxy role's; learning only fills it */
-	struct learn_if ifs[2 * CNP_LEARN_IF_MAX];
-	unsigned int n_ifs;
-	struct event *t_read, *t_retry;
+	struct cnp_attach_if ifs[LEARN_IFS_MAX];
+	struct cnp_attach_set set;
+	struct event *t_read;
 	const char *error;
 	uint64_t cm_events, roce_events, cm_undecodable;
 	uint64_t results[8]; /* by enum pnc_flow_result */
 	/* The program's counters of the objects loaded before this one. */
 	uint64_t xdp_base[PNC_LEARN_C_MAX];
-} learn;
+} learn = {
+	.cfg = &cnp_config_off,
+	.set = CNP_ATTACH_SET(&learn_ops, learn.ifs, LEARN_RETRY_S),
+};
 
 static void count_result(int r)
 {
@@ -117,7 +119,6 @@ static void learn_read(struct event *t)
 static void learn_close(void)
 {
 	event_cancel(&learn.t_read);
-	event_cancel(&learn.t_retry);
 	if (learn.lx) {
 		struct pnc_learn_counters xc = {};
 
@@ -129,31 +130,39 @@ static void learn_close(void)
 			pnc_learn_xdp_close(learn.lx);
 		}
 		/* The translator's tables and the steering maps went with the program. */
-		cnpproxy_guard_sync_now(NULL);
-		cnpproxy_xlate_sync_now(NULL);
-		cnpproxy_xsk_apply(NULL);
+		cnpproxy_guard_sync_now(NULL, learn.cfg);
+		cnpproxy_xlate_sync_now(NULL, learn.cfg);
+		cnpproxy_xsk_apply(NULL, learn.cfg);
 	}
+	/* Closing the program detached it everywhere. */
+	cnp_attach_clear(&learn.set, NULL);
 	learn.lx = NULL;
-	memset(learn.ifs, 0, sizeof(learn.ifs));
-	learn.n_ifs = 0;
-}
-
-static void learn_retry(struct event *t)
-{
-	cnpproxy_learn_apply(learn.flows);
 }
 
 /* Add roles to the interface called name in the wanted set. */
-static void want(struct learn_if *set, unsigned int *n, const char *name, unsigned int roles)
+static void want(char (*names)[CNP_IFNAME_MAX], unsigned int *roles, unsigned int *n,
+		 const char *name, unsigned int role)
 {
 	for (unsigned int i = 0; i < *n; i++)
-		if (!strcmp(set[i].name, name)) {
-			set[i].roles |= roles;
+		if (!strcmp(names[i], name)) {
+			roles[i] |= role;
 			return;
 		}
-	memset(&set[*n], 0, sizeof(set[*n]));
-	strlcpy(set[*n].name, name, sizeof(set[*n].name));
-	set[(*n)++].roles = roles;
+	strlcpy(names[*n], name, sizeof(names[*n]));
+	roles[(*n)++] = role;
+}
+
+/* The interfaces the configuration names, each with the stages it runs. */
+static unsigned int wanted(const struct cnp_proxy_config *pc, char (*names)[CNP_IFNAME_MAX],
+			   unsigned int *roles)
+{
+	unsigned int n = 0;
+
+	for (unsigned int j = 0; j < pc->n_learn_if; j++)
+		want(names, roles, &n, pc->learn_if[j], PNC_XDP_ROLE_LEARN);
+	for (unsigned int j = 0; j < pc->n_filter_if; j++)
+		want(names, roles, &n, pc->filter_if[j], PNC_XDP_ROLE_GUARD);
+	return n;
 }
 
 static const char *roles_str(unsigned int roles)
@@ -169,15 +178,56 @@ static const char *roles_str(unsigned int roles)
 	return "-";
 }
 
-void cnpproxy_learn_apply(struct pnc_flow_table *flows)
+static const char *learn_what(unsigned int roles)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
-	bool on = cnp_g.cfg.present && cnp_g.cfg.role[CNP_ROLE_PROXY] &&
-		  (pc->n_learn_if || pc->n_filter_if);
-	struct learn_if wanted[array_size(learn.ifs)];
-	unsigned int i, j, n_wanted = 0;
-	bool missing = false;
+	return roles & PNC_XDP_ROLE_LEARN ? "learning" : "filtering";
+}
 
+static int learn_attach(void *prog, int ifindex, unsigned int roles)
+{
+	return pnc_learn_xdp_attach_roles(prog, ifindex, roles, PNC_LEARN_XDP_AUTO, NULL);
+}
+
+static void learn_detach(void *prog, int ifindex)
+{
+	pnc_learn_xdp_detach(prog, ifindex);
+}
+
+/* Attached: the program may have to run other stages now. */
+static int learn_update(void *prog, int ifindex, unsigned int roles)
+{
+	return pnc_learn_xdp_set_roles(prog, ifindex, roles);
+}
+
+static void learn_attached(void *prog, const struct cnp_attach_if *ai)
+{
+	DEBUGD(&cnp_dbg_proxy, "proxy: XDP (%s) on %s", roles_str(ai->flags), ai->name);
+}
+
+static void learn_retry(void)
+{
+	cnpproxy_learn_apply(learn.cfg, learn.flows);
+}
+
+static const struct cnp_attach_ops learn_ops = {
+	.what = "XDP program",
+	.what_of = learn_what,
+	.attach_error = "cannot attach XDP (another program there?)",
+	.attach = learn_attach,
+	.detach = learn_detach,
+	.update = learn_update,
+	.attached = learn_attached,
+	.retry = learn_retry,
+};
+
+void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *flows)
+{
+	const struct cnp_proxy_config *pc = &cfg->proxy;
+	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY] && (pc->n_learn_if || pc->n_filter_if);
+	char names[LEARN_IFS_MAX][CNP_IFNAME_MAX];
+	unsigned int roles[LEARN_IFS_MAX], n;
+
+	learn.cfg = cfg;
 	learn.flows = flows;
 	cnpproxy_xlate_flows(flows);
 	cnpproxy_xsk_flows(flows != NULL);
@@ -200,82 +250,13 @@ void cnpproxy_learn_apply(struct pnc_flow_table *flows)
 		event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
 	}
 	/* The guard's and the translator's tables go in before any interface runs them. */
-	cnpproxy_guard_sync_now(learn.lx);
-	cnpproxy_xlate_sync_now(learn.lx);
+	cnpproxy_guard_sync_now(learn.lx, cfg);
+	cnpproxy_xlate_sync_now(learn.lx, cfg);
 
-	for (j = 0; j < pc->n_learn_if; j++)
-		want(wanted, &n_wanted, pc->learn_if[j], PNC_XDP_ROLE_LEARN);
-	for (j = 0; j < pc->n_filter_if; j++)
-		want(wanted, &n_wanted, pc->filter_if[j], PNC_XDP_ROLE_GUARD);
-
-	/* Detach from interfaces no longer configured. */
-	for (i = 0; i < learn.n_ifs;) {
-		struct learn_if *li = &learn.ifs[i];
-		unsigned int roles = 0;
-
-		for (j = 0; j < n_wanted; j++)
-			if (!strcmp(li->name, wanted[j].name))
-				roles = wanted[j].roles;
-		if (roles) {
-			li->roles = roles;
-			i++;
-			continue;
-		}
-		if (li->ifindex) {
-			frr_with_privs (&cnpproxy_privs) {
-				pnc_learn_xdp_detach(learn.lx, li->ifindex);
-			}
-		}
-		*li = learn.ifs[--learn.n_ifs];
-	}
-
-	/* Attach to the configured ones; an interface may appear later. */
-	for (j = 0; j < n_wanted; j++) {
-		struct learn_if *li = NULL;
-		int ifindex, err = 0;
-
-		for (i = 0; i < learn.n_ifs; i++)
-			if (!strcmp(learn.ifs[i].name, wanted[j].name))
-				li = &learn.ifs[i];
-		if (!li) {
-			li = &learn.ifs[learn.n_ifs++];
-			*li = wanted[j];
-		}
-		if (li->ifindex) {
-			/* Attached: the program may have to run other stages now. */
-			frr_with_privs (&cnpproxy_privs) {
-				err = pnc_learn_xdp_set_roles(learn.lx, li->ifindex, li->roles);
-			}
-			if (err)
-				zlog_warn("cnpproxyd: cannot change the XDP program of %s: %s",
-					  li->name, safe_strerror(-err));
-			continue;
-		}
-		ifindex = cnpproxy_if_index(li->name);
-		if (!ifindex) {
-			/* learn_if_changed() attaches it when it appears. */
-			li->error = "no such interface";
-			continue;
-		}
-		frr_with_privs (&cnpproxy_privs) {
-			err = pnc_learn_xdp_attach_roles(learn.lx, ifindex, li->roles,
-							 PNC_LEARN_XDP_AUTO, NULL);
-		}
-		if (err) {
-			li->error = "cannot attach XDP (another program there?)";
-			zlog_warn("cnpproxyd: cannot attach XDP (%s) to %s: %s",
-				  roles_str(li->roles), li->name, safe_strerror(-err));
-			missing = true;
-			continue;
-		}
-		li->ifindex = ifindex;
-		li->error = NULL;
-		DEBUGD(&cnp_dbg_proxy, "proxy: XDP (%s) on %s", roles_str(li->roles), li->name);
-	}
-	if (missing && !learn.t_retry)
-		event_add_timer(master, learn_retry, NULL, LEARN_RETRY_S, &learn.t_retry);
+	n = wanted(pc, names, roles);
+	cnp_attach_sync(&learn.set, learn.lx, names, roles, n);
 	/* AF_XDP sockets on the filter interfaces as they are now. */
-	cnpproxy_xsk_apply(learn.lx);
+	cnpproxy_xsk_apply(learn.lx, cfg);
 }
 
 void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out)
@@ -290,25 +271,15 @@ void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out)
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void learn_if_changed(const char *ifname, int ifindex)
 {
-	for (unsigned int i = 0; i < learn.n_ifs; i++) {
-		struct learn_if *li = &learn.ifs[i];
+	char names[LEARN_IFS_MAX][CNP_IFNAME_MAX];
+	unsigned int roles[LEARN_IFS_MAX], n;
 
-		if (strcmp(li->name, ifname) || !li->ifindex || li->ifindex == ifindex)
-			continue;
-		zlog_info("cnpproxyd: XDP interface %s is gone", ifname);
-		if (learn.lx) {
-			frr_with_privs (&cnpproxy_privs) {
-				pnc_learn_xdp_detach(learn.lx, li->ifindex);
-			}
-		}
-		li->ifindex = 0;
-		li->error = "no such interface";
-	}
-	if (ifindex)
-		cnpproxy_learn_apply(learn.flows);
+	n = wanted(&learn.cfg->proxy, names, roles);
+	if (cnp_attach_if_changed(&learn.set, learn.lx, names, n, ifname, ifindex))
+		learn_retry();
 	else
-		/* The program is gone from it; so go its AF_XDP sockets. */
-		cnpproxy_xsk_apply(learn.lx);
+		/* The program may be gone from it; so go its AF_XDP sockets. */
+		cnpproxy_xsk_apply(learn.lx, learn.cfg);
 }
 
 const char *cnpproxy_learn_not_operational(void)
@@ -317,16 +288,7 @@ const char *cnpproxy_learn_not_operational(void)
 
 	if (learn.error)
 		return learn.error;
-	for (unsigned int i = 0; i < learn.n_ifs; i++) {
-		if (learn.ifs[i].ifindex)
-			continue;
-		snprintf(why, sizeof(why), "%s on %s: %s",
-			 learn.ifs[i].roles & PNC_XDP_ROLE_LEARN ? "learning" : "filtering",
-			 learn.ifs[i].name,
-			 learn.ifs[i].error ? learn.ifs[i].error : "not attached");
-		return why;
-	}
-	return NULL;
+	return cnp_attach_not_operational(&learn.set, why, sizeof(why));
 }
 
 void cnpproxy_learn_init(void)
@@ -343,12 +305,7 @@ void cnpproxy_learn_fini(void)
 
 bool cnpproxy_learn_attachment(unsigned int i, struct cnp_attach_if *out)
 {
-	if (i >= learn.n_ifs)
-		return false;
-	strlcpy(out->name, learn.ifs[i].name, sizeof(out->name));
-	out->ifindex = learn.ifs[i].ifindex;
-	out->error = learn.ifs[i].error;
-	return true;
+	return cnp_attach_view(&learn.set, i, out);
 }
 
 void cnpproxy_learn_counters_clear(void)
@@ -367,6 +324,7 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 {
 	struct pnc_learn_counters xc;
 	json_object *jl = NULL, *ji = NULL, *jx = NULL, *jr = NULL;
+	struct cnp_attach_if ai;
 	unsigned int i;
 
 	cnpproxy_learn_xdp_counters(&xc);
@@ -415,16 +373,15 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 			vty_out(vty, "  xdp %-24s %" PRIu64 "\n", pnc_learn_counter_name(i),
 				xc.v[i]);
 	}
-	for (i = 0; i < learn.n_ifs; i++) {
-		const struct learn_if *li = &learn.ifs[i];
-		const char *state = li->ifindex ? "attached" : li->error;
+	for (i = 0; cnp_attach_view(&learn.set, i, &ai); i++) {
+		const char *state = ai.ifindex ? "attached" : ai.error;
 
 		if (ji) {
-			json_object_string_add(ji, li->name, state);
-			json_object_string_add(jr, li->name, roles_str(li->roles));
+			json_object_string_add(ji, ai.name, state);
+			json_object_string_add(jr, ai.name, roles_str(ai.flags));
 		} else {
-			vty_out(vty, "  interface %s: %s (%s)\n", li->name, state,
-				roles_str(li->roles));
+			vty_out(vty, "  interface %s: %s (%s)\n", ai.name, state,
+				roles_str(ai.flags));
 		}
 	}
 }

@@ -25,7 +25,8 @@ struct pnc_learn_counters;
  * Follow the configuration: load, attach, detach, unload.  flows: where
  * learned pairs go, the proxy role's table (NULL when it has none).
  */
-extern void cnpproxy_learn_apply(struct pnc_flow_table *flows);
+struct cnp_config;
+extern void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *flows);
 extern void cnpproxy_learn_init(void);
 /* A configured learning interface that does not learn, and why; NULL: all do. */
 extern const char *cnpproxy_learn_not_operational(void);

@@ -60,6 +60,7 @@ static struct {
 	/* The proxy's flow table, handed by the program's owner; NULL: role off. */
 	struct pnc_flow_table *table;
 	struct pnc_learn_xdp *lx; /* the program the tables below are in */
+	const struct cnp_config *config; /* handed with it */
 	struct hash *published;
 	uint64_t flow_gen;		    /* flow table generation published */
 	const struct pnc_flow_table *flows; /* flow_gen is of this table */
@@ -72,7 +73,9 @@ static struct {
 	size_t n_tx;
 	const char *error;
 	struct event *t_sync, *t_poll;
-} xl;
+} xl = {
+	.config = &cnp_config_off,
+};
 
 const char *cnp_fast_path_name(enum cnp_fast_path p)
 {
@@ -107,7 +110,7 @@ static void xl_flow_free(void *p)
 
 static bool wanted(void)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &xl.config->proxy;
 
 	return pc->fast_path == CNP_FAST_PATH_XDP && pc->n_filter_if && xl.table;
 }
@@ -116,7 +119,7 @@ static bool wanted(void)
 
 static void settings(struct pnc_xlate_cfg *xc)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &xl.config->proxy;
 	struct cnp_reaction r;
 
 	memset(xc, 0, sizeof(*xc));
@@ -144,7 +147,7 @@ struct publish {
 
 static void publish_flow(const struct pnc_flow *f, void *arg)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &xl.config->proxy;
 	struct publish *pub = arg;
 	struct xl_flow lookup = {}, *e;
 	bool fresh = false;
@@ -277,14 +280,15 @@ static void turn_off(struct pnc_learn_xdp *lx)
 	withdraw_flows(lx);
 }
 
-void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx)
+void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &cfg->proxy;
 	struct pnc_xlate_cfg xc;
 	bool changed;
 	int err;
 
 	event_cancel(&xl.t_sync);
+	xl.config = cfg;
 	if (lx != xl.lx) {
 		/* Another program (or none): its maps start empty. */
 		hash_clean(xl.published, xl_flow_free);
@@ -347,7 +351,7 @@ void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx)
 /* Also every XLATE_POLL_S: aged flows, and drivers that gained or lost XDP transmit. */
 static void xlate_sync(struct event *t)
 {
-	cnpproxy_xlate_sync_now(xl.lx);
+	cnpproxy_xlate_sync_now(xl.lx, xl.config);
 }
 
 void cnpproxy_xlate_flows(struct pnc_flow_table *flows)
@@ -364,9 +368,9 @@ void cnpproxy_xlate_flows_changed(void)
 
 const char *cnpproxy_xlate_not_operational(void)
 {
-	if (cnp_g.cfg.proxy.fast_path != CNP_FAST_PATH_XDP || !xl.table)
+	if (xl.config->proxy.fast_path != CNP_FAST_PATH_XDP || !xl.table)
 		return NULL;
-	if (!cnp_g.cfg.proxy.n_filter_if)
+	if (!xl.config->proxy.n_filter_if)
 		return "fast-path xdp: no filter-interface to translate on";
 	if (!xl.lx)
 		return "fast-path xdp: the XDP program is not loaded";
@@ -379,7 +383,7 @@ const char *cnpproxy_xlate_not_operational(void)
 
 void cnpproxy_xlate_show(struct vty *vty, struct json_object *json)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &xl.config->proxy;
 	const char *why = cnpproxy_xlate_not_operational();
 	bool xdp = pc->fast_path == CNP_FAST_PATH_XDP;
 	bool on = xdp && xl.cfg.enabled && !why;

@@ -13,7 +13,8 @@ struct vty;
 struct json_object;
 
 /* Publish all of it now (configuration applied, program (re)loaded). */
-extern void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx);
+struct cnp_config;
+extern void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *cfg);
 /* Flows may have changed: publish soon, once for many calls. */
 /* The flow table to translate from (NULL: none), from the program's owner. */
 extern void cnpproxy_xlate_flows(struct pnc_flow_table *flows);

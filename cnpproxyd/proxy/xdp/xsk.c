@@ -69,6 +69,7 @@ static struct {
 	void (*rx_flush)(void);
 	/* The main thread's, written under the mutex. */
 	struct pnc_learn_xdp *lx;
+	const struct cnp_config *config; /* handed with it */
 	bool proxy_on;		/* the role runs: it has a flow table */
 	int sockets_fd, ifs_fd; /* duplicates of the program's steering maps */
 	uint64_t maps_gen;
@@ -91,6 +92,7 @@ static struct {
 	char warned[160]; /* the failure last logged */
 	struct event *t_sync, *t_check, *t_busy;
 } xk = {
+	.config = &cnp_config_off,
 	.sockets_fd = -1,
 	.ifs_fd = -1,
 	.t_sockets_fd = -1,
@@ -448,11 +450,12 @@ void cnpproxy_xsk_flows(bool proxy_on)
 	xk.proxy_on = proxy_on;
 }
 
-void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx)
+void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &cfg->proxy;
 	bool on = lx && xk.proxy_on && pc->fast_path == CNP_FAST_PATH_AF_XDP;
 
+	xk.config = cfg;
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		if (lx != xk.lx) {
 			int sfd = -1, ifd = -1;
@@ -489,7 +492,7 @@ void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx)
 const char *cnpproxy_xsk_not_operational(void)
 {
 	static char why[sizeof(xk.error)];
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &xk.config->proxy;
 
 	if (pc->fast_path != CNP_FAST_PATH_AF_XDP || !xk.proxy_on)
 		return NULL;
@@ -533,7 +536,7 @@ void cnpproxy_xsk_counters_clear(void)
 
 void cnpproxy_xsk_show(struct vty *vty, struct json_object *json)
 {
-	const struct cnp_proxy_config *pc = &cnp_g.cfg.proxy;
+	const struct cnp_proxy_config *pc = &xk.config->proxy;
 	const char *why = cnpproxy_xsk_not_operational();
 	json_object *jx = NULL, *js = NULL;
 
