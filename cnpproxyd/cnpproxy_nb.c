@@ -795,6 +795,57 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			},
 		},
 		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow",
+			.cbs = {
+				.get_next = cnpproxy_state_flow_get_next,
+				.get_keys = cnpproxy_state_flow_get_keys,
+				.lookup_entry = cnpproxy_state_flow_lookup_entry,
+				.lookup_next = cnpproxy_state_flow_lookup_next,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/sender",
+			.cbs = {
+				.get_elem = cnpproxy_state_flow_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/receiver",
+			.cbs = {
+				.get_elem = cnpproxy_state_flow_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/receiver-qpn",
+			.cbs = {
+				.get_elem = cnpproxy_state_flow_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/sender-qpn",
+			.cbs = {
+				.get_elem = cnpproxy_state_flow_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/pkey",
+			.cbs = {
+				.get_elem = cnpproxy_state_flow_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/learned-by",
+			.cbs = {
+				.get_elem = cnpproxy_state_flow_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/packets",
+			.cbs = {
+				.get_elem = cnpproxy_state_flow_get_elem,
+			},
+		},
+		{
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment",
 			.cbs = {
 				.get_next = cnpproxy_state_attach_get_next,

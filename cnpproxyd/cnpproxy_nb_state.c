@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cnpproxyd northbound: operational state (/frr-cnpproxyd:cnpproxyd/state):
- * the roles' counters, the watched interfaces, the proxy table and the
- * attachments.
+ * the roles' counters, the watched interfaces, the proxy table, the
+ * learned flows and the attachments.
  *
  * Counter leaves are named like the show commands' JSON keys in
  * kebab-case, so one callback per group serves them all.
@@ -219,6 +219,108 @@ struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)
 }
 
 /*
+ * /frr-cnpproxyd:cnpproxyd/state/flow: entries are slots of the flow
+ * table + 1.  A walk runs in one event of the main thread, the only one
+ * that changes the table; one that yields resumes from its last keys
+ * (lookup_next), whatever slots moved in between.
+ */
+static const struct pnc_flow *flow_of(const void *entry)
+{
+	uint32_t want, slot = (uint32_t)(uintptr_t)entry;
+	const struct pnc_flow *f;
+
+	if (!slot--)
+		return NULL;
+	want = slot;
+	f = pnc_flow_table_next(pn_flows, &slot);
+	return f && slot == want ? f : NULL;
+}
+
+static const void *flow_from(uint32_t slot)
+{
+	return pnc_flow_table_next(pn_flows, &slot) ? (const void *)(uintptr_t)(slot + 1) : NULL;
+}
+
+const void *cnpproxy_state_flow_get_next(struct nb_cb_get_next_args *args)
+{
+	return flow_from((uint32_t)(uintptr_t)args->list_entry);
+}
+
+int cnpproxy_state_flow_get_keys(struct nb_cb_get_keys_args *args)
+{
+	const struct pnc_flow *f = flow_of(args->list_entry);
+	int af;
+
+	if (!f)
+		return NB_ERR;
+	af = f->ip_version == 4 ? AF_INET : AF_INET6;
+	args->keys->num = 3;
+	inet_ntop(af, f->sender, args->keys->key[0], sizeof(args->keys->key[0]));
+	inet_ntop(af, f->receiver, args->keys->key[1], sizeof(args->keys->key[1]));
+	snprintf(args->keys->key[2], sizeof(args->keys->key[2]), "%u", f->receiver_qpn);
+	return NB_OK;
+}
+
+/* The slot of the flow the keys name; false if there is none. */
+static bool flow_slot(const struct yang_list_keys *keys, uint32_t *slot)
+{
+	uint8_t snd[16] = {}, rcv[16] = {};
+	uint8_t ver = strchr(keys->key[0], ':') ? 6 : 4;
+	int af = ver == 4 ? AF_INET : AF_INET6;
+	unsigned long qpn;
+	char *end;
+
+	qpn = strtoul(keys->key[2], &end, 10);
+	if (*end || inet_pton(af, keys->key[0], snd) != 1 || inet_pton(af, keys->key[1], rcv) != 1)
+		return false;
+	return pnc_flow_table_slot(pn_flows, ver, snd, rcv, (uint32_t)qpn, slot);
+}
+
+const void *cnpproxy_state_flow_lookup_entry(struct nb_cb_lookup_entry_args *args)
+{
+	uint32_t slot;
+
+	return flow_slot(args->keys, &slot) ? (const void *)(uintptr_t)(slot + 1) : NULL;
+}
+
+/* A flow gone since the page ended leaves no place to resume: the walk ends. */
+const void *cnpproxy_state_flow_lookup_next(struct nb_cb_lookup_entry_args *args)
+{
+	uint32_t slot;
+
+	return flow_slot(args->keys, &slot) ? flow_from(slot + 1) : NULL;
+}
+
+struct yang_data *cnpproxy_state_flow_get_elem(struct nb_cb_get_elem_args *args)
+{
+	const struct pnc_flow *f = flow_of(args->list_entry);
+	const char *name = leaf_name(args->xpath);
+	char buf[INET6_ADDRSTRLEN];
+	int af;
+
+	if (!f)
+		return NULL;
+	af = f->ip_version == 4 ? AF_INET : AF_INET6;
+	if (!strcmp(name, "sender"))
+		return yang_data_new_string(args->xpath,
+					    inet_ntop(af, f->sender, buf, sizeof(buf)));
+	if (!strcmp(name, "receiver"))
+		return yang_data_new_string(args->xpath,
+					    inet_ntop(af, f->receiver, buf, sizeof(buf)));
+	if (!strcmp(name, "receiver-qpn"))
+		return yang_data_new_uint32(args->xpath, f->receiver_qpn);
+	if (!strcmp(name, "sender-qpn"))
+		return yang_data_new_uint32(args->xpath, f->sender_qpn);
+	if (!strcmp(name, "pkey"))
+		return yang_data_new_uint16(args->xpath, f->pkey);
+	if (!strcmp(name, "learned-by"))
+		return yang_data_new_string(args->xpath, f->source == PNC_FLOW_CM ? "cm" : "psn");
+	if (!strcmp(name, "packets"))
+		return yang_data_new_uint64(args->xpath, f->packets);
+	return NULL;
+}
+
+/*
  * /frr-cnpproxyd:cnpproxyd/state/attachment: each program's interfaces
  * one after the other; an entry is (program << 8 | position) + 1.
  */
@@ -230,6 +332,7 @@ static const struct {
 	{ "flow-label-tunnel", cnpproxy_tunnel_attachment },
 	{ "tunnel-egress", cnpproxy_egress_attachment },
 	{ "border-filter", cnpproxy_border_attachment },
+	{ "congestion-point", cnpproxy_cp_attachment },
 };
 
 static bool attach_of(const void *entry, unsigned int *prog, struct cnp_attach_if *ai)

@@ -900,6 +900,63 @@ static void test_walk_clear_new(void **state)
 	assert_string_equal(pnc_flow_result_str(99), "unknown");
 }
 
+/*
+ * A walk that stops after any flow and resumes from its keys (the
+ * northbound's pages) sees every flow once, also when flows go between
+ * the pages.
+ */
+static void test_walk_resumes_from_keys(void **state)
+{
+	enum { N = 40 };
+	struct pnc_flow_table *t = table(2 * N, 0, 0);
+	unsigned int seen[2 * N] = {}, pages = 0;
+	const struct pnc_flow *f;
+	uint32_t slot = 0, n = 0;
+
+	(void)state;
+	for (uint32_t i = 0; i < N; i++) {
+		uint8_t a[16] = { 10, 1, 0, (uint8_t)i };
+		struct fam fa = { 4, a, B4 };
+
+		assert_int_equal(req(t, &fa, i, 0x1000 + i, 0), PNC_FLOW_CM_PENDING);
+		assert_int_equal(rep(t, &fa, 0x10000 + i, i, 0x2000 + i, 0), PNC_FLOW_LEARNED_CM);
+	}
+	while ((f = pnc_flow_table_next(t, &slot))) {
+		struct pnc_flow key = *f;
+		uint32_t again;
+
+		/* Its keys give its slot back. */
+		assert_true(pnc_flow_table_slot(t, key.ip_version, key.sender, key.receiver,
+						key.receiver_qpn, &again));
+		assert_int_equal(again, slot);
+		/* 10.1.0.i -> B4, or B4 -> 10.1.0.i */
+		seen[key.sender[1] == 1 ? key.sender[3] : N + key.receiver[3]]++;
+		n++;
+		/* A page ends every 7 flows: resume from the last keys. */
+		if (n % 7 == 0) {
+			pages++;
+			assert_true(pnc_flow_table_slot(t, key.ip_version, key.sender,
+							key.receiver, key.receiver_qpn, &slot));
+		}
+		slot++;
+	}
+	assert_int_equal(n, 2 * N);
+	assert_true(pages >= 5);
+	for (uint32_t i = 0; i < 2 * N; i++)
+		assert_int_equal(seen[i], 1);
+	/* A flow that is gone has no slot. */
+	{
+		uint8_t a[16] = { 10, 1, 0, 0 };
+
+		assert_int_equal(cm_end(t, 4, a, B4, PNC_CM_ATTR_DREQ, 0, 0x10000, 0),
+				 PNC_FLOW_REMOVED);
+		assert_false(pnc_flow_table_slot(t, 4, a, B4, 0x2000, &slot));
+	}
+	slot = 0;
+	assert_null(pnc_flow_table_next(NULL, &slot));
+	pnc_flow_table_free(t);
+}
+
 /* Real packets, encoded and parsed by the codecs, as the fast path gives them. */
 static void test_codec_packets(void **state)
 {
@@ -998,6 +1055,7 @@ int main(void)
 		cmocka_unit_test(test_bounds_flows),
 		cmocka_unit_test(test_bounds_pending),
 		cmocka_unit_test(test_walk_clear_new),
+		cmocka_unit_test(test_walk_resumes_from_keys),
 		cmocka_unit_test(test_codec_packets),
 	};
 

@@ -967,6 +967,34 @@ void pnc_flow_table_walk(const struct pnc_flow_table *t,
 			cb(&FLOW(t, i)->f, arg);
 }
 
+const struct pnc_flow *pnc_flow_table_next(const struct pnc_flow_table *t, uint32_t *slot)
+{
+	if (!t)
+		return NULL;
+	for (uint32_t i = *slot; i < t->flows.cap; i++)
+		if (FLOW(t, i)->h.used) {
+			*slot = i;
+			return &FLOW(t, i)->f;
+		}
+	return NULL;
+}
+
+bool pnc_flow_table_slot(const struct pnc_flow_table *t, uint8_t ip_version,
+			 const uint8_t sender[16], const uint8_t receiver[16],
+			 uint32_t receiver_qpn, uint32_t *slot)
+{
+	uint8_t s[16], r[16];
+	uint32_t i;
+
+	if (!t || !addr_norm(ip_version, sender, s) || !addr_norm(ip_version, receiver, r))
+		return false;
+	i = flow_find(t, ip_version, s, r, receiver_qpn & 0xffffff);
+	if (i == NIL)
+		return false;
+	*slot = i;
+	return true;
+}
+
 void pnc_flow_table_walk_saved(const struct pnc_flow_table *t,
 			       void (*cb)(const struct pnc_flow_saved *s, void *arg), void *arg)
 {

@@ -145,6 +145,17 @@ extern void pnc_flow_table_walk(const struct pnc_flow_table *t,
 				void (*cb)(const struct pnc_flow *f, void *arg), void *arg);
 
 /*
+ * Walks that stop and resume (the northbound's pages): the flow in the
+ * first used slot at or after *slot, which becomes its slot, or NULL
+ * past the end; and the slot of the flow with a key, whatever its age.
+ * Slots stay put while the table does not change.
+ */
+extern const struct pnc_flow *pnc_flow_table_next(const struct pnc_flow_table *t, uint32_t *slot);
+extern bool pnc_flow_table_slot(const struct pnc_flow_table *t, uint8_t ip_version,
+				const uint8_t sender[16], const uint8_t receiver[16],
+				uint32_t receiver_qpn, uint32_t *slot);
+
+/*
  * A learned flow as kept across a restart of the daemon: the flow and,
  * for a CM pairing, the communication IDs its DREQ/DREP/REJ will name.
  */

@@ -338,6 +338,36 @@ def test_operational_state_in_yang():
     att = {(a["program"], a["interface"]): a for a in oper_state(pe1)["attachment"]}
     for ifname in ("pe1-eth0", "pe1-eth1"):
         assert att[("xdp", ifname)]["attached"] is True, att
+    # p's marking program runs where its queue is watched.
+    att = {(a["program"], a["interface"]): a for a in oper_state(p)["attachment"]}
+    assert att[("congestion-point", "p-eth1")]["attached"] is True, att
+
+
+def test_learned_flows_in_yang():
+    "The YANG state lists the flows show cnpproxy flows lists, and finds one by its keys."
+    pe1 = gear("pe1")
+
+    def both():
+        flows = oper_state(pe1).get("flow", [])
+        shown = pe1.vtysh_cmd("show cnpproxy flows json", isjson=True)["flows"]
+        return (sorted((f["sender"], f["receiver"], int(f["receiver-qpn"]), int(f["sender-qpn"]),
+                        f["learned-by"]) for f in flows),
+                sorted((f["sender"], f["receiver"], f["receiverQp"], f["senderQp"], f["learnedBy"])
+                       for f in shown))
+
+    def agree():
+        yang, show = both()
+        return yang == show and len(yang) >= 1
+
+    # The two reads agree once no flow is learned or aged between them.
+    ok, _ = topotest.run_and_expect(agree, True, count=20, wait=0.5)
+    assert ok, both()
+    snd, rcv, qpn = both()[0][0][:3]
+    out = pe1.vtysh_cmd("show yang operational-data /frr-cnpproxyd:cnpproxyd/state/"
+                        "flow[sender='{}'][receiver='{}'][receiver-qpn='{}'] cnpproxyd"
+                        .format(snd, rcv, qpn))
+    flows = json.loads(out)["frr-cnpproxyd:cnpproxyd"]["state"]["flow"]
+    assert len(flows) == 1 and int(flows[0]["receiver-qpn"]) == qpn, flows
 
 
 def test_congestion_notifies_proxy_ipv6():
