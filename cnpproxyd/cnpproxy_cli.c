@@ -167,30 +167,19 @@ void cnpproxy_cli_prefix_key(const struct prefix *prefix, char *buf, size_t len)
 	prefix2str(&p, buf, len);
 }
 
-/* "LIST PREFIX LEAF VALUE" for a list keyed by a sender prefix. */
-int cnpproxy_cli_prefix_set(struct vty *vty, const char *list, const struct prefix *prefix,
-			    const char *leaf, const char *value)
+int cnpproxy_cli_prefix_leaf(struct vty *vty, bool no, const char *list,
+			     const struct prefix *prefix, const char *leaf, const char *value)
 {
 	char entry[XPATH_MAXLEN], child[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
 
 	cnpproxy_cli_prefix_key(prefix, pbuf, sizeof(pbuf));
 	snprintf(entry, sizeof(entry), "%s[prefix='%s']", list, pbuf);
 	snprintf(child, sizeof(child), "%s[prefix='%s']/%s", list, pbuf, leaf);
+	if (no)
+		return cnpproxy_cli_no(vty, child, value, entry, NB_OP_DESTROY);
 	nb_cli_enqueue_change(vty, entry, NB_OP_CREATE, NULL);
 	nb_cli_enqueue_change(vty, child, NB_OP_MODIFY, value);
 	return cnpproxy_cli_apply(vty);
-}
-
-/* "no LIST PREFIX [LEAF VALUE]" for a list keyed by a sender prefix. */
-int cnpproxy_cli_prefix_no(struct vty *vty, const char *list, const struct prefix *prefix,
-			   const char *leaf, const char *typed)
-{
-	char entry[XPATH_MAXLEN], child[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
-
-	cnpproxy_cli_prefix_key(prefix, pbuf, sizeof(pbuf));
-	snprintf(entry, sizeof(entry), "%s[prefix='%s']", list, pbuf);
-	snprintf(child, sizeof(child), "%s[prefix='%s']/%s", list, pbuf, leaf);
-	return cnpproxy_cli_no(vty, child, typed, entry, NB_OP_DESTROY);
 }
 
 DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
@@ -200,14 +189,14 @@ DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
 	char pbuf[PREFIX_STRLEN];
 
 	if (no)
-		return cnpproxy_cli_prefix_no(vty, "./proxy-for", prefix, "via", via_str);
+		return cnpproxy_cli_prefix_leaf(vty, true, "./proxy-for", prefix, "via", via_str);
 	/* Optional in the syntax only, for a message better than "incomplete". */
 	if (!via_str) {
 		cnpproxy_cli_prefix_key(prefix, pbuf, sizeof(pbuf));
 		vty_out(vty, "%% Specify the proxy: proxy for %s via ADDRESS\n", pbuf);
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	return cnpproxy_cli_prefix_set(vty, "./proxy-for", prefix, "via", via_str);
+	return cnpproxy_cli_prefix_leaf(vty, false, "./proxy-for", prefix, "via", via_str);
 }
 
 void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -216,26 +205,29 @@ void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, 
 		yang_dnode_get_string(dnode, "via"));
 }
 
-/* The proxy's settings need the role: they must not enable it silently. */
-bool cnpproxy_cli_proxy_enabled(struct vty *vty)
+/* A role's settings need the role: they must not enable it silently. */
+bool cnpproxy_cli_needs(struct vty *vty, const char *rel, const char *what, const char *cmd)
 {
-	if (yang_dnode_existsf(vty->candidate_config->dnode, "%s/proxy", VTY_CURR_XPATH))
+	if (cnpproxy_cli_candidate(vty, rel))
 		return true;
-	vty_out(vty, "%% Enable the proxy role first (proxy)\n");
+	vty_out(vty, "%% Enable %s first (%s)\n", what, cmd);
 	return false;
 }
 
-int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4, const char *v6)
+bool cnpproxy_cli_proxy_enabled(struct vty *vty)
+{
+	return cnpproxy_cli_needs(vty, "./proxy", "the proxy role", "proxy");
+}
+
+int cnpproxy_cli_source(struct vty *vty, bool no, const char *role, const char *v4, const char *v6)
 {
 	char x4[64], x6[64];
 
 	snprintf(x4, sizeof(x4), "./%s/source-ipv4", role);
 	snprintf(x6, sizeof(x6), "./%s/source-ipv6", role);
-	if (v4)
-		return cnpproxy_cli_no(vty, x4, v4, x4, NB_OP_DESTROY);
-	if (v6)
-		return cnpproxy_cli_no(vty, x6, v6, x6, NB_OP_DESTROY);
-	/* Without an address, both families go. */
+	if (v4 || v6)
+		return cnpproxy_cli_leaf(vty, no, v4 ? x4 : x6, v4 ? v4 : v6, NB_OP_DESTROY);
+	/* "no" without an address: both families go. */
 	if (cnpproxy_cli_candidate(vty, x4))
 		nb_cli_enqueue_change(vty, x4, NB_OP_DESTROY, NULL);
 	if (cnpproxy_cli_candidate(vty, x6))

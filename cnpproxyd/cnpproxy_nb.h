@@ -118,9 +118,9 @@ extern int cnpproxy_cli_apply(struct vty *vty);
  */
 extern int cnpproxy_cli_leaf(struct vty *vty, bool no, const char *xpath, const char *value,
 			     enum nb_operation no_op);
-/* "no <role> source-address [ADDRESS]": both families without one. */
-extern int cnpproxy_cli_no_source(struct vty *vty, const char *role, const char *v4,
-				  const char *v6);
+/* "[no] <role> source-address ADDRESS"; "no" without an address removes both. */
+extern int cnpproxy_cli_source(struct vty *vty, bool no, const char *role, const char *v4,
+			       const char *v6);
 
 /* Shared by the roles' commands (cnpproxy_cli.c). */
 struct prefix;
@@ -129,15 +129,23 @@ extern const struct lyd_node *cnpproxy_cli_candidate(struct vty *vty, const char
 /* Whether a value typed after "no ..." is the configured one; says why not. */
 extern bool cnpproxy_cli_typed_matches(struct vty *vty, const struct lyd_node *dn,
 				       const char *typed);
+/*
+ * Settings that need a part of the configuration (rel, "./..."): says
+ * what to enable first, and with which command, when it is not there.
+ */
+extern bool cnpproxy_cli_needs(struct vty *vty, const char *rel, const char *what, const char *cmd);
 /* The proxy's settings need the role: says so when it is off. */
 extern bool cnpproxy_cli_proxy_enabled(struct vty *vty);
 /* A sender prefix as a list key: canonical, whatever host bits were typed. */
 extern void cnpproxy_cli_prefix_key(const struct prefix *prefix, char *buf, size_t len);
-/* "LIST PREFIX LEAF VALUE" and its "no" for a list keyed by a prefix. */
-extern int cnpproxy_cli_prefix_set(struct vty *vty, const char *list, const struct prefix *prefix,
-				   const char *leaf, const char *value);
-extern int cnpproxy_cli_prefix_no(struct vty *vty, const char *list, const struct prefix *prefix,
-				  const char *leaf, const char *typed);
+/*
+ * "[no] LIST PREFIX LEAF VALUE" for a list keyed by a sender prefix:
+ * set the entry's leaf, or remove the entry ("no": the value optional,
+ * a typed one must be the configured one).
+ */
+extern int cnpproxy_cli_prefix_leaf(struct vty *vty, bool no, const char *list,
+				    const struct prefix *prefix, const char *leaf,
+				    const char *value);
 
 extern void cnpproxy_cli_init(void);
 extern void cnpproxy_proxy_cli_init(void);

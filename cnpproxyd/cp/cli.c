@@ -20,13 +20,10 @@
 	       "Interface name\n"
 #define CP_IF_XPATH "./congestion-point/interface[name='%s']"
 
-/* The role's settings must not enable it silently. */
 static bool cp_enabled(struct vty *vty)
 {
-	if (yang_dnode_existsf(vty->candidate_config->dnode, "%s/congestion-point", VTY_CURR_XPATH))
-		return true;
-	vty_out(vty, "%% Enable the congestion point role first (congestion-point)\n");
-	return false;
+	return cnpproxy_cli_needs(vty, "./congestion-point", "the congestion point role",
+				  "congestion-point");
 }
 
 /*
@@ -75,10 +72,9 @@ DEFPY_YANG(cnpproxy_cp_source, cnpproxy_cp_source_cmd,
 	   "IPv4 address (notifications over IPv4)\n"
 	   "IPv6 address (notifications over IPv6)\n")
 {
-	if (no)
-		return cnpproxy_cli_no_source(vty, "congestion-point", v4_str, v6_str);
-	return cp_leaf(vty, false, v4_str ? "source-ipv4" : "source-ipv6",
-		       v4_str ? v4_str : v6_str, NB_OP_DESTROY);
+	if (!no && !cp_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	return cnpproxy_cli_source(vty, no, "congestion-point", v4_str, v6_str);
 }
 
 /*

@@ -47,10 +47,9 @@ DEFPY_YANG(cnpproxy_proxy_source, cnpproxy_proxy_source_cmd,
 	   "IPv4 address (CNPs to IPv4 senders)\n"
 	   "IPv6 address (CNPs to IPv6 senders)\n")
 {
-	if (no)
-		return cnpproxy_cli_no_source(vty, "proxy", v4_str, v6_str);
-	return proxy_leaf(vty, false, v4_str ? "./proxy/source-ipv4" : "./proxy/source-ipv6",
-			  v4_str ? v4_str : v6_str, NB_OP_DESTROY);
+	if (!no && !cnpproxy_cli_proxy_enabled(vty))
+		return CMD_WARNING_CONFIG_FAILED;
+	return cnpproxy_cli_source(vty, no, "proxy", v4_str, v6_str);
 }
 
 /*
@@ -236,7 +235,7 @@ DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
 	char entry[XPATH_MAXLEN], child[XPATH_MAXLEN], pbuf[PREFIX_STRLEN];
 
 	if (no)
-		return cnpproxy_cli_prefix_no(vty, "./proxy/sender", prefix, "format", fmt);
+		return cnpproxy_cli_prefix_leaf(vty, true, "./proxy/sender", prefix, "format", fmt);
 	if (!cnpproxy_cli_proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	if (cnp_sized && strcmp(fmt, "long-haul-rocev2")) {

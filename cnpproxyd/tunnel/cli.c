@@ -14,13 +14,10 @@
 
 #include "cnpproxyd/tunnel/cli_clippy.c"
 
-/* The tunnel's settings need the tunnel: they must not create it silently. */
 static bool tunnel_enabled(struct vty *vty)
 {
-	if (cnpproxy_cli_candidate(vty, "./proxy/flow-label-tunnel"))
-		return true;
-	vty_out(vty, "%% Enable the tunnel first (proxy flow-label-tunnel interface ...)\n");
-	return false;
+	return cnpproxy_cli_needs(vty, "./proxy/flow-label-tunnel", "the tunnel",
+				  "proxy flow-label-tunnel interface ...");
 }
 
 static int tunnel_no(struct vty *vty, const char *ifname, const char *src)
@@ -93,8 +90,8 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 	char pbuf[PREFIX_STRLEN];
 
 	if (no)
-		return cnpproxy_cli_prefix_no(vty, "./proxy/flow-label-tunnel/tunnel", pfx,
-					      "endpoint", ep_str);
+		return cnpproxy_cli_prefix_leaf(vty, true, "./proxy/flow-label-tunnel/tunnel", pfx,
+						"endpoint", ep_str);
 	if (!tunnel_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	cnpproxy_cli_prefix_key(pfx, pbuf, sizeof(pbuf));
