@@ -18,25 +18,6 @@
 
 #define CNPPROXY_STR "Congestion notification proxy (cnpproxyd)\n"
 
-int cnpproxy_cli_apply(struct vty *vty)
-{
-	struct nb_config *trial = nb_config_dup(vty->candidate_config);
-	char buf[BUFSIZ];
-	bool error;
-
-	/* Relative xpaths are relative to the node being edited, if any. */
-	nb_candidate_edit_config_changes(trial, vty->cfg_changes, vty->num_cfg_changes,
-					 vty->xpath_index ? VTY_CURR_XPATH : NULL, false, buf,
-					 sizeof(buf), &error);
-	nb_config_free(trial);
-	if (error) {
-		vty_out(vty, "%s", buf);
-		vty->num_cfg_changes = 0;
-		return CMD_WARNING_CONFIG_FAILED;
-	}
-	return nb_cli_apply_changes(vty, NULL);
-}
-
 /* A relative xpath ("./...") of the node being edited, made absolute. */
 const struct lyd_node *cnpproxy_cli_candidate(struct vty *vty, const char *rel)
 {
@@ -71,7 +52,7 @@ int cnpproxy_cli_no(struct vty *vty, const char *check, const char *typed, const
 	if (!cnpproxy_cli_typed_matches(vty, dn, typed))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, change, op, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 int cnpproxy_cli_leaf(struct vty *vty, bool no, const char *xpath, const char *value,
@@ -80,7 +61,7 @@ int cnpproxy_cli_leaf(struct vty *vty, bool no, const char *xpath, const char *v
 	if (no)
 		return cnpproxy_cli_no(vty, xpath, value, xpath, no_op);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, value);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 DEFPY_YANG_NOSH(router_cnpproxy, router_cnpproxy_cmd,
@@ -91,7 +72,7 @@ DEFPY_YANG_NOSH(router_cnpproxy, router_cnpproxy_cmd,
 	int ret;
 
 	nb_cli_enqueue_change(vty, CNPPROXY_XPATH, NB_OP_CREATE, NULL);
-	ret = cnpproxy_cli_apply(vty);
+	ret = nb_cli_apply_changes(vty, NULL);
 	if (ret == CMD_SUCCESS)
 		VTY_PUSH_XPATH(CNPPROXY_NODE, CNPPROXY_XPATH);
 
@@ -105,7 +86,7 @@ DEFPY_YANG(no_router_cnpproxy, no_router_cnpproxy_cmd,
 	   CNPPROXY_STR)
 {
 	nb_cli_enqueue_change(vty, CNPPROXY_XPATH, NB_OP_DESTROY, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 void cli_show_cnpproxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -125,7 +106,7 @@ DEFPY_YANG(cnpproxy_proxy, cnpproxy_proxy_cmd,
 	   "Proxy role: turn congestion notifications into CNPs to the senders\n")
 {
 	nb_cli_enqueue_change(vty, "./proxy", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -139,7 +120,7 @@ DEFPY_YANG(cnpproxy_congestion_point, cnpproxy_congestion_point_cmd,
 	   "Congestion point role: mark, and notify the proxies of congesting senders\n")
 {
 	nb_cli_enqueue_change(vty, "./congestion-point", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *dnode,
@@ -179,7 +160,7 @@ int cnpproxy_cli_prefix_leaf(struct vty *vty, bool no, const char *list,
 		return cnpproxy_cli_no(vty, child, value, entry, NB_OP_DESTROY);
 	nb_cli_enqueue_change(vty, entry, NB_OP_CREATE, NULL);
 	nb_cli_enqueue_change(vty, child, NB_OP_MODIFY, value);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 DEFPY_YANG(cnpproxy_proxy_for, cnpproxy_proxy_for_cmd,
@@ -232,7 +213,7 @@ int cnpproxy_cli_source(struct vty *vty, bool no, const char *role, const char *
 		nb_cli_enqueue_change(vty, x4, NB_OP_DESTROY, NULL);
 	if (cnpproxy_cli_candidate(vty, x6))
 		nb_cli_enqueue_change(vty, x6, NB_OP_DESTROY, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 /*

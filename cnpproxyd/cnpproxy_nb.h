@@ -106,13 +106,6 @@ void cli_show_cnpproxy_cp_if(struct vty *vty, const struct lyd_node *dnode, bool
 extern int cnpproxy_cli_no(struct vty *vty, const char *check, const char *typed,
 			   const char *change, enum nb_operation op);
 /*
- * nb_cli_apply_changes(), all or nothing: FRR commits the edits of a
- * command that succeeded even when another failed (a value outside its
- * YANG range), so they are tried on a copy of the candidate first, and
- * a command with one bad value changes nothing.
- */
-extern int cnpproxy_cli_apply(struct vty *vty);
-/*
  * "[no] ... VALUE" of one leaf: set it, or remove it as cnpproxy_cli_no()
  * does with no_op (the value after "no" is optional).
  */

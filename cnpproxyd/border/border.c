@@ -236,7 +236,7 @@ DEFPY_YANG(cnpproxy_border_if, cnpproxy_border_if_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	}
 	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 void cli_show_cnpproxy_border_if(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)

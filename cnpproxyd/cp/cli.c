@@ -191,7 +191,7 @@ DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), CP_IF_XPATH, ifname);
 	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 /*
@@ -260,7 +260,7 @@ DEFPY_YANG(cnpproxy_cp_if_static, cnpproxy_cp_if_static_cmd,
 	enqueue_if_leaf(vty, ifname, "k-max", NB_OP_MODIFY, kmax_str);
 	if (kmin_str)
 		enqueue_if_leaf(vty, ifname, "k-min", NB_OP_MODIFY, kmin_str);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
@@ -288,7 +288,7 @@ DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
 		enqueue_if_leaf(vty, ifname, "rate", NB_OP_MODIFY, rate_str);
 	if (pct_str)
 		enqueue_if_leaf(vty, ifname, "k-min-percent", NB_OP_MODIFY, pct_str);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
@@ -302,7 +302,7 @@ DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
 				"%s/congestion-point/interface[name='%s']", VTY_CURR_XPATH, ifname))
 		return CMD_SUCCESS;
 	thresholds_reset(vty, ifname);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,

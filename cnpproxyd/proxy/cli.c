@@ -70,7 +70,7 @@ DEFPY_YANG(cnpproxy_proxy_xdp_if, cnpproxy_proxy_xdp_if_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./proxy/%s[.='%s']", which, ifname);
 	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 /*
@@ -250,7 +250,7 @@ DEFPY_YANG(cnpproxy_proxy_sender, cnpproxy_proxy_sender_cmd,
 	/* The command states the whole entry: no cnp-sized means none. */
 	snprintf(child, sizeof(child), "./proxy/sender[prefix='%s']/cnp-sized", pbuf);
 	nb_cli_enqueue_change(vty, child, NB_OP_MODIFY, cnp_sized ? "true" : "false");
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 void cli_show_cnpproxy_proxy_sender(struct vty *vty, const struct lyd_node *dnode,

@@ -34,7 +34,7 @@ static int tunnel_no(struct vty *vty, const char *ifname, const char *src)
 	    !cnpproxy_cli_typed_matches(vty, conf_src, src))
 		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, fl, NB_OP_DESTROY, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 /*
@@ -57,7 +57,7 @@ DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
 	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel", NB_OP_CREATE, NULL);
 	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/interface", NB_OP_MODIFY, ifname);
 	nb_cli_enqueue_change(vty, "./proxy/flow-label-tunnel/source", NB_OP_MODIFY, src_str);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 /* A change to the tunnel entry of a prefix, or to node below it (path). */
@@ -103,7 +103,7 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 		fl_tunnel_change(vty, pbuf, "/vxlan/vni", NB_OP_MODIFY, vni_str);
 		fl_tunnel_change(vty, pbuf, "/vxlan/router-mac", NB_OP_MODIFY, mac_str);
 	}
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
@@ -126,7 +126,7 @@ DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
 		if (!cnpproxy_cli_candidate(vty, ls))
 			return CMD_SUCCESS;
 		nb_cli_enqueue_change(vty, ls, NB_OP_DESTROY, NULL);
-		return cnpproxy_cli_apply(vty);
+		return nb_cli_apply_changes(vty, NULL);
 	}
 	if (!tunnel_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
@@ -138,7 +138,7 @@ DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, floor_str);
 	snprintf(xpath, sizeof(xpath), "%s/hold-time", ls);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, hold_str);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
@@ -194,7 +194,7 @@ DEFPY_YANG(cnpproxy_tunnel_egress, cnpproxy_tunnel_egress_cmd,
 		return CMD_WARNING_CONFIG_FAILED;
 	}
 	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return cnpproxy_cli_apply(vty);
+	return nb_cli_apply_changes(vty, NULL);
 }
 
 void cli_show_cnpproxy_tunnel_egress(struct vty *vty, const struct lyd_node *dnode,
