@@ -44,6 +44,8 @@ import sys
 import tempfile
 import time
 
+from netns import cannot_run, events, nsx, pnc_pkt_build, remove, send_raw, sh
+
 BUILD = os.environ.get("PNC_BUILDDIR", "build")
 EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
 FLENC = os.path.join(BUILD, "tools/fl-encap/pnc-fl-encap")
@@ -68,14 +70,6 @@ FLOWS = (
 )
 # Crafted: same addresses as A, another DestQP, CE.
 FLOW_D = ("D", 4, "192.0.2.1", "198.51.100.2", None, 0x77)
-
-
-def sh(*args):
-    subprocess.run(args, check=True)
-
-
-def nsx(ns, *args):
-    return ["ip", "netns", "exec", ns] + list(args)
 
 
 def addr(ns, dev, *addrs):
@@ -150,8 +144,7 @@ def kernel_has_seg6local():
 
 
 def teardown():
-    for ns in ALL_NS:
-        subprocess.run(["ip", "netns", "del", ns], stderr=subprocess.DEVNULL)
+    remove(*ALL_NS)
 
 
 def has_clsact(ns, dev):
@@ -208,11 +201,6 @@ class FlEncap:
         assert self.proc.returncode == 0, self.proc.returncode
         self.lines += [json.loads(line) for line in out.splitlines()]
         return self.lines
-
-
-def events(lines, name, **match):
-    return [e for e in lines if e["event"] == name and
-            all(e.get(k) == v for k, v in match.items())]
 
 
 # ---- captures ----------------------------------------------------------------
@@ -288,27 +276,8 @@ def parse_frame(frame):
 
 # ---- traffic -----------------------------------------------------------------
 
-SEND_RAW = """
-import socket, sys
-for h in sys.argv[1:]:
-    pkt = bytes.fromhex(h)
-    if pkt[0] >> 4 == 4:
-        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-        s.sendto(pkt, (socket.inet_ntoa(pkt[16:20]), 0))
-    else:
-        s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
-        s.sendto(pkt, (socket.inet_ntop(socket.AF_INET6, pkt[24:40]), 0))
-"""
-
-
-def send_raw(ns, *pkts):
-    sh(*nsx(ns, "/usr/bin/python3", "-c", SEND_RAW, *[p if isinstance(p, str) else p.hex()
-                                                      for p in pkts]))
-
-
 def pnc_pkt(*args):
-    return subprocess.run([PKT, "build"] + list(args), stdout=subprocess.PIPE, text=True,
-                          check=True).stdout.strip()
+    return pnc_pkt_build(PKT, *args)
 
 
 def csum(b):
@@ -681,13 +650,9 @@ def run(tmp):
 
 
 def main():
-    for tool in (EMU, FLENC, PKT):
-        if not os.access(tool, os.X_OK):
-            print("not built: " + tool)
-            return 1
-    if os.geteuid() != 0:
-        print("SKIP: needs root")
-        return 77
+    rc = cannot_run(EMU, FLENC, PKT)
+    if rc is not None:
+        return rc
     teardown()
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix="pncfe") as tmp:

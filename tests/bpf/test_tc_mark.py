@@ -42,14 +42,14 @@ import subprocess
 import sys
 import time
 
+from netns import V4, V6, chain, cannot_run, ifindex, nsx, pnc_pkt_build, remove, sh
+
 BUILD = os.environ.get("PNC_BUILDDIR", "build")
 MARK = os.path.join(BUILD, "tools/tc-mark/pnc-tc-mark")
 PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
 TAG = "pnctm{}".format(os.getpid())
 NS_S, NS_P, NS_R = TAG + "s", TAG + "p", TAG + "r"
 
-V4 = {"snd": "192.0.2.1", "rcv": "198.51.100.2"}
-V6 = {"snd": "2001:db8:1::1", "rcv": "2001:db8:2::2"}
 NOT_ECT, ECT1, ECT0, CE = 0, 1, 2, 3
 ONE = 65536
 COUNTERS = ("seen", "no_state", "not_ip", "parse_error", "not_ect", "ecn_capable",
@@ -59,36 +59,8 @@ OUR_HANDLE = "0x706e63"
 END_MARK = b"pnc-tc-mark test: end"
 
 
-def sh(*args):
-    subprocess.run(args, check=True)
-
-
-def nsx(ns, *args):
-    return ["ip", "netns", "exec", ns] + list(args)
-
-
 def setup():
-    for ns in (NS_S, NS_P, NS_R):
-        sh("ip", "netns", "add", ns)
-        sh("ip", "-n", ns, "link", "set", "lo", "up")
-    # Created inside the namespaces: nothing appears in the caller's.
-    sh("ip", "-n", NS_P, "link", "add", "p0", "type", "veth", "peer", "name", "s0",
-       "netns", NS_S)
-    sh("ip", "-n", NS_P, "link", "add", "p1", "type", "veth", "peer", "name", "r0",
-       "netns", NS_R)
-    for ns, dev, v4, v6 in ((NS_S, "s0", "192.0.2.1/24", "2001:db8:1::1/64"),
-                            (NS_P, "p0", "192.0.2.254/24", "2001:db8:1::fe/64"),
-                            (NS_P, "p1", "198.51.100.254/24", "2001:db8:2::fe/64"),
-                            (NS_R, "r0", "198.51.100.2/24", "2001:db8:2::2/64")):
-        sh("ip", "-n", ns, "addr", "add", v4, "dev", dev)
-        sh("ip", "-n", ns, "addr", "add", v6, "dev", dev, "nodad")
-        sh("ip", "-n", ns, "link", "set", dev, "up")
-    for ns, gw4, gw6 in ((NS_S, "192.0.2.254", "2001:db8:1::fe"),
-                         (NS_R, "198.51.100.254", "2001:db8:2::fe")):
-        sh("ip", "-n", ns, "route", "add", "default", "via", gw4)
-        sh("ip", "-n", ns, "-6", "route", "add", "default", "via", gw6)
-    sh(*nsx(NS_P, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1"))
-    sh(*nsx(NS_P, "sysctl", "-q", "-w", "net.ipv6.conf.all.forwarding=1"))
+    chain(NS_S, NS_P, NS_R)
     # Neighbours resolved before anything is counted (until DAD of the
     # link-local addresses is over, IPv6 does not answer).
     for dst in (V4["rcv"], V6["rcv"]):
@@ -97,14 +69,7 @@ def setup():
 
 
 def teardown():
-    for ns in (NS_S, NS_P, NS_R):
-        subprocess.run(["ip", "netns", "del", ns], stderr=subprocess.DEVNULL)
-
-
-def ifindex(ns, dev):
-    out = subprocess.run(["ip", "-n", ns, "-j", "link", "show", dev], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    return json.loads(out)[0]["ifindex"]
+    remove(NS_S, NS_P, NS_R)
 
 
 def qdisc_kinds(dev="p1"):
@@ -130,8 +95,7 @@ def egress_filters(dev="p1"):
 # --- packets ----------------------------------------------------------------
 
 def build(*args):
-    return bytes.fromhex(subprocess.run([PKT, "build"] + list(args), stdout=subprocess.PIPE,
-                                        text=True, check=True).stdout.strip())
+    return bytes.fromhex(pnc_pkt_build(PKT, *args))
 
 
 def roce4(ecn, dqpn, src=V4["snd"], dst=V4["rcv"], psn=1):
@@ -666,13 +630,9 @@ def run_hung():
 
 
 def main():
-    for tool in (MARK, PKT):
-        if not os.access(tool, os.X_OK):
-            print("not built: " + tool)
-            return 1
-    if os.geteuid() != 0:
-        print("SKIP: needs root")
-        return 77
+    rc = cannot_run(MARK, PKT)
+    if rc is not None:
+        return rc
     teardown()
     start = time.time()
     try:

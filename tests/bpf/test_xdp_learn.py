@@ -28,6 +28,9 @@ import subprocess
 import sys
 import time
 
+from netns import (V4, V6, chain, cannot_run, events, ifindex, nsx, pnc_pkt_build, remove,
+                   send_raw)
+
 BUILD = os.environ.get("PNC_BUILDDIR", "build")
 EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
 LEARN = os.path.join(BUILD, "tools/xdp-learn/pnc-xdp-learn")
@@ -35,54 +38,17 @@ PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
 TAG = "pncxl{}".format(os.getpid())
 NS_S, NS_P, NS_R = TAG + "s", TAG + "p", TAG + "r"
 
-V4 = {"snd": "192.0.2.1", "rcv": "198.51.100.2"}
-V6 = {"snd": "2001:db8:1::1", "rcv": "2001:db8:2::2"}
 EMU_SECONDS = 2.0
 COUNTERS = ("pkts", "roce", "cm", "samples", "rate_limited", "rb_full", "ignored",
             "parse_err")
 
 
-def sh(*args):
-    subprocess.run(args, check=True)
-
-
-def nsx(ns, *args):
-    return ["ip", "netns", "exec", ns] + list(args)
-
-
 def setup():
-    for ns in (NS_S, NS_P, NS_R):
-        sh("ip", "netns", "add", ns)
-        sh("ip", "-n", ns, "link", "set", "lo", "up")
-    # Created inside the namespaces: nothing appears in the caller's.
-    sh("ip", "-n", NS_P, "link", "add", "p0", "type", "veth", "peer", "name", "s0",
-       "netns", NS_S)
-    sh("ip", "-n", NS_P, "link", "add", "p1", "type", "veth", "peer", "name", "r0",
-       "netns", NS_R)
-    for ns, dev, v4, v6 in ((NS_S, "s0", "192.0.2.1/24", "2001:db8:1::1/64"),
-                            (NS_P, "p0", "192.0.2.254/24", "2001:db8:1::fe/64"),
-                            (NS_P, "p1", "198.51.100.254/24", "2001:db8:2::fe/64"),
-                            (NS_R, "r0", "198.51.100.2/24", "2001:db8:2::2/64")):
-        sh("ip", "-n", ns, "addr", "add", v4, "dev", dev)
-        sh("ip", "-n", ns, "addr", "add", v6, "dev", dev, "nodad")
-        sh("ip", "-n", ns, "link", "set", dev, "up")
-    for ns, gw4, gw6 in ((NS_S, "192.0.2.254", "2001:db8:1::fe"),
-                         (NS_R, "198.51.100.254", "2001:db8:2::fe")):
-        sh("ip", "-n", ns, "route", "add", "default", "via", gw4)
-        sh("ip", "-n", ns, "-6", "route", "add", "default", "via", gw6)
-    sh(*nsx(NS_P, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1"))
-    sh(*nsx(NS_P, "sysctl", "-q", "-w", "net.ipv6.conf.all.forwarding=1"))
+    chain(NS_S, NS_P, NS_R)
 
 
 def teardown():
-    for ns in (NS_S, NS_P, NS_R):
-        subprocess.run(["ip", "netns", "del", ns], stderr=subprocess.DEVNULL)
-
-
-def ifindex(ns, dev):
-    out = subprocess.run(["ip", "-n", ns, "-j", "link", "show", dev], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    return json.loads(out)[0]["ifindex"]
+    remove(NS_S, NS_P, NS_R)
 
 
 def xdp_attached(ns, dev):
@@ -129,11 +95,6 @@ def run_emu(addrs, req_args, resp_args):
     assert resp.returncode == 0, resp.returncode
     return ([json.loads(line) for line in req.stdout.splitlines()],
             [json.loads(line) for line in out.splitlines()])
-
-
-def events(lines, name, **match):
-    return [e for e in lines if e["event"] == name and
-            all(e.get(k) == v for k, v in match.items())]
 
 
 def check_undisturbed(req, resp):
@@ -273,22 +234,8 @@ def run_sender_side_only(addrs, version):
     check_counters(lines, rq, rs, n_cm=2, both_ways=False)
 
 
-SEND_RAW = """
-import socket, sys
-for h in sys.argv[1:]:
-    pkt = bytes.fromhex(h)
-    if pkt[0] >> 4 == 4:
-        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-        s.sendto(pkt, (socket.inet_ntoa(pkt[16:20]), 0))
-    else:
-        s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
-        s.sendto(pkt, (socket.inet_ntop(socket.AF_INET6, pkt[24:40]), 0))
-"""
-
-
 def build(*args):
-    return subprocess.run([PKT, "build"] + list(args), stdout=subprocess.PIPE, text=True,
-                          check=True).stdout.strip()
+    return pnc_pkt_build(PKT, *args)
 
 
 def ipv4_udp(payload, frag_off=0):
@@ -313,7 +260,7 @@ def run_crafted():
         ipv4_udp(bytes(40), frag_off=0x2000),      # first fragment (MF)
         build("rc-send", "only", "src=" + V4["snd"], "dst=" + V4["rcv"], "opcode=0x0c"),
     ]
-    sh(*nsx(NS_S, "/usr/bin/python3", "-c", SEND_RAW, *pkts))
+    send_raw(NS_S, *pkts)
     time.sleep(0.3)
     lines = learner.stop()
     roce = events(lines, "roce")
@@ -331,13 +278,9 @@ def run_crafted():
 
 
 def main():
-    for tool in (EMU, LEARN, PKT):
-        if not os.access(tool, os.X_OK):
-            print("not built: " + tool)
-            return 1
-    if os.geteuid() != 0:
-        print("SKIP: needs root")
-        return 77
+    rc = cannot_run(EMU, LEARN, PKT)
+    if rc is not None:
+        return rc
     teardown()
     setup()
     try:

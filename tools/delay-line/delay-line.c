@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/tool.h"
+
 #define VNET_LEN sizeof(struct virtio_net_hdr)
 #define VLAN_LEN 4
 /* 64 KiB frames (GSO from veth) plus Ethernet and VLAN headers. */
@@ -80,14 +82,6 @@ struct dir {
 	struct dir_stats st;
 	bool out_blocked; /* send buffer full: wait for POLLOUT */
 };
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static uint64_t now_ns(void)
 {
@@ -472,7 +466,6 @@ int main(int argc, char **argv)
 	const char *stats_path = NULL;
 	uint32_t limit = 10000;
 	sigset_t block, orig;
-	struct sigaction sa = { .sa_handler = on_signal };
 	uint8_t *buf;
 	int rv = 0;
 
@@ -496,8 +489,8 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &orig);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	pnc_tool_stop_on(SIGINT, false);
+	pnc_tool_stop_on(SIGTERM, false);
 	/* Wake-ups on time, not up to 50 us late. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
@@ -507,7 +500,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	next_stats = now_ns() + STATS_PERIOD;
 
-	while (!stop) {
+	while (!pnc_tool_stop) {
 		struct pollfd pfd[2];
 		struct timespec ts, *tsp = NULL;
 		uint64_t now = now_ns();

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/tool.h"
 #include "codec/notif.h"
 #include "tunnel/flenc_tc.h"
 
@@ -240,19 +241,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void print_flow_fields(const struct pnc_flenc_flow *f)
 {
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
 	int af = f->ip_version == 4 ? AF_INET : AF_INET6;
-	double idle = now_s() - (double)f->last_ns / 1e9;
+	double idle = pnc_tool_now_s() - (double)f->last_ns / 1e9;
 
 	inet_ntop(af, f->src, src, sizeof(src));
 	inet_ntop(af, f->dst, dst, sizeof(dst));
@@ -432,20 +425,20 @@ static void detach_all(struct pnc_flenc_tc *fe)
 
 static void run(struct pnc_flenc_tc *fe, const struct opts *o, int fcn_fd)
 {
-	double end = now_s() + o->duration, next_dump = now_s() + o->dump_ms / 1e3;
-	double next_age = now_s() + 1;
+	double now = pnc_tool_now_s();
+	double end = now + o->duration, next_dump = now + o->dump_ms / 1e3, next_age = now + 1;
 	struct pollfd pfd = { .fd = fcn_fd, .events = POLLIN };
 
-	while (!stop && (o->duration == 0 || now_s() < end)) {
+	while (!stop && (o->duration == 0 || pnc_tool_now_s() < end)) {
 		if (poll(&pfd, fcn_fd >= 0 ? 1 : 0, 100) > 0)
 			handle_fcn(fe, fcn_fd);
-		if (dump_now || (o->dump && now_s() >= next_dump)) {
+		if (dump_now || (o->dump && pnc_tool_now_s() >= next_dump)) {
 			dump_now = 0;
-			next_dump = now_s() + o->dump_ms / 1e3;
+			next_dump = pnc_tool_now_s() + o->dump_ms / 1e3;
 			dump_table(fe);
 		}
-		if (o->age_s && now_s() >= next_age) {
-			next_age = now_s() + 1;
+		if (o->age_s && pnc_tool_now_s() >= next_age) {
+			next_age = pnc_tool_now_s() + 1;
 			pnc_flenc_age(fe, o->age_s, print_aged, NULL);
 		}
 	}

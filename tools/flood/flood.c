@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/tool.h"
 #include "pnc_pkt.h" /* parse_addr, parse_hex, parse_u64 */
 
 #define BATCH	    64
@@ -52,14 +53,6 @@ struct flows {
 	double *lat_us;	   /* per reply */
 	uint64_t n_lat, max_lat;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ADDR into a socket address with the port; pnc-pkt's address parser. */
 static int sock_addr(const char *s, uint16_t port, struct sockaddr_storage *ss, socklen_t *len)
@@ -310,12 +303,12 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 
-	start = now_s();
+	start = pnc_tool_now_s();
 	for (;;) {
 		unsigned int n = BATCH;
 		int rv;
 
-		elapsed = now_s() - start;
+		elapsed = pnc_tool_now_s() - start;
 		if ((count && sent >= count) || (seconds > 0 && elapsed >= seconds))
 			break;
 		if (count && count - sent < n)
@@ -355,19 +348,20 @@ int main(int argc, char **argv)
 		}
 		sent += (unsigned int)rv;
 	}
-	elapsed = now_s() - start;
+	elapsed = pnc_tool_now_s() - start;
 	printf("{\"sent\": %llu, \"seconds\": %.3f, \"pps\": %.0f, \"errors\": %llu", sent,
 	       elapsed, elapsed > 0 ? (double)sent / elapsed : 0.0, errors);
 	if (fl.replies) {
-		double t0 = now_s(), last = t0;
+		double t0 = pnc_tool_now_s(), last = t0;
 
-		while (fl.n_lat < sent && fl.n_lat < fl.max_lat && now_s() - t0 < REPLY_DRAIN &&
-		       now_s() - last < REPLY_IDLE) {
+		while (fl.n_lat < sent && fl.n_lat < fl.max_lat &&
+		       pnc_tool_now_s() - t0 < REPLY_DRAIN &&
+		       pnc_tool_now_s() - last < REPLY_IDLE) {
 			uint64_t had = fl.n_lat;
 
 			take_replies(&fl, 10);
 			if (fl.n_lat != had)
-				last = now_s();
+				last = pnc_tool_now_s();
 		}
 		qsort(fl.lat_us, fl.n_lat, sizeof(*fl.lat_us), cmp_double);
 		printf(", \"replies\": %llu, \"latency_us\": {\"p50\": %.1f, \"p90\": %.1f, "

@@ -16,15 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/tool.h"
 #include "cp/qmon.h"
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -77,7 +70,8 @@ static void sleep_until(struct timespec *next, unsigned long interval_ms)
 	next->tv_nsec += (long)(interval_ms % 1000) * 1000000L;
 	next->tv_sec += (time_t)(interval_ms / 1000) + next->tv_nsec / 1000000000L;
 	next->tv_nsec %= 1000000000L;
-	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+	while (!pnc_tool_stop &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
 		;
 }
 
@@ -138,15 +132,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pnc-qmon: netlink: %s\n", strerror(errno));
 		return 1;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	pnc_tool_stop_on(SIGINT, true);
+	pnc_tool_stop_on(SIGTERM, true);
 	/* A reader of the pipe sees each sample when it is taken. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (n = 0; !stop && (!count || n < count); n++) {
+	for (n = 0; !pnc_tool_stop && (!count || n < count); n++) {
 		if (n)
 			sleep_until(&next, interval_ms);
-		if (stop)
+		if (pnc_tool_stop)
 			break;
 		rv = pnc_qmon_read(qm, ifindex, &cur);
 		if (rv) {

@@ -49,6 +49,7 @@
 #include <xdp/xsk.h>
 
 #include "bpfutil/percpu.h"
+#include "common/tool.h"
 #include "pnc_pkt.h" /* parse_u64 */
 #include "reflect.h"
 #include "reflect.skel.h"
@@ -57,14 +58,6 @@
 #define XSK_FRAMES  4096
 #define XSK_RING    2048
 #define UDP_PAYLOAD 2048
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 struct opts {
 	const char *mode, *dev;
@@ -93,8 +86,8 @@ static bool wait_in(int fd, bool busy)
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
 	if (busy)
-		return !stop;
-	while (!stop)
+		return !pnc_tool_stop;
+	while (!pnc_tool_stop)
 		if (poll(&p, 1, 100) > 0)
 			return true;
 	return false;
@@ -211,7 +204,7 @@ static uint64_t counter(struct pnc_reflect *skel, enum reflect_counter c)
 
 static void wait_stop(void)
 {
-	while (!stop)
+	while (!pnc_tool_stop)
 		pause();
 }
 
@@ -387,7 +380,6 @@ int main(int argc, char **argv)
 		{},
 	};
 	struct opts o = { .port = REFLECT_ROCE_PORT };
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct pnc_reflect *skel = NULL;
 	uint64_t v, seconds = 0;
 	uint64_t n = 0, matched = 0;
@@ -434,10 +426,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	/* No SA_RESTART: a blocking call returns when it is time to stop. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
+	/* Not restarted: a blocking call returns when it is time to stop. */
+	pnc_tool_stop_on(SIGINT, false);
+	pnc_tool_stop_on(SIGTERM, false);
+	pnc_tool_stop_on(SIGALRM, false);
 	alarm((unsigned int)seconds);
 
 	if (!strcmp(o.mode, "sendto"))

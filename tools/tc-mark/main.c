@@ -19,15 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/tool.h"
 #include "cp/mark_tc.h"
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -104,14 +97,6 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *v)
 		return -1;
 	*v = n;
 	return 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 struct opts {
@@ -253,9 +238,9 @@ static int refresh(struct pnc_mark_tc *mt, int ifindex, struct opts *o)
 
 static int run(struct pnc_mark_tc *mt, int ifindex, struct opts *o)
 {
-	double end = now_s() + o->duration;
+	double end = pnc_tool_now_s() + o->duration;
 
-	while (!stop && (o->duration == 0 || now_s() < end)) {
+	while (!pnc_tool_stop && (o->duration == 0 || pnc_tool_now_s() < end)) {
 		int n = pnc_mark_tc_poll(mt, 100);
 
 		if (n < 0 && n != -EINTR) {
@@ -288,8 +273,8 @@ int main(int argc, char **argv)
 
 	/* The test reads our output through a pipe while we run. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	pnc_tool_stop_on(SIGINT, true);
+	pnc_tool_stop_on(SIGTERM, true);
 
 	mt = pnc_mark_tc_open(on_sample, NULL);
 	if (!mt) {

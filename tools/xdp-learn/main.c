@@ -17,18 +17,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/tool.h"
 #include "codec/cm.h"
 #include "proxy/xdp/learn_xdp.h"
 
 #define MAX_IFS 16
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -196,14 +189,6 @@ static int parse_us(const char *s, bool never_ok, __u64 *ns)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -276,8 +261,8 @@ int main(int argc, char **argv)
 
 	/* The test reads our output through a pipe while we run. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	pnc_tool_stop_on(SIGINT, true);
+	pnc_tool_stop_on(SIGTERM, true);
 
 	lx = pnc_learn_xdp_open(&cfg, on_event, NULL);
 	if (!lx) {
@@ -297,8 +282,8 @@ int main(int argc, char **argv)
 		       argv[optind + i], ifindex[i], mode_name(used));
 	}
 
-	end = now_s() + duration;
-	while (!stop && (duration == 0 || now_s() < end)) {
+	end = pnc_tool_now_s() + duration;
+	while (!pnc_tool_stop && (duration == 0 || pnc_tool_now_s() < end)) {
 		int n = pnc_learn_xdp_poll(lx, 100);
 
 		if (n < 0 && n != -EINTR) {
