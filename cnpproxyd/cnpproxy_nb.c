@@ -768,6 +768,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 				.get_next = cnpproxy_state_pt_get_next,
 				.get_keys = cnpproxy_state_pt_get_keys,
 				.lookup_entry = cnpproxy_state_pt_lookup_entry,
+				.lookup_next = cnpproxy_state_pt_lookup_next,
 			},
 		},
 		{

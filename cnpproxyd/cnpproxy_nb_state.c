@@ -157,7 +157,10 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
 
 /*
  * /frr-cnpproxyd:cnpproxyd/state/proxy-table: entries are positions in
- * the table + 1 (NULL ends the list).
+ * the table + 1 (NULL ends the list).  The table is sorted by prefix,
+ * a learned entry before a static one of the same prefix: the list
+ * gives the first of each prefix, the one in force.  A walk that yields
+ * resumes after its last prefix (lookup_next), wherever it is now.
  */
 static const struct pt_entry *pt_entry_of(const void *entry)
 {
@@ -166,11 +169,25 @@ static const struct pt_entry *pt_entry_of(const void *entry)
 	return i && i <= cnp_proxies.count ? &cnp_proxies.entries[i - 1] : NULL;
 }
 
+static bool pt_same_prefix(const struct pt_prefix *a, const struct pt_prefix *b)
+{
+	return a->addr.family == b->addr.family && a->len == b->len &&
+	       !memcmp(a->addr.bytes, b->addr.bytes, sizeof(a->addr.bytes));
+}
+
+/* The position i, or the first after it that starts another prefix; NULL past the end. */
+static const void *pt_from(size_t i)
+{
+	const struct pt_entry *e = cnp_proxies.entries;
+
+	while (i && i < cnp_proxies.count && pt_same_prefix(&e[i - 1].prefix, &e[i].prefix))
+		i++;
+	return i < cnp_proxies.count ? (const void *)(uintptr_t)(i + 1) : NULL;
+}
+
 const void *cnpproxy_state_pt_get_next(struct nb_cb_get_next_args *args)
 {
-	uintptr_t next = args->list_entry ? (uintptr_t)args->list_entry + 1 : 1;
-
-	return next <= cnp_proxies.count ? (const void *)next : NULL;
+	return pt_from((uintptr_t)args->list_entry);
 }
 
 int cnpproxy_state_pt_get_keys(struct nb_cb_get_keys_args *args)
@@ -184,16 +201,43 @@ int cnpproxy_state_pt_get_keys(struct nb_cb_get_keys_args *args)
 	return NB_OK;
 }
 
+/*
+ * Where the key's prefix is, or would be: *i, and whether an entry of
+ * the prefix is there.
+ */
+static bool pt_find_key(const struct yang_list_keys *keys, size_t *i, bool *there)
+{
+	struct pt_prefix typed, key;
+	struct prefix p;
+
+	/* Host bits cleared, as the table has them. */
+	if (!str2prefix(keys->key[0], &p) || !cnpproxy_rib_prefix(&typed, &p) ||
+	    !pt_prefix_make(&key, &typed.addr, typed.len))
+		return false;
+	*i = pt_rank(&cnp_proxies, &key);
+	*there = *i < cnp_proxies.count && pt_same_prefix(&cnp_proxies.entries[*i].prefix, &key);
+	return true;
+}
+
 const void *cnpproxy_state_pt_lookup_entry(struct nb_cb_lookup_entry_args *args)
 {
-	char buf[PREFIX_STRLEN];
+	bool there;
+	size_t i;
 
-	for (size_t i = 0; i < cnp_proxies.count; i++)
-		if (!strcmp(cnpproxy_rib_prefix2str(&cnp_proxies.entries[i].prefix, buf,
-						    sizeof(buf)),
-			    args->keys->key[0]))
-			return (const void *)(uintptr_t)(i + 1);
-	return NULL;
+	if (!pt_find_key(args->keys, &i, &there) || !there)
+		return NULL;
+	return (const void *)(uintptr_t)(i + 1);
+}
+
+const void *cnpproxy_state_pt_lookup_next(struct nb_cb_lookup_entry_args *args)
+{
+	bool there;
+	size_t i;
+
+	if (!pt_find_key(args->keys, &i, &there))
+		return NULL;
+	/* Past the key's prefix; one gone since leaves the rest where it was. */
+	return pt_from(there ? i + 1 : i);
 }
 
 struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)

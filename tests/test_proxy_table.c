@@ -93,6 +93,41 @@ static void test_set_unset(void **state)
 	pt_fini(&pt);
 }
 
+/* Where a walk in order resumes: the first entry of a prefix, or of the next one. */
+static void test_rank(void **state)
+{
+	struct proxy_table pt;
+	struct pt_entry a = entry(v4(10, 1, 0, 0), 16, PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
+	struct pt_entry a_static = entry(v4(10, 1, 0, 0), 16, PT_SOURCE_STATIC, v4(192, 0, 2, 2));
+	struct pt_entry b = entry(v4(10, 3, 0, 0), 16, PT_SOURCE_STATIC, v4(192, 0, 2, 3));
+	struct pt_prefix p;
+	struct pt_addr host = v4(10, 1, 7, 7), gap = v4(10, 2, 0, 0);
+	size_t i;
+
+	(void)state;
+	pt_init(&pt);
+	assert_int_equal(pt_set(&pt, &b), 1);
+	assert_int_equal(pt_set(&pt, &a_static), 1);
+	assert_int_equal(pt_set(&pt, &a), 1);
+	/* Sorted by length, then address: 10.1/16 learned, 10.1/16 static, 10.3/16 */
+	i = pt_rank(&pt, &a.prefix);
+	assert_int_equal(i, 0);
+	assert_int_equal(pt.entries[i].source, PT_SOURCE_LEARNED);
+	/* host bits typed: the same prefix */
+	p.addr = host;
+	p.len = 16;
+	assert_int_equal(pt_rank(&pt, &p), 0);
+	/* a prefix not in the table: where it would be */
+	p.addr = gap;
+	assert_int_equal(pt_rank(&pt, &p), 2);
+	assert_int_equal(pt_rank(&pt, &b.prefix), 2);
+	p.len = 17; /* after every /16 */
+	assert_int_equal(pt_rank(&pt, &p), pt.count);
+	p.len = 40;
+	assert_int_equal(pt_rank(&pt, &p), pt.count);
+	pt_fini(&pt);
+}
+
 static void test_families_do_not_mix(void **state)
 {
 	struct proxy_table pt;
@@ -228,7 +263,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prefix_make),	    cmocka_unit_test(test_set_unset),
 		cmocka_unit_test(test_families_do_not_mix), cmocka_unit_test(test_random_ipv4),
-		cmocka_unit_test(test_random_ipv6),
+		cmocka_unit_test(test_random_ipv6),	    cmocka_unit_test(test_rank),
 	};
 
 	return cmocka_run_group_tests_name("proxy_table", tests, NULL, NULL);

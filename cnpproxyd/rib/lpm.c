@@ -203,6 +203,17 @@ const struct pt_entry *pt_get(const struct proxy_table *pt, const struct pt_pref
 	return find(pt, p, source, &i) ? &pt->entries[i] : NULL;
 }
 
+size_t pt_rank(const struct proxy_table *pt, const struct pt_prefix *p)
+{
+	struct pt_prefix key;
+	bool found;
+
+	if (!pt_prefix_make(&key, &p->addr, p->len))
+		return pt->count;
+	/* Learned sorts first: the first entry of the prefix. */
+	return lower_bound(pt, &key, PT_SOURCE_LEARNED, &found);
+}
+
 const struct pt_entry *pt_lookup(const struct proxy_table *pt, const struct pt_addr *a)
 {
 	const uint64_t *lens;

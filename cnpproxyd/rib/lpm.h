@@ -83,6 +83,13 @@ extern bool pt_unset(struct proxy_table *pt, const struct pt_prefix *p, enum pt_
 extern const struct pt_entry *pt_get(const struct proxy_table *pt, const struct pt_prefix *p,
 				     enum pt_source source);
 
+/*
+ * Position of the first entry of prefix p (whatever its source) or, if
+ * it has none, of the first entry after it: where a walk over the table
+ * in order resumes.
+ */
+extern size_t pt_rank(const struct proxy_table *pt, const struct pt_prefix *p);
+
 /* Longest-prefix match for an address, or NULL. */
 extern const struct pt_entry *pt_lookup(const struct proxy_table *pt, const struct pt_addr *a);
 

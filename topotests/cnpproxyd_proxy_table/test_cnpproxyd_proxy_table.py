@@ -13,6 +13,7 @@
 # lower-priority fallback and bad ones are refused.
 
 import functools
+import json
 import os
 import sys
 
@@ -192,6 +193,14 @@ def test_compiled_lookup_follows_the_table():
     expect_lookup(r, "10.140.0.0", {"found": False})
 
 
+def oper_table(router, key=""):
+    "The proxy table of the YANG state (entries at a key: with key)."
+    out = router.vtysh_cmd("show yang operational-data "
+                           "/frr-cnpproxyd:cnpproxyd/state/proxy-table{} cnpproxyd".format(key))
+    return json.loads(out).get("frr-cnpproxyd:cnpproxyd", {}).get("state", {}).get(
+        "proxy-table", [])
+
+
 def test_static_fallback_and_priority():
     "A static entry answers where nothing is learned; learned wins."
     r = r1()
@@ -207,6 +216,22 @@ def test_static_fallback_and_priority():
     r.vtysh_cmd("sharp install routes 10.100.0.0 nexthop 10.0.12.2 4 pnc 10.255.0.9")
     expect_lookup(r, "10.100.0.1", {"found": True, "source": "learned",
                                     "proxy": "10.255.0.9"})
+
+    # One prefix both learned and configured: the YANG state lists it
+    # once, as the entry in force, and finds it by its key.
+    rc, out = vtysh_rc(r, "configure terminal", "router cnpproxy",
+                    "proxy for 10.100.0.1/32 via 192.0.2.8")
+    assert rc == 0, out
+    table = oper_table(r)
+    assert [e["prefix"] for e in table].count("10.100.0.1/32") == 1, table
+    one = [e for e in table if e["prefix"] == "10.100.0.1/32"][0]
+    assert (one["source"], one["proxy"]) == ("learned", "10.255.0.9"), one
+    assert "10.100.0.0/16" in [e["prefix"] for e in table], table
+    keyed = oper_table(r, "[prefix='10.100.0.1/32']")
+    assert len(keyed) == 1 and keyed[0]["source"] == "learned", keyed
+    rc, out = vtysh_rc(r, "configure terminal", "router cnpproxy",
+                    "no proxy for 10.100.0.1/32")
+    assert rc == 0, out
 
     # the learned route goes away: the static entry answers again
     r.vtysh_cmd("sharp remove routes 10.100.0.0 4")
