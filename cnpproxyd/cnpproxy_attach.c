@@ -45,14 +45,15 @@ static const char *what(const struct cnp_attach_set *s, const struct cnp_attach_
 	return s->ops->what_of ? s->ops->what_of(ai->flags) : s->ops->what;
 }
 
-/* An attached interface whose flags changed: they stay old if the kernel refuses. */
-static void update(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *ai,
+/* An attached interface whose flags changed; false if the kernel refuses. */
+static bool update(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *ai,
 		   unsigned int flags)
 {
 	int err = 0;
 
+	ai->want = flags;
 	if (ai->flags == flags)
-		return;
+		return true;
 	if (s->ops->update) {
 		frr_with_privs (&cnpproxy_privs) {
 			err = s->ops->update(prog, ai->ifindex, flags);
@@ -61,9 +62,10 @@ static void update(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *a
 	if (err) {
 		zlog_warn("cnpproxyd: cannot change the %s of %s: %s", what(s, ai), ai->name,
 			  safe_strerror(-err));
-		return;
+		return false;
 	}
 	ai->flags = flags;
+	return true;
 }
 
 static void attach_retry(struct event *t)
@@ -100,13 +102,12 @@ void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[C
 			ai = &s->ifs[s->n++];
 			memset(ai, 0, sizeof(*ai));
 			strlcpy(ai->name, names[j], sizeof(ai->name));
-			ai->flags = want;
 		}
 		if (ai->ifindex) {
-			update(s, prog, ai, want);
+			refused |= !update(s, prog, ai, want);
 			continue;
 		}
-		ai->flags = want;
+		ai->flags = ai->want = want;
 		ifindex = cnpproxy_if_index(ai->name);
 		if (!ifindex) {
 			/* The interface layer tells the owner when it appears. */
@@ -159,6 +160,11 @@ bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
 const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf, size_t len)
 {
 	for (unsigned int i = 0; i < s->n; i++) {
+		if (s->ifs[i].ifindex && s->ifs[i].flags != s->ifs[i].want) {
+			snprintf(buf, len, "%s on %s: cannot change what runs there",
+				 what(s, &s->ifs[i]), s->ifs[i].name);
+			return buf;
+		}
 		if (s->ifs[i].ifindex)
 			continue;
 		snprintf(buf, len, "%s on %s: %s", what(s, &s->ifs[i]), s->ifs[i].name,

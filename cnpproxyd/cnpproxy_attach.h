@@ -22,6 +22,7 @@ struct event;
 struct cnp_attach_if {
 	char name[CNP_IFNAME_MAX];
 	unsigned int flags; /* the owner's: what runs there (the XDP program's stages) */
+	unsigned int want;  /* what the owner asks for: not flags while the kernel refuses */
 	int ifindex;	    /* attached to; 0 if not */
 	const char *error;  /* why not, for show */
 };

@@ -119,7 +119,7 @@ static struct {
 	struct cnp_attach_if att[CNP_CP_IF_MAX];
 	struct cnp_attach_set set;
 	const char *not_operational;
-	struct event *t_samples;
+	struct event *t_samples, *t_qmon;
 	int fd[2];	/* UDP, IPv4 and IPv6 */
 	int icmp_fd[2]; /* raw ICMP and ICMPv6, for notification-form icmp */
 	struct cp_gate gate;
@@ -918,6 +918,13 @@ static void cp_attached(void *prog, const struct cnp_attach_if *ai)
 		if_start(ci, ai->ifindex);
 }
 
+static void cp_sync(void);
+
+static void cp_qmon_retry(struct event *t)
+{
+	cp_sync();
+}
+
 /*
  * The interfaces whose thresholds are valid, to the attachment set;
  * then the reason of each that does not run.
@@ -938,12 +945,20 @@ static void cp_sync(void)
 		strlcpy(names[n++], ci->cfg.name, sizeof(names[0]));
 	}
 	cnp_attach_sync(&cp.set, cp.mt, names, NULL, n);
+	event_cancel(&cp.t_qmon);
 	for (unsigned int i = 0; i < cp.n_if; i++) {
 		struct cp_if *ci = &cp.ifs[i];
 
 		ai = cnp_attach_find(&cp.set, ci->cfg.name);
-		if (ai && ai->ifindex)
+		if (ai && ai->ifindex) {
+			/* Attached, but no netlink socket to read the queue with yet. */
+			if (ci->attached && !ci->qm)
+				if_start(ci, ci->ifindex);
+			if (ci->attached && !ci->qm && !cp.t_qmon)
+				event_add_timer(master, cp_qmon_retry, NULL, CP_RETRY_S,
+						&cp.t_qmon);
 			continue;
+		}
 		/* Not (or no longer) attached: no readings. */
 		if (ci->attached)
 			if_stop(ci);
@@ -964,6 +979,7 @@ static const struct cnp_attach_ops cp_attach_ops = {
 static void cp_stop(void)
 {
 	cnp_attach_clear(&cp.set, cp.mt);
+	event_cancel(&cp.t_qmon);
 	for (unsigned int i = 0; i < cp.n_if; i++)
 		if_stop(&cp.ifs[i]);
 	cp.n_if = 0;
@@ -1071,8 +1087,18 @@ const struct cnp_config *cnpproxy_cp_config(void)
 
 bool cnpproxy_cp_attachment(unsigned int i, struct cnp_attach_if *out)
 {
+	const struct cnp_cp_config *cc = &cp.cfg->cp;
 	const struct cnp_attach_if *ai;
 
+	if (!cp.mt) {
+		/* The program did not load: the configured interfaces, and why. */
+		if (!role_on() || i >= cc->n_if)
+			return false;
+		memset(out, 0, sizeof(*out));
+		strlcpy(out->name, cc->ifs[i].name, sizeof(out->name));
+		out->error = cp.not_operational;
+		return true;
+	}
 	if (i >= cp.n_if)
 		return false;
 	ai = cnp_attach_find(&cp.set, cp.ifs[i].cfg.name);

@@ -234,6 +234,10 @@ void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *f
 	if (!on) {
 		learn_close();
 		learn.error = NULL;
+		/* Without a program the stages still report on the configuration. */
+		cnpproxy_guard_sync_now(NULL, cfg);
+		cnpproxy_xlate_sync_now(NULL, cfg);
+		cnpproxy_xsk_apply(NULL, cfg);
 		return;
 	}
 	if (!learn.lx) {
