@@ -768,7 +768,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 				.get_next = cnpproxy_state_pt_get_next,
 				.get_keys = cnpproxy_state_pt_get_keys,
 				.lookup_entry = cnpproxy_state_pt_lookup_entry,
-				.lookup_next = cnpproxy_state_pt_lookup_next,
 			},
 		},
 		{
@@ -793,6 +792,44 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/proxy-table/protocol",
 			.cbs = {
 				.get_elem = cnpproxy_state_pt_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment",
+			.cbs = {
+				.get_next = cnpproxy_state_attach_get_next,
+				.get_keys = cnpproxy_state_attach_get_keys,
+				.lookup_entry = cnpproxy_state_attach_lookup_entry,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/program",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/interface",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/attached",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/ifindex",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
+			},
+		},
+		{
+			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/reason",
+			.cbs = {
+				.get_elem = cnpproxy_state_attach_get_elem,
 			},
 		},
 		{
@@ -844,44 +881,6 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.xpath = "/frr-cnpproxyd:cnpproxyd/state/flow/packets",
 			.cbs = {
 				.get_elem = cnpproxy_state_flow_get_elem,
-			},
-		},
-		{
-			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment",
-			.cbs = {
-				.get_next = cnpproxy_state_attach_get_next,
-				.get_keys = cnpproxy_state_attach_get_keys,
-				.lookup_entry = cnpproxy_state_attach_lookup_entry,
-			},
-		},
-		{
-			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/program",
-			.cbs = {
-				.get_elem = cnpproxy_state_attach_get_elem,
-			},
-		},
-		{
-			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/interface",
-			.cbs = {
-				.get_elem = cnpproxy_state_attach_get_elem,
-			},
-		},
-		{
-			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/attached",
-			.cbs = {
-				.get_elem = cnpproxy_state_attach_get_elem,
-			},
-		},
-		{
-			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/ifindex",
-			.cbs = {
-				.get_elem = cnpproxy_state_attach_get_elem,
-			},
-		},
-		{
-			.xpath = "/frr-cnpproxyd:cnpproxyd/state/attachment/reason",
-			.cbs = {
-				.get_elem = cnpproxy_state_attach_get_elem,
 			},
 		},
 		{

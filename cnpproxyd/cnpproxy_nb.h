@@ -57,7 +57,6 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
 const void *cnpproxy_state_pt_get_next(struct nb_cb_get_next_args *args);
 int cnpproxy_state_pt_get_keys(struct nb_cb_get_keys_args *args);
 const void *cnpproxy_state_pt_lookup_entry(struct nb_cb_lookup_entry_args *args);
-const void *cnpproxy_state_pt_lookup_next(struct nb_cb_lookup_entry_args *args);
 struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args);
 const void *cnpproxy_state_flow_get_next(struct nb_cb_get_next_args *args);
 int cnpproxy_state_flow_get_keys(struct nb_cb_get_keys_args *args);

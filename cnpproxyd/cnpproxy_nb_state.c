@@ -159,8 +159,8 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
  * /frr-cnpproxyd:cnpproxyd/state/proxy-table: entries are positions in
  * the table + 1 (NULL ends the list).  The table is sorted by prefix,
  * a learned entry before a static one of the same prefix: the list
- * gives the first of each prefix, the one in force.  A walk that yields
- * resumes after its last prefix (lookup_next), wherever it is now.
+ * gives the first of each prefix, the one in force.  Only the flows
+ * are walked in pages: FRR's walk may stop in one list of a container.
  */
 static const struct pt_entry *pt_entry_of(const void *entry)
 {
@@ -229,17 +229,6 @@ const void *cnpproxy_state_pt_lookup_entry(struct nb_cb_lookup_entry_args *args)
 	return (const void *)(uintptr_t)(i + 1);
 }
 
-const void *cnpproxy_state_pt_lookup_next(struct nb_cb_lookup_entry_args *args)
-{
-	bool there;
-	size_t i;
-
-	if (!pt_find_key(args->keys, &i, &there))
-		return NULL;
-	/* Past the key's prefix; one gone since leaves the rest where it was. */
-	return pt_from(there ? i + 1 : i);
-}
-
 struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)
 {
 	const struct pt_entry *e = pt_entry_of(args->list_entry);
@@ -266,8 +255,23 @@ struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)
  * /frr-cnpproxyd:cnpproxyd/state/flow: entries are slots of the flow
  * table + 1.  A walk runs in one event of the main thread, the only one
  * that changes the table; one that yields resumes from its last keys
- * (lookup_next), whatever slots moved in between.
+ * (lookup_next).  A flow keeps its slot while it lives, and a walk
+ * resumes after the slot of the last flow it gave even if that flow is
+ * gone since.
  */
+struct flow_key {
+	uint8_t ver;
+	uint8_t snd[16], rcv[16];
+	uint32_t qpn;
+};
+
+/* The last flow whose keys were given, and its slot. */
+static struct {
+	bool valid;
+	struct flow_key key;
+	uint32_t slot;
+} flow_last;
+
 static const struct pnc_flow *flow_of(const void *entry)
 {
 	uint32_t want, slot = (uint32_t)(uintptr_t)entry;
@@ -302,37 +306,54 @@ int cnpproxy_state_flow_get_keys(struct nb_cb_get_keys_args *args)
 	inet_ntop(af, f->sender, args->keys->key[0], sizeof(args->keys->key[0]));
 	inet_ntop(af, f->receiver, args->keys->key[1], sizeof(args->keys->key[1]));
 	snprintf(args->keys->key[2], sizeof(args->keys->key[2]), "%u", f->receiver_qpn);
+	flow_last.valid = true;
+	flow_last.key.ver = f->ip_version;
+	memcpy(flow_last.key.snd, f->sender, 16);
+	memcpy(flow_last.key.rcv, f->receiver, 16);
+	flow_last.key.qpn = f->receiver_qpn;
+	flow_last.slot = (uint32_t)(uintptr_t)args->list_entry - 1;
 	return NB_OK;
 }
 
-/* The slot of the flow the keys name; false if there is none. */
-static bool flow_slot(const struct yang_list_keys *keys, uint32_t *slot)
+static bool flow_key_parse(const struct yang_list_keys *keys, struct flow_key *k)
 {
-	uint8_t snd[16] = {}, rcv[16] = {};
-	uint8_t ver = strchr(keys->key[0], ':') ? 6 : 4;
-	int af = ver == 4 ? AF_INET : AF_INET6;
+	int af = strchr(keys->key[0], ':') ? AF_INET6 : AF_INET;
 	unsigned long qpn;
 	char *end;
 
+	memset(k, 0, sizeof(*k));
+	k->ver = af == AF_INET ? 4 : 6;
 	qpn = strtoul(keys->key[2], &end, 10);
-	if (*end || inet_pton(af, keys->key[0], snd) != 1 || inet_pton(af, keys->key[1], rcv) != 1)
-		return false;
-	return pnc_flow_table_slot(pn_flows, ver, snd, rcv, (uint32_t)qpn, slot);
+	k->qpn = (uint32_t)qpn;
+	return !*end && qpn <= 0xffffff && inet_pton(af, keys->key[0], k->snd) == 1 &&
+	       inet_pton(af, keys->key[1], k->rcv) == 1;
 }
 
 const void *cnpproxy_state_flow_lookup_entry(struct nb_cb_lookup_entry_args *args)
 {
+	struct flow_key k;
 	uint32_t slot;
 
-	return flow_slot(args->keys, &slot) ? (const void *)(uintptr_t)(slot + 1) : NULL;
+	if (!flow_key_parse(args->keys, &k) ||
+	    !pnc_flow_table_slot(pn_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
+		return NULL;
+	return (const void *)(uintptr_t)(slot + 1);
 }
 
-/* A flow gone since the page ended leaves no place to resume: the walk ends. */
 const void *cnpproxy_state_flow_lookup_next(struct nb_cb_lookup_entry_args *args)
 {
+	struct flow_key k;
 	uint32_t slot;
 
-	return flow_slot(args->keys, &slot) ? flow_from(slot + 1) : NULL;
+	if (!flow_key_parse(args->keys, &k))
+		return NULL;
+	if (pnc_flow_table_slot(pn_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
+		return flow_from(slot + 1);
+	/* Gone since the page ended: after the slot it had. */
+	if (flow_last.valid && flow_last.key.ver == k.ver && flow_last.key.qpn == k.qpn &&
+	    !memcmp(flow_last.key.snd, k.snd, 16) && !memcmp(flow_last.key.rcv, k.rcv, 16))
+		return flow_from(flow_last.slot + 1);
+	return NULL;
 }
 
 struct yang_data *cnpproxy_state_flow_get_elem(struct nb_cb_get_elem_args *args)
