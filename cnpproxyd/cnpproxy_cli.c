@@ -186,6 +186,14 @@ void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, 
 		yang_dnode_get_string(dnode, "via"));
 }
 
+bool cnpproxy_cli_ifname(struct vty *vty, const char *ifname)
+{
+	if (!strchr(ifname, '\''))
+		return true;
+	vty_out(vty, "%% Interface names with a quote (') cannot be configured\n");
+	return false;
+}
+
 /* A role's settings need the role: they must not enable it silently. */
 bool cnpproxy_cli_needs(struct vty *vty, const char *rel, const char *what, const char *cmd)
 {

@@ -127,6 +127,8 @@ extern bool cnpproxy_cli_typed_matches(struct vty *vty, const struct lyd_node *d
  * what to enable first, and with which command, when it is not there.
  */
 extern bool cnpproxy_cli_needs(struct vty *vty, const char *rel, const char *what, const char *cmd);
+/* An interface name goes into xpath predicates between quotes: says so if it has one. */
+extern bool cnpproxy_cli_ifname(struct vty *vty, const char *ifname);
 /* The proxy's settings need the role: says so when it is off. */
 extern bool cnpproxy_cli_proxy_enabled(struct vty *vty);
 /* A sender prefix as a list key: canonical, whatever host bits were typed. */

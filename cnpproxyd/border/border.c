@@ -230,6 +230,8 @@ DEFPY_YANG(cnpproxy_border_if, cnpproxy_border_if_cmd,
 {
 	char xpath[XPATH_MAXLEN];
 
+	if (!cnpproxy_cli_ifname(vty, ifname))
+		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./border-interface[.='%s']", ifname);
 	if (no && !cnpproxy_cli_candidate(vty, xpath)) {
 		vty_out(vty, "%% %s is not a border interface: nothing changed\n", ifname);

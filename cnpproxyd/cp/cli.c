@@ -187,6 +187,8 @@ DEFPY_YANG(cnpproxy_cp_if, cnpproxy_cp_if_cmd,
 {
 	char xpath[XPATH_MAXLEN];
 
+	if (!cnpproxy_cli_ifname(vty, ifname))
+		return CMD_WARNING_CONFIG_FAILED;
 	if (!no && !cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), CP_IF_XPATH, ifname);
@@ -204,6 +206,8 @@ static int if_leaf(struct vty *vty, bool no, const char *ifname, const char *lea
 {
 	char xpath[XPATH_MAXLEN];
 
+	if (!cnpproxy_cli_ifname(vty, ifname))
+		return CMD_WARNING_CONFIG_FAILED;
 	if (!no && !cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), CP_IF_XPATH "/%s", ifname, leaf);
@@ -253,6 +257,8 @@ DEFPY_YANG(cnpproxy_cp_if_static, cnpproxy_cp_if_static_cmd,
 	   "K_min: mark above it\n"
 	   "Octets\n")
 {
+	if (!cnpproxy_cli_ifname(vty, ifname))
+		return CMD_WARNING_CONFIG_FAILED;
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	thresholds_reset(vty, ifname);
@@ -277,6 +283,8 @@ DEFPY_YANG(cnpproxy_cp_if_bdp, cnpproxy_cp_if_bdp_cmd,
 	   "K_min as a share of K_max\n"
 	   "Percent\n")
 {
+	if (!cnpproxy_cli_ifname(vty, ifname))
+		return CMD_WARNING_CONFIG_FAILED;
 	if (!cp_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	thresholds_reset(vty, ifname);

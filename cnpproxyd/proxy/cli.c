@@ -66,6 +66,8 @@ DEFPY_YANG(cnpproxy_proxy_xdp_if, cnpproxy_proxy_xdp_if_cmd,
 {
 	char xpath[XPATH_MAXLEN];
 
+	if (!cnpproxy_cli_ifname(vty, ifname))
+		return CMD_WARNING_CONFIG_FAILED;
 	if (!no && !cnpproxy_cli_proxy_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	snprintf(xpath, sizeof(xpath), "./proxy/%s[.='%s']", which, ifname);

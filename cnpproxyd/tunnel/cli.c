@@ -60,15 +60,38 @@ DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/* A tunnel entry of a prefix, or a node below it. */
+#define FL_TUNNEL_XPATH "./proxy/flow-label-tunnel/tunnel[prefix='%s']%s"
+
 /* A change to the tunnel entry of a prefix, or to node below it (path). */
 static void fl_tunnel_change(struct vty *vty, const char *pbuf, const char *path,
 			     enum nb_operation op, const char *value)
 {
 	char xpath[XPATH_MAXLEN];
 
-	snprintf(xpath, sizeof(xpath), "./proxy/flow-label-tunnel/tunnel[prefix='%s']%s", pbuf,
-		 path);
+	snprintf(xpath, sizeof(xpath), FL_TUNNEL_XPATH, pbuf, path);
 	nb_cli_enqueue_change(vty, xpath, op, value);
+}
+
+/* "no ... vxlan vni N router-mac M": the configured tunnel's VXLAN, or nothing changes. */
+static bool vxlan_matches(struct vty *vty, const struct prefix *pfx, const char *vni,
+			  const char *mac)
+{
+	char pbuf[PREFIX_STRLEN], xpath[XPATH_MAXLEN];
+
+	cnpproxy_cli_prefix_key(pfx, pbuf, sizeof(pbuf));
+	snprintf(xpath, sizeof(xpath), FL_TUNNEL_XPATH, pbuf, "");
+	if (!cnpproxy_cli_candidate(vty, xpath))
+		return true; /* nothing configured: nothing to remove */
+	snprintf(xpath, sizeof(xpath), FL_TUNNEL_XPATH, pbuf, "/vxlan/vni");
+	if (!cnpproxy_cli_candidate(vty, xpath)) {
+		vty_out(vty, "%% The tunnel of %s is not VXLAN: nothing changed\n", pbuf);
+		return false;
+	}
+	if (!cnpproxy_cli_typed_matches(vty, cnpproxy_cli_candidate(vty, xpath), vni))
+		return false;
+	snprintf(xpath, sizeof(xpath), FL_TUNNEL_XPATH, pbuf, "/vxlan/router-mac");
+	return cnpproxy_cli_typed_matches(vty, cnpproxy_cli_candidate(vty, xpath), mac);
 }
 
 DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
@@ -89,9 +112,12 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 {
 	char pbuf[PREFIX_STRLEN];
 
-	if (no)
+	if (no) {
+		if (vni_str && !vxlan_matches(vty, pfx, vni_str, mac_str))
+			return CMD_WARNING_CONFIG_FAILED;
 		return cnpproxy_cli_prefix_leaf(vty, true, "./proxy/flow-label-tunnel/tunnel", pfx,
 						"endpoint", ep_str);
+	}
 	if (!tunnel_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	cnpproxy_cli_prefix_key(pfx, pbuf, sizeof(pbuf));
@@ -184,6 +210,8 @@ DEFPY_YANG(cnpproxy_tunnel_egress, cnpproxy_tunnel_egress_cmd,
 {
 	char xpath[XPATH_MAXLEN];
 
+	if (ifname && !cnpproxy_cli_ifname(vty, ifname))
+		return CMD_WARNING_CONFIG_FAILED;
 	if (ifname)
 		snprintf(xpath, sizeof(xpath), "./tunnel-egress/interface[.='%s']", ifname);
 	else

@@ -222,6 +222,35 @@ def test_interface_names_are_interface_refs():
                        "no border-interface " + "b" * 15)
     assert rc == 0, out
     assert cnpproxy_block(r2) == before
+    # A name goes between quotes in the xpath: one with a quote is refused.
+    for cmd in ("border-interface a'b", "congestion-point interface a'b",
+                "congestion-point interface a'b rtt 5", "proxy learn-interface a'b",
+                "tunnel-egress interface a'b"):
+        rc, out = vtysh_rc(r2, "configure terminal", "router cnpproxy", cmd)
+        assert rc != 0 and "quote" in out, (cmd, out)
+        assert cnpproxy_block(r2) == before, cmd
+
+
+def test_no_tunnel_prefix_names_its_vxlan():
+    """'no proxy flow-label-tunnel prefix ... vxlan ...' removes the entry
+    only when the VXLAN typed is the configured one."""
+    assert_routers_healthy()
+    r1 = get_topogen().gears["r1"]
+    before = cnpproxy_block(r1)
+    entry = "proxy flow-label-tunnel prefix 10.77.0.0/16 endpoint 2001:db8:77::2"
+    rc, out = cnpproxy_cfg(r1, "proxy flow-label-tunnel interface r1-eth0 source 2001:db8:77::1",
+                           entry + " vxlan vni 5 router-mac 02:00:00:00:00:01")
+    assert rc == 0, out
+    configured = cnpproxy_block(r1)
+    rc, out = cnpproxy_cfg(r1, "no " + entry + " vxlan vni 6 router-mac 02:00:00:00:00:01")
+    assert rc != 0 and "The configured value is" in out, out
+    assert cnpproxy_block(r1) == configured
+    rc, out = cnpproxy_cfg(r1, "no " + entry + " vxlan vni 5 router-mac 02:00:00:00:00:01")
+    assert rc == 0, out
+    assert "10.77.0.0/16" not in cnpproxy_block(r1)
+    rc, out = cnpproxy_cfg(r1, "no proxy flow-label-tunnel")
+    assert rc == 0, out
+    assert cnpproxy_block(r1) == before
 
 
 def test_write_memory_and_restart():
