@@ -554,6 +554,9 @@ struct pn_out {
 	size_t len;
 	enum pn_counter sent; /* counted when the kernel takes it */
 	union sockunion dst;
+	/* Held to the sender QP's minimum interval: its time is the send's. */
+	bool paced;
+	struct pn_key qp;
 };
 
 static struct {
@@ -747,7 +750,7 @@ static int build_message(const struct pnc_flow *f, const struct cnp_sender *snd,
 /* Queue the message of reaction r to flow f's sender; false if none left. */
 static bool queue_message(const struct pnc_flow *f, const struct cnp_sender *snd,
 			  const struct cnp_reaction *r, const struct pn_queue_report *metric,
-			  uint8_t cl, const char *why)
+			  uint8_t cl, bool paced, const char *why)
 {
 	int i = f->ip_version == 4 ? 0 : 1;
 	struct pn_out *o;
@@ -761,6 +764,8 @@ static bool queue_message(const struct pnc_flow *f, const struct cnp_sender *snd
 	}
 	memset(&o->dst, 0, sizeof(o->dst));
 	sockunion_set(&o->dst, i == 0 ? AF_INET : AF_INET6, f->sender, i == 0 ? 4 : 16);
+	o->paced = paced;
+	key_of(&o->qp, i == 0 ? AF_INET : AF_INET6, f->sender, f->sender_qpn);
 	batch.n[i]++;
 	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", cnp_sender_format_name(snd->format), &o->dst,
 		 f->sender_qpn, cl, why);
@@ -833,12 +838,34 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	}
 	if (!source_set(f) || !interval_ok(f, now, r.interval_factor))
 		return false;
-	if (!queue_message(f, snd, &r, metric, cl, r.severe ? "severe" : "light"))
+	if (!queue_message(f, snd, &r, metric, cl, true, r.severe ? "severe" : "light"))
 		return false;
 	/* A remote congestion point never says "drained": the quiet time will. */
 	if (!metric && cuts(snd->format, &r))
 		resume_note(f, now);
 	return true;
+}
+
+/*
+ * The minimum interval runs from when a message left, not from when it
+ * was decided: a batch that took long to finish must not bring the next
+ * message closer to this one on the wire.
+ */
+static void paced_sent(uint64_t now)
+{
+	for (int i = 0; i < 2; i++) {
+		for (unsigned int k = 0; k < batch.n[i]; k++) {
+			struct pn_qp lookup, *qp;
+
+			if (!batch.out[i][k].paced)
+				continue;
+			lookup.key = batch.out[i][k].qp;
+			qp = hash_lookup(pn.qps, &lookup);
+			if (qp && now > qp->last_cnp_us)
+				qp->last_cnp_us = now;
+		}
+		batch.n[i] = 0;
+	}
 }
 
 /* With fast-path af-xdp, as frames on AF_XDP sockets; the rest by the raw sockets. */
@@ -869,7 +896,6 @@ static void flush_cnps(void)
 			msgs[n].msg_hdr.msg_namelen = sockunion_sizeof(&o->dst);
 			n++;
 		}
-		batch.n[i] = 0;
 		if (!n)
 			continue;
 		sent = pn.raw_fd[i] >= 0 ? sendmmsg(pn.raw_fd[i], msgs, n, 0) : -1;
@@ -880,6 +906,7 @@ static void flush_cnps(void)
 		pn_counters.c[PN_SEND_ERROR] += n - (unsigned int)sent;
 	}
 	cnpproxy_xsk_tx_flush();
+	paced_sent(now_us());
 }
 
 static void malformed(int err, const union sockunion *from)
@@ -1182,7 +1209,7 @@ static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue
 		cnp_reaction_at_depth(&r, metric->lh_level);
 	if (!r.send || !source_set(f))
 		return false;
-	queued = queue_message(f, snd, &r, metric, 0, "resume");
+	queued = queue_message(f, snd, &r, metric, 0, false, "resume");
 	flush_cnps();
 	if (queued)
 		pn_counters.c[PN_RESUMES]++;
