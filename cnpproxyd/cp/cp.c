@@ -1063,8 +1063,6 @@ void cnpproxy_cp_apply(const struct cnp_config *cfg)
 
 		if (ci->attached && ci->qm)
 			poll_arm(ci);
-		else if (ci->attached)
-			if_start(ci, ci->ifindex);
 	}
 	cp_sync();
 }

@@ -129,14 +129,17 @@ static void learn_close(void)
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_learn_xdp_close(learn.lx);
 		}
-		/* The translator's tables and the steering maps went with the program. */
-		cnpproxy_guard_sync_now(NULL, learn.cfg);
-		cnpproxy_xlate_sync_now(NULL, learn.cfg);
-		cnpproxy_xsk_apply(NULL, learn.cfg);
 	}
 	/* Closing the program detached it everywhere. */
 	cnp_attach_clear(&learn.set, NULL);
 	learn.lx = NULL;
+	/*
+	 * The translator's tables and the steering maps went with the program;
+	 * without one the stages still report on the configuration.
+	 */
+	cnpproxy_guard_sync_now(NULL, learn.cfg);
+	cnpproxy_xlate_sync_now(NULL, learn.cfg);
+	cnpproxy_xsk_apply(NULL, learn.cfg);
 }
 
 /* Add roles to the interface called name in the wanted set. */
@@ -234,10 +237,6 @@ void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *f
 	if (!on) {
 		learn_close();
 		learn.error = NULL;
-		/* Without a program the stages still report on the configuration. */
-		cnpproxy_guard_sync_now(NULL, cfg);
-		cnpproxy_xlate_sync_now(NULL, cfg);
-		cnpproxy_xsk_apply(NULL, cfg);
 		return;
 	}
 	if (!learn.lx) {
