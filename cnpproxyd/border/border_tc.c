@@ -12,6 +12,7 @@
 #include "cnpproxy_alloc.h"
 #include "bpfutil/percpu.h"
 #include "border/border_tc.h"
+#include "bpfutil/iflist.h"
 #include "bpfutil/tc_filter.h"
 #include "border.skel.h"
 
@@ -23,8 +24,7 @@ struct border_att {
 
 struct pnc_border_tc {
 	struct pnc_border *skel;
-	struct border_att *ifs;
-	size_t nifs;
+	struct pnc_if_list ifs; /* of struct border_att */
 };
 
 #define BORDER_COUNTERS (sizeof(struct pnc_border_if_counters) / sizeof(__u64))
@@ -36,6 +36,7 @@ struct pnc_border_tc *pnc_border_tc_open(void)
 	bt = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*bt));
 	if (!bt)
 		return NULL;
+	bt->ifs = PNC_IF_LIST(struct border_att);
 	bt->skel = pnc_border__open_and_load();
 	if (!bt->skel) {
 		int err = errno;
@@ -51,9 +52,9 @@ void pnc_border_tc_close(struct pnc_border_tc *bt)
 {
 	if (!bt)
 		return;
-	while (bt->nifs)
-		pnc_border_tc_detach(bt, bt->ifs[bt->nifs - 1].ifindex);
-	pnc_free(PNC_POOL_BPF, bt->ifs);
+	for (struct border_att *a; (a = pnc_if_list_last(&bt->ifs));)
+		pnc_border_tc_detach(bt, a->ifindex);
+	pnc_if_list_free(&bt->ifs);
 	pnc_border__destroy(bt->skel);
 	pnc_free(PNC_POOL_BPF, bt);
 }
@@ -72,14 +73,6 @@ int pnc_border_tc_set_ports(struct pnc_border_tc *bt, uint16_t notification_port
 	if (bpf_map_update_elem(bpf_map__fd(bt->skel->maps.border_config), &key, &cfg, BPF_ANY))
 		return -errno;
 	return 0;
-}
-
-static struct border_att *find_if(const struct pnc_border_tc *bt, int ifindex)
-{
-	for (size_t i = 0; i < bt->nifs; i++)
-		if (bt->ifs[i].ifindex == ifindex)
-			return &bt->ifs[i];
-	return NULL;
 }
 
 int pnc_border_tc_counters_clear(struct pnc_border_tc *bt, int ifindex)
@@ -103,23 +96,20 @@ int pnc_border_tc_counters(const struct pnc_border_tc *bt, int ifindex,
 
 int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex)
 {
-	struct border_att *ifs, *a;
 	__u32 key = (__u32)ifindex;
+	struct border_att *a;
 	int err;
 
 	if (ifindex <= 0)
 		return -EINVAL;
-	if (find_if(bt, ifindex))
+	if (pnc_if_list_find(&bt->ifs, ifindex))
 		return -EEXIST;
-	ifs = pnc_realloc(PNC_POOL_BPF, bt->ifs, (bt->nifs + 1) * sizeof(*ifs));
-	if (!ifs)
+	a = pnc_if_list_room(&bt->ifs, ifindex);
+	if (!a)
 		return -ENOMEM;
-	bt->ifs = ifs;
 	err = pnc_border_tc_counters_clear(bt, ifindex);
 	if (err)
 		return err;
-	a = &ifs[bt->nifs];
-	a->ifindex = ifindex;
 	err = pnc_tc_attach(&a->in, ifindex, true, PNC_TC_PRIORITY_BORDER,
 			    bpf_program__fd(bt->skel->progs.pnc_border),
 			    bpf_program__name(bt->skel->progs.pnc_border), false);
@@ -135,13 +125,13 @@ int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex)
 		bpf_map_delete_elem(bpf_map__fd(bt->skel->maps.if_counters), &key);
 		return err;
 	}
-	bt->nifs++;
+	pnc_if_list_add(&bt->ifs);
 	return 0;
 }
 
 int pnc_border_tc_detach(struct pnc_border_tc *bt, int ifindex)
 {
-	struct border_att *a = find_if(bt, ifindex);
+	struct border_att *a = pnc_if_list_find(&bt->ifs, ifindex);
 	__u32 key = (__u32)ifindex;
 	int err, err_in;
 
@@ -153,13 +143,13 @@ int pnc_border_tc_detach(struct pnc_border_tc *bt, int ifindex)
 	if (!err)
 		err = err_in;
 	bpf_map_delete_elem(bpf_map__fd(bt->skel->maps.if_counters), &key);
-	*a = bt->ifs[--bt->nifs];
+	pnc_if_list_remove(&bt->ifs, a);
 	return err;
 }
 
 const char *pnc_border_tc_mode(const struct pnc_border_tc *bt, int ifindex)
 {
-	const struct border_att *a = find_if(bt, ifindex);
+	const struct border_att *a = pnc_if_list_find(&bt->ifs, ifindex);
 
 	return a ? pnc_tc_attachment_mode(&a->in) : NULL;
 }

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "cnpproxy_alloc.h"
+#include "bpfutil/iflist.h"
 #include "bpfutil/percpu.h"
 #include "cp/mark_tc.h"
 #include "bpfutil/tc_filter.h"
@@ -27,8 +28,7 @@ struct pnc_mark_tc {
 	pnc_mark_tc_cb cb;
 	void *arg;
 	uint64_t bad_records;
-	struct pnc_tc_attachment *ifs;
-	size_t nifs;
+	struct pnc_if_list ifs; /* of struct pnc_tc_attachment */
 	bool filter_only; /* attach as on kernels without tcx */
 };
 
@@ -57,6 +57,7 @@ struct pnc_mark_tc *pnc_mark_tc_open(pnc_mark_tc_cb cb, void *arg)
 		return NULL;
 	mt->cb = cb;
 	mt->arg = arg;
+	mt->ifs = PNC_IF_LIST(struct pnc_tc_attachment);
 	mt->skel = pnc_mark__open_and_load();
 	if (!mt->skel) {
 		err = -errno;
@@ -79,22 +80,12 @@ void pnc_mark_tc_close(struct pnc_mark_tc *mt)
 {
 	if (!mt)
 		return;
-	while (mt->nifs)
-		pnc_mark_tc_detach(mt, mt->ifs[mt->nifs - 1].ifindex);
-	pnc_free(PNC_POOL_BPF, mt->ifs);
+	for (struct pnc_tc_attachment *a; (a = pnc_if_list_last(&mt->ifs));)
+		pnc_mark_tc_detach(mt, a->ifindex);
+	pnc_if_list_free(&mt->ifs);
 	ring_buffer__free(mt->rb);
 	pnc_mark__destroy(mt->skel);
 	pnc_free(PNC_POOL_BPF, mt);
-}
-
-static struct pnc_tc_attachment *find_if(const struct pnc_mark_tc *mt, int ifindex)
-{
-	size_t i;
-
-	for (i = 0; i < mt->nifs; i++)
-		if (mt->ifs[i].ifindex == ifindex)
-			return &mt->ifs[i];
-	return NULL;
 }
 
 #define MARK_IF_COUNTERS (sizeof(struct pnc_mark_if_counters) / sizeof(__u64))
@@ -115,17 +106,16 @@ static void if_counters_del(struct pnc_mark_tc *mt, int ifindex)
 
 int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 {
-	struct pnc_tc_attachment *ifs;
+	struct pnc_tc_attachment *a;
 	int err;
 
 	if (ifindex <= 0)
 		return -EINVAL;
-	if (find_if(mt, ifindex))
+	if (pnc_if_list_find(&mt->ifs, ifindex))
 		return -EEXIST;
-	ifs = pnc_realloc(PNC_POOL_BPF, mt->ifs, (mt->nifs + 1) * sizeof(*ifs));
-	if (!ifs)
+	a = pnc_if_list_room(&mt->ifs, ifindex);
+	if (!a)
 		return -ENOMEM;
-	mt->ifs = ifs;
 	err = if_counters_reset(mt, ifindex);
 	if (err)
 		return err;
@@ -133,14 +123,14 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 	 * A filter left by a dead process keeps marking on its last state
 	 * until that expires; a link goes with our fd.
 	 */
-	err = pnc_tc_attach(&ifs[mt->nifs], ifindex, false, PNC_TC_PRIORITY_MARK,
+	err = pnc_tc_attach(a, ifindex, false, PNC_TC_PRIORITY_MARK,
 			    bpf_program__fd(mt->skel->progs.pnc_mark),
 			    bpf_program__name(mt->skel->progs.pnc_mark), mt->filter_only);
 	if (err) {
 		if_counters_del(mt, ifindex);
 		return err;
 	}
-	mt->nifs++;
+	pnc_if_list_add(&mt->ifs);
 	return 0;
 }
 
@@ -151,7 +141,7 @@ void pnc_mark_tc_filter_only(struct pnc_mark_tc *mt)
 
 const char *pnc_mark_tc_mode(const struct pnc_mark_tc *mt, int ifindex)
 {
-	const struct pnc_tc_attachment *a = find_if(mt, ifindex);
+	const struct pnc_tc_attachment *a = pnc_if_list_find(&mt->ifs, ifindex);
 
 	return a ? pnc_tc_attachment_mode(a) : NULL;
 }
@@ -177,7 +167,7 @@ uint64_t pnc_mark_tc_now_ns(void)
 
 int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex)
 {
-	struct pnc_tc_attachment *a = find_if(mt, ifindex);
+	struct pnc_tc_attachment *a = pnc_if_list_find(&mt->ifs, ifindex);
 	int err;
 
 	if (!a)
@@ -185,7 +175,7 @@ int pnc_mark_tc_detach(struct pnc_mark_tc *mt, int ifindex)
 	err = pnc_tc_detach(a);
 	pnc_mark_tc_clear_state(mt, ifindex);
 	if_counters_del(mt, ifindex);
-	*a = mt->ifs[--mt->nifs];
+	pnc_if_list_remove(&mt->ifs, a);
 	return err;
 }
 

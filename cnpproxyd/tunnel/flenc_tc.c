@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "cnpproxy_alloc.h"
+#include "bpfutil/iflist.h"
 #include "bpfutil/percpu.h"
 #include "tunnel/flenc_tc.h"
 #include "bpfutil/tc_filter.h"
@@ -24,15 +25,12 @@
 struct flenc_if {
 	int ifindex;
 	enum bpf_tc_attach_point dir; /* BPF_TC_EGRESS: encap, INGRESS: decap */
-	__u32 priority;
-	__u32 prog_id;
-	bool own_qdisc; /* clsact created by us, for this and later filters */
+	struct pnc_tc_attachment tc;
 };
 
 struct pnc_flenc_tc {
 	struct pnc_flenc *skel;
-	struct flenc_if *ifs;
-	size_t nifs;
+	struct pnc_if_list ifs; /* of struct flenc_if */
 };
 
 struct pnc_flenc_tc *pnc_flenc_open(const struct pnc_flenc_cfg *cfg)
@@ -43,6 +41,7 @@ struct pnc_flenc_tc *pnc_flenc_open(const struct pnc_flenc_cfg *cfg)
 	fe = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*fe));
 	if (!fe)
 		return NULL;
+	fe->ifs = PNC_IF_LIST(struct flenc_if);
 	fe->skel = pnc_flenc__open();
 	if (!fe->skel) {
 		err = -errno;
@@ -65,132 +64,73 @@ void pnc_flenc_close(struct pnc_flenc_tc *fe)
 {
 	if (!fe)
 		return;
-	while (fe->nifs) {
-		struct flenc_if *fi = &fe->ifs[fe->nifs - 1];
-
+	for (struct flenc_if *fi; (fi = pnc_if_list_last(&fe->ifs));) {
 		if (fi->dir == BPF_TC_EGRESS)
 			pnc_flenc_detach(fe, fi->ifindex);
 		else
 			pnc_flenc_detach_decap(fe, fi->ifindex);
 	}
-	pnc_free(PNC_POOL_BPF, fe->ifs);
+	pnc_if_list_free(&fe->ifs);
 	pnc_flenc__destroy(fe->skel);
 	pnc_free(PNC_POOL_BPF, fe);
 }
 
 static struct flenc_if *find_if(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir)
 {
-	size_t i;
+	for (size_t i = 0; i < fe->ifs.n; i++) {
+		struct flenc_if *fi = pnc_if_list_at(&fe->ifs, i);
 
-	for (i = 0; i < fe->nifs; i++)
-		if (fe->ifs[i].ifindex == ifindex && (fe->ifs[i].dir & dir))
-			return &fe->ifs[i];
+		if (fi->ifindex == ifindex && (fi->dir & dir))
+			return fi;
+	}
 	return NULL;
 }
 
 /*
- * Remove a clsact qdisc we created once it holds no filter at all: some
- * other program (the congestion point's marker, say) may have put its
- * own into it meanwhile.
+ * tc filters, as they always were here: their priorities order them
+ * against the congestion point's marker on the same hook.
  */
-static int clsact_release(struct pnc_flenc_tc *fe, int ifindex)
-{
-	if (find_if(fe, ifindex, BPF_TC_INGRESS | BPF_TC_EGRESS))
-		return 0;
-	return pnc_tc_clsact_release(ifindex);
-}
-
-/*
- * Make sure a clsact qdisc is there; *created tells whether it is ours,
- * either made now or made by us for our other filter on the interface.
- */
-static int ensure_clsact(struct pnc_flenc_tc *fe, int ifindex, bool *created)
-{
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
-	struct flenc_if *other = find_if(fe, ifindex, BPF_TC_INGRESS | BPF_TC_EGRESS);
-	int err;
-
-	if (other) {
-		*created = other->own_qdisc;
-		return 0;
-	}
-	err = bpf_tc_hook_create(&hook);
-	if (err && err != -EEXIST)
-		return err;
-	*created = !err;
-	return 0;
-}
-
 static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir,
 		     const struct bpf_program *prog)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = dir);
-	__u32 prio = dir == BPF_TC_EGRESS ? PNC_TC_PRIORITY_ENCAP : PNC_TC_PRIORITY_DECAP;
-	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PNC_TC_HANDLE, .priority = prio,
-		    .prog_fd = bpf_program__fd(prog));
-	struct flenc_if *ifs;
-	bool created;
+	bool ingress = dir == BPF_TC_INGRESS;
+	struct flenc_if *other, *fi;
+	bool own_clsact;
 	int err;
 
 	if (find_if(fe, ifindex, dir))
 		return -EEXIST;
-	ifs = pnc_realloc(PNC_POOL_BPF, fe->ifs, (fe->nifs + 1) * sizeof(*ifs));
-	if (!ifs)
+	other = find_if(fe, ifindex, BPF_TC_INGRESS | BPF_TC_EGRESS);
+	own_clsact = other && other->tc.own_clsact;
+	fi = pnc_if_list_room(&fe->ifs, ifindex);
+	if (!fi)
 		return -ENOMEM;
-	fe->ifs = ifs;
-
-	err = ensure_clsact(fe, ifindex, &created);
+	fi->dir = dir;
+	err = pnc_tc_attach(&fi->tc, ifindex, ingress,
+			    ingress ? PNC_TC_PRIORITY_DECAP : PNC_TC_PRIORITY_ENCAP,
+			    bpf_program__fd(prog), bpf_program__name(prog), true);
 	if (err)
 		return err;
-	/*
-	 * A filter of ours that a killed process left encapsulates with its
-	 * own labels, and would go on doing so after we are unconfigured
-	 * (none can be in a clsact we made).
-	 */
-	if (!created)
-		pnc_tc_filter_del(&hook, PNC_TC_HANDLE, prio, 0, bpf_program__name(prog));
-	err = bpf_tc_attach(&hook, &opts);
-	if (err) {
-		if (created)
-			clsact_release(fe, ifindex);
-		return err;
-	}
-	fe->ifs[fe->nifs] = (struct flenc_if){
-		.ifindex = ifindex,
-		.dir = dir,
-		.priority = prio,
-		.prog_id = opts.prog_id,
-		.own_qdisc = created,
-	};
-	fe->nifs++;
+	/* The clsact our other filter here made: whichever goes last removes it. */
+	if (own_clsact)
+		fi->tc.own_clsact = true;
+	pnc_if_list_add(&fe->ifs);
 	return 0;
 }
 
 static int tc_detach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = dir);
 	struct flenc_if *fi = find_if(fe, ifindex, dir);
-	bool own_qdisc;
+	struct pnc_tc_attachment tc;
 	int err;
 
 	if (!fi)
 		return -ENOENT;
-	own_qdisc = fi->own_qdisc;
-	err = pnc_tc_filter_del(&hook, PNC_TC_HANDLE, fi->priority, fi->prog_id, NULL);
-	/*
-	 * Gone already (interface deleted, someone flushed), or replaced by
-	 * another process: not an error.
-	 */
-	if (err == -ENOENT || err == -EBUSY)
-		err = 0;
-	*fi = fe->ifs[--fe->nifs];
-	if (own_qdisc) {
-		int rv = clsact_release(fe, ifindex);
-
-		if (!err)
-			err = rv;
-	}
-	return err;
+	tc = fi->tc;
+	pnc_if_list_remove(&fe->ifs, fi);
+	err = pnc_tc_detach(&tc);
+	/* Replaced by another process: theirs now, and not an error. */
+	return err == -EBUSY ? 0 : err;
 }
 
 int pnc_flenc_attach(struct pnc_flenc_tc *fe, int ifindex)

@@ -18,6 +18,7 @@
 #include "cnpproxy_alloc.h"
 #include "codec/icrc.h"
 #include "codec/roce.h"
+#include "bpfutil/iflist.h"
 #include "bpfutil/percpu.h"
 #include "proxy/xdp/learn_xdp.h"
 #include "learn.skel.h"
@@ -34,8 +35,7 @@ struct pnc_learn_xdp {
 	pnc_learn_xdp_cb cb;
 	void *arg;
 	uint64_t bad_records;
-	struct learn_if *ifs;
-	size_t nifs;
+	struct pnc_if_list ifs; /* of struct learn_if */
 };
 
 static int on_record(void *ctx, void *data, size_t len)
@@ -139,6 +139,7 @@ struct pnc_learn_xdp *pnc_learn_xdp_open(const struct pnc_learn_cfg *cfg, pnc_le
 	lx = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*lx));
 	if (!lx)
 		return NULL;
+	lx->ifs = PNC_IF_LIST(struct learn_if);
 	lx->cb = cb;
 	lx->arg = arg;
 	lx->skel = pnc_learn__open();
@@ -169,9 +170,9 @@ void pnc_learn_xdp_close(struct pnc_learn_xdp *lx)
 {
 	if (!lx)
 		return;
-	while (lx->nifs)
-		pnc_learn_xdp_detach(lx, lx->ifs[lx->nifs - 1].ifindex);
-	pnc_free(PNC_POOL_BPF, lx->ifs);
+	for (struct learn_if *li; (li = pnc_if_list_last(&lx->ifs));)
+		pnc_learn_xdp_detach(lx, li->ifindex);
+	pnc_if_list_free(&lx->ifs);
 	ring_buffer__free(lx->rb);
 	pnc_learn__destroy(lx->skel);
 	pnc_free(PNC_POOL_BPF, lx);
@@ -209,18 +210,14 @@ int pnc_learn_xdp_attach(struct pnc_learn_xdp *lx, int ifindex, enum pnc_learn_x
 int pnc_learn_xdp_attach_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned int roles,
 			       enum pnc_learn_xdp_mode mode, enum pnc_learn_xdp_mode *used)
 {
-	struct learn_if *ifs;
-	size_t i;
+	struct learn_if *li;
 	int fd;
 
-	for (i = 0; i < lx->nifs; i++)
-		if (lx->ifs[i].ifindex == ifindex)
-			return -EEXIST;
-	ifs = pnc_realloc(PNC_POOL_BPF, lx->ifs, (lx->nifs + 1) * sizeof(*ifs));
-	if (!ifs)
+	if (pnc_if_list_find(&lx->ifs, ifindex))
+		return -EEXIST;
+	li = pnc_if_list_room(&lx->ifs, ifindex);
+	if (!li)
 		return -ENOMEM;
-	lx->ifs = ifs;
-
 	if (prog_fd(lx, roles) < 0)
 		return -EINVAL;
 	if (mode == PNC_LEARN_XDP_GENERIC) {
@@ -237,10 +234,9 @@ int pnc_learn_xdp_attach_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned i
 	}
 	if (fd < 0)
 		return fd;
-	lx->ifs[lx->nifs].ifindex = ifindex;
-	lx->ifs[lx->nifs].link_fd = fd;
-	lx->ifs[lx->nifs].roles = roles;
-	lx->nifs++;
+	li->link_fd = fd;
+	li->roles = roles;
+	pnc_if_list_add(&lx->ifs);
 	if (used)
 		*used = mode;
 	return 0;
@@ -248,40 +244,34 @@ int pnc_learn_xdp_attach_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned i
 
 int pnc_learn_xdp_detach(struct pnc_learn_xdp *lx, int ifindex)
 {
-	size_t i;
+	struct learn_if *li = pnc_if_list_find(&lx->ifs, ifindex);
 	int rv = 0;
 
-	for (i = 0; i < lx->nifs; i++)
-		if (lx->ifs[i].ifindex == ifindex)
-			break;
-	if (i == lx->nifs)
+	if (!li)
 		return -ENOENT;
 	/* Detach even if someone else holds a reference to the link. */
-	if (bpf_link_detach(lx->ifs[i].link_fd) < 0 && errno != ENOLINK)
+	if (bpf_link_detach(li->link_fd) < 0 && errno != ENOLINK)
 		rv = -errno;
-	close(lx->ifs[i].link_fd);
-	lx->ifs[i] = lx->ifs[--lx->nifs];
+	close(li->link_fd);
+	pnc_if_list_remove(&lx->ifs, li);
 	return rv;
 }
 
 int pnc_learn_xdp_set_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned int roles)
 {
+	struct learn_if *li = pnc_if_list_find(&lx->ifs, ifindex);
 	int fd = prog_fd(lx, roles);
-	size_t i;
 
 	if (fd < 0)
 		return -EINVAL;
-	for (i = 0; i < lx->nifs; i++)
-		if (lx->ifs[i].ifindex == ifindex)
-			break;
-	if (i == lx->nifs)
+	if (!li)
 		return -ENOENT;
-	if (lx->ifs[i].roles == roles)
+	if (li->roles == roles)
 		return 0;
 	/* Atomic: no packet goes through the interface without a program. */
-	if (bpf_link_update(lx->ifs[i].link_fd, fd, NULL) < 0)
+	if (bpf_link_update(li->link_fd, fd, NULL) < 0)
 		return -errno;
-	lx->ifs[i].roles = roles;
+	li->roles = roles;
 	return 0;
 }
 
