@@ -106,28 +106,21 @@ bool cnp_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_t
 	return true;
 }
 
+/* Each role as the CLI and as JSON name it. */
+static const struct {
+	const char *name;
+	const char *json;
+} role_names[CNP_ROLE_MAX] = {
+	[CNP_ROLE_PROXY] = { "proxy", "proxy" },
+	[CNP_ROLE_CONGESTION_POINT] = { "congestion-point", "congestionPoint" },
+};
+
 const char *cnp_role_name(enum cnp_role role)
 {
-	switch (role) {
-	case CNP_ROLE_PROXY:
-		return "proxy";
-	case CNP_ROLE_CONGESTION_POINT:
-		return "congestion-point";
-	case CNP_ROLE_MAX:
-		break;
-	}
-	return "unknown";
+	return role < CNP_ROLE_MAX ? role_names[role].name : "unknown";
 }
 
 const char *cnp_role_json_key(enum cnp_role role)
 {
-	switch (role) {
-	case CNP_ROLE_PROXY:
-		return "proxy";
-	case CNP_ROLE_CONGESTION_POINT:
-		return "congestionPoint";
-	case CNP_ROLE_MAX:
-		break;
-	}
-	return "unknown";
+	return role < CNP_ROLE_MAX ? role_names[role].json : "unknown";
 }

@@ -80,16 +80,20 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 }
 
 /* An interface leaf-list into a bounded array of names. */
+/* A list of interface names in the configuration, its count and size. */
 struct if_names {
 	char (*names)[CNP_IFNAME_MAX];
 	unsigned int *n;
+	unsigned int max;
 };
+
+#define IF_NAMES(list, count) (&(struct if_names){ (list), &(count), array_size(list) })
 
 static int if_name_add(const struct lyd_node *dnode, void *arg)
 {
 	struct if_names *l = arg;
 
-	if (*l->n < CNP_LEARN_IF_MAX)
+	if (*l->n < l->max)
 		strlcpy(l->names[(*l->n)++], yang_dnode_get_string(dnode, NULL), CNP_IFNAME_MAX);
 	return YANG_ITER_CONTINUE;
 }
@@ -163,34 +167,14 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 	pc->rl_per_source = yang_dnode_get_uint32(proxy, "rate-limit-per-source");
 	pc->rl_global = yang_dnode_get_uint32(proxy, "rate-limit-global");
 	pc->resume_after_us = yang_dnode_get_uint32(proxy, "resume-after");
-	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->learn_if, &pc->n_learn_if }, proxy,
+	yang_dnode_iterate(if_name_add, IF_NAMES(pc->learn_if, pc->n_learn_if), proxy,
 			   "learn-interface");
-	yang_dnode_iterate(if_name_add, &(struct if_names){ pc->filter_if, &pc->n_filter_if },
-			   proxy, "filter-interface");
+	yang_dnode_iterate(if_name_add, IF_NAMES(pc->filter_if, pc->n_filter_if), proxy,
+			   "filter-interface");
 	pc->fast_path = yang_dnode_get_enum(proxy, "fast-path");
 	pc->fast_path_busy_poll = yang_dnode_get_bool(proxy, "fast-path-busy-poll");
 	pc->flow_table_size = yang_dnode_get_uint32(proxy, "flow-table-size");
 	formats_load(pc, proxy);
-}
-
-static int border_if_add(const struct lyd_node *dnode, void *arg)
-{
-	struct cnp_config *cfg = arg;
-
-	if (cfg->n_border_if < CNP_BORDER_IF_MAX)
-		strlcpy(cfg->border_if[cfg->n_border_if++], yang_dnode_get_string(dnode, NULL),
-			CNP_IFNAME_MAX);
-	return YANG_ITER_CONTINUE;
-}
-
-static int te_if_add(const struct lyd_node *dnode, void *arg)
-{
-	struct cnp_config *cfg = arg;
-
-	if (cfg->n_te_if < CNP_TE_IF_MAX)
-		strlcpy(cfg->te_if[cfg->n_te_if++], yang_dnode_get_string(dnode, NULL),
-			CNP_IFNAME_MAX);
-	return YANG_ITER_CONTINUE;
 }
 
 static int te_sid_add(const struct lyd_node *dnode, void *arg)
@@ -247,8 +231,10 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cnpproxy_tunnel_config_load(&cfg->proxy, cnpproxy);
 	cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy, "congestion-point");
 	cnpproxy_cp_config_load(&cfg->cp, cnpproxy);
-	yang_dnode_iterate(border_if_add, cfg, cnpproxy, "border-interface");
-	yang_dnode_iterate(te_if_add, cfg, cnpproxy, "tunnel-egress/interface");
+	yang_dnode_iterate(if_name_add, IF_NAMES(cfg->border_if, cfg->n_border_if), cnpproxy,
+			   "border-interface");
+	yang_dnode_iterate(if_name_add, IF_NAMES(cfg->te_if, cfg->n_te_if), cnpproxy,
+			   "tunnel-egress/interface");
 	yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
 	DEBUGD(&cnp_dbg_nb, "northbound: configuration read (proxy %s, congestion point %s)",
 	       cfg->role[CNP_ROLE_PROXY] ? "on" : "off",

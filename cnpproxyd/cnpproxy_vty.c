@@ -56,38 +56,48 @@ static void time_str(time_t t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The border filter in the status: how many interfaces it holds, and why not all. */
-static void border_status_json(json_object *json)
+/*
+ * A per-interface program in the status (border filter, tunnel egress):
+ * on how many of its interfaces it works, and why not on all.
+ */
+struct status_attachment {
+	const char *key;     /* its JSON object */
+	const char *working; /* its JSON count of the interfaces it works on */
+	const char *label;   /* its text line */
+	void (*count)(unsigned int *n_configured, unsigned int *attached);
+	const char *(*not_operational)(void);
+};
+
+static const struct status_attachment status_attachments[] = {
+	{ "border", "filtering", "border filter", cnpproxy_border_count,
+	  cnpproxy_border_not_operational },
+	{ "tunnelEgress", "decapsulating", "tunnel egress", cnpproxy_egress_count,
+	  cnpproxy_egress_not_operational },
+};
+
+static void attachments_status(struct vty *vty, json_object *json)
 {
-	unsigned int n, attached;
-	json_object *jb;
+	for (size_t i = 0; i < array_size(status_attachments); i++) {
+		const struct status_attachment *sa = &status_attachments[i];
+		const char *why = sa->not_operational();
+		unsigned int n, attached;
+		json_object *j;
 
-	cnpproxy_border_count(&n, &attached);
-	if (!n)
-		return;
-	jb = json_object_new_object();
-	json_object_int_add(jb, "interfaces", n);
-	json_object_int_add(jb, "filtering", attached);
-	if (cnpproxy_border_not_operational())
-		json_object_string_add(jb, "reason", cnpproxy_border_not_operational());
-	json_object_object_add(json, "border", jb);
-}
-
-/* The tunnel egress in the status, the same way. */
-static void decap_status_json(json_object *json)
-{
-	unsigned int n, attached;
-	json_object *jt;
-
-	cnpproxy_egress_count(&n, &attached);
-	if (!n)
-		return;
-	jt = json_object_new_object();
-	json_object_int_add(jt, "interfaces", n);
-	json_object_int_add(jt, "decapsulating", attached);
-	if (cnpproxy_egress_not_operational())
-		json_object_string_add(jt, "reason", cnpproxy_egress_not_operational());
-	json_object_object_add(json, "tunnelEgress", jt);
+		sa->count(&n, &attached);
+		if (!n)
+			continue;
+		if (!json) {
+			vty_out(vty, "  %s: %u of %u interfaces%s%s\n", sa->label, attached, n,
+				why ? ", " : "", why ? why : "");
+			continue;
+		}
+		j = json_object_new_object();
+		json_object_int_add(j, "interfaces", n);
+		json_object_int_add(j, sa->working, attached);
+		if (why)
+			json_object_string_add(j, "reason", why);
+		json_object_object_add(json, sa->key, j);
+	}
 }
 
 DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
@@ -99,7 +109,6 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 {
 	const struct cnpproxy_zebra_state *zs = cnpproxy_zebra_state();
 	const struct cnp_config *cfg = &cnp_g.cfg;
-	unsigned int n_border, n_filtering;
 	char since[32];
 	enum cnp_role r;
 
@@ -171,8 +180,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		json_object_int_add(jports, "notificationIcmpType", cfg->notification_icmp_type);
 		json_object_int_add(jports, "notificationIcmpv6Type", cfg->notification_icmp6_type);
 		json_object_object_add(json, "ports", jports);
-		border_status_json(json);
-		decap_status_json(json);
+		attachments_status(vty, json);
 		cnpproxy_guard_show(vty, json);
 		cnpproxy_xlate_show(vty, json);
 
@@ -197,16 +205,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 	}
 	vty_out(vty, "  notification port: %u, flow-label port: %u\n", cfg->notification_port,
 		cfg->flow_label_port);
-	cnpproxy_border_count(&n_border, &n_filtering);
-	if (n_border)
-		vty_out(vty, "  border filter: %u of %u interfaces%s%s\n", n_filtering, n_border,
-			cnpproxy_border_not_operational() ? ", " : "",
-			cnpproxy_border_not_operational() ? cnpproxy_border_not_operational() : "");
-	cnpproxy_egress_count(&n_border, &n_filtering);
-	if (n_border)
-		vty_out(vty, "  tunnel egress: %u of %u interfaces%s%s\n", n_filtering, n_border,
-			cnpproxy_egress_not_operational() ? ", " : "",
-			cnpproxy_egress_not_operational() ? cnpproxy_egress_not_operational() : "");
+	attachments_status(vty, NULL);
 	cnpproxy_guard_show(vty, NULL);
 	cnpproxy_xlate_show(vty, NULL);
 	return CMD_SUCCESS;

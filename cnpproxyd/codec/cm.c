@@ -338,11 +338,9 @@ int pnc_cm_packet_decode(const uint8_t *pkt, size_t len, struct pnc_cm_packet *o
 	struct pnc_deth deth;
 	int ret;
 
-	ret = pnc_roce_parse(pkt, len, 0, &v);
+	ret = pnc_roce_parse_op(pkt, len, PNC_OP_UD_SEND_ONLY, &v);
 	if (ret)
 		return ret;
-	if (v.bth.opcode != PNC_OP_UD_SEND_ONLY)
-		return PNC_E_BTH_OPCODE;
 	if (v.bth.dest_qp != PNC_GSI_QP)
 		return PNC_E_CM_QP;
 	pnc_deth_decode(pkt + v.ext_off, PNC_DETH_LEN, &deth);

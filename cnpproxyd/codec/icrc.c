@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "icrc.h"
+#include "ipudp.h"
 #include "wire.h"
 
 #define IPV4_HLEN 20
@@ -72,35 +73,18 @@ uint32_t pnc_crc32(uint32_t crc, const uint8_t *buf, size_t len)
 
 /*
  * Length of the IP header at pkt, after checking what the ICRC needs:
- * a known version, no IPv4 options, UDP straight after the header.
+ * a known version, no IPv4 options, UDP straight after the header
+ * (extension headers are covered by no implementation, 3.2).
  */
 static int icrc_ip_hlen(const uint8_t *pkt, size_t len, size_t *hlen)
 {
-	if (len < 1)
-		return PNC_E_IP_TRUNCATED;
-	switch (pkt[0] >> 4) {
-	case 4:
-		if (len < IPV4_HLEN)
-			return PNC_E_IP_TRUNCATED;
-		if ((pkt[0] & 0x0f) < 5)
-			return PNC_E_IP_HDR_LEN;
-		/* rxe and scapy assume 20 octets; options would move the UDP header */
-		if ((pkt[0] & 0x0f) > 5)
-			return PNC_E_IP_OPTIONS;
-		if (pkt[9] != 17)
-			return PNC_E_IP_NOT_UDP;
-		*hlen = IPV4_HLEN;
-		return PNC_OK;
-	case 6:
-		if (len < IPV6_HLEN)
-			return PNC_E_IP_TRUNCATED;
-		/* extension headers are not covered by any implementation (3.2) */
-		if (pkt[6] != 17)
-			return PNC_E_IP_NOT_UDP;
-		*hlen = IPV6_HLEN;
-		return PNC_OK;
-	}
-	return PNC_E_IP_VERSION;
+	int err = pnc_ip_fixed_hlen(pkt, len, hlen);
+
+	if (err)
+		return err;
+	if (pkt[*hlen == IPV4_HLEN ? 9 : 6] != PNC_IPPROTO_UDP)
+		return PNC_E_IP_NOT_UDP;
+	return PNC_OK;
 }
 
 int pnc_icrc_compute(const uint8_t *pkt, size_t len, uint32_t *icrc)

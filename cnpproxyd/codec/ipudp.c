@@ -96,11 +96,8 @@ int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip, si
 	return pnc_ip_parse(pkt, len, PNC_IPPROTO_UDP, ip, hdr_len, pkt_len);
 }
 
-int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_udp *ip,
-		 size_t *hdr_len, size_t *pkt_len)
+int pnc_ip_fixed_hlen(const uint8_t *pkt, size_t len, size_t *hdr_len)
 {
-	uint16_t frag;
-
 	if (len < 1)
 		return PNC_E_IP_TRUNCATED;
 	switch (pkt[0] >> 4) {
@@ -112,6 +109,28 @@ int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_ud
 		/* RoCEv2 stacks and the ICRC assume a 20-octet header */
 		if ((pkt[0] & 0x0f) > 5)
 			return PNC_E_IP_OPTIONS;
+		*hdr_len = PNC_IPV4_HLEN;
+		return PNC_OK;
+	case 6:
+		if (len < PNC_IPV6_HLEN)
+			return PNC_E_IP_TRUNCATED;
+		*hdr_len = PNC_IPV6_HLEN;
+		return PNC_OK;
+	}
+	return PNC_E_IP_VERSION;
+}
+
+int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_udp *ip,
+		 size_t *hdr_len, size_t *pkt_len)
+{
+	uint16_t frag;
+	int err;
+
+	err = pnc_ip_fixed_hlen(pkt, len, hdr_len);
+	if (err)
+		return err;
+	switch (pkt[0] >> 4) {
+	case 4:
 		if (csum_fold(csum_add(0, pkt, PNC_IPV4_HLEN)) != 0)
 			return PNC_E_IP_CHECKSUM;
 		*pkt_len = get_be16(pkt + 2);
@@ -130,11 +149,8 @@ int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_ud
 		ip->ttl = pkt[8];
 		memcpy(ip->src, pkt + 12, 4);
 		memcpy(ip->dst, pkt + 16, 4);
-		*hdr_len = PNC_IPV4_HLEN;
 		return PNC_OK;
 	case 6:
-		if (len < PNC_IPV6_HLEN)
-			return PNC_E_IP_TRUNCATED;
 		/* extension headers are outside what RoCEv2 handles (3.2) */
 		if (pkt[6] != proto)
 			return PNC_E_IP_NOT_UDP;
@@ -144,7 +160,6 @@ int pnc_ip_parse(const uint8_t *pkt, size_t len, uint8_t proto, struct pnc_ip_ud
 		ip->ttl = pkt[7];
 		memcpy(ip->src, pkt + 8, 16);
 		memcpy(ip->dst, pkt + 24, 16);
-		*hdr_len = PNC_IPV6_HLEN;
 		*pkt_len = PNC_IPV6_HLEN + get_be16(pkt + 4);
 		return PNC_OK;
 	}

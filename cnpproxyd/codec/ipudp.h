@@ -67,6 +67,11 @@ extern uint16_t pnc_ipudp_csum(const uint8_t *pkt, uint8_t version, size_t hlen,
 extern int pnc_ipudp_parse_ip(const uint8_t *pkt, size_t len, struct pnc_ip_udp *ip,
 			      size_t *hdr_len, size_t *pkt_len);
 /*
+ * The checks every RoCEv2 IP header passes first: a known version, the
+ * fixed header all there, no IPv4 options.  Its length into *hdr_len.
+ */
+extern int pnc_ip_fixed_hlen(const uint8_t *pkt, size_t len, size_t *hdr_len);
+/*
  * The same for another protocol after the IP header (ICMP 1, ICMPv6 58:
  * the notification's ICMP form); PNC_E_IP_NOT_UDP names any mismatch.
  */

@@ -34,11 +34,9 @@ int pnc_rate_advice_decode(const uint8_t *pkt, size_t len, uint8_t opcode,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = pnc_roce_parse(pkt, len, 0, &v);
+	ret = pnc_roce_parse_op(pkt, len, opcode, &v);
 	if (ret)
 		return ret;
-	if (v.bth.opcode != opcode)
-		return PNC_E_BTH_OPCODE;
 	if (v.payload_len != PNC_RA_BODY_LEN || v.payload_off != v.ext_off)
 		return PNC_E_RA_LEN;
 	body = pkt + v.payload_off;

@@ -10,7 +10,6 @@
 #include "roce.h"
 #include "wire.h"
 
-
 void pnc_ip_udp_init(struct pnc_ip_udp *ip, uint8_t version)
 {
 	memset(ip, 0, sizeof(*ip));
@@ -341,6 +340,15 @@ int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags, struct pn
 	return PNC_OK;
 }
 
+int pnc_roce_parse_op(const uint8_t *pkt, size_t len, uint8_t opcode, struct pnc_roce_view *v)
+{
+	int ret = pnc_roce_parse(pkt, len, 0, v);
+
+	if (ret)
+		return ret;
+	return v->bth.opcode == opcode ? PNC_OK : PNC_E_BTH_OPCODE;
+}
+
 /* ---- CNP ---------------------------------------------------------------- */
 
 int pnc_cnp_encode(const struct pnc_cnp *in, uint8_t *buf, size_t buflen, size_t *outlen)
@@ -361,11 +369,9 @@ int pnc_cnp_decode(const uint8_t *pkt, size_t len, struct pnc_cnp *out)
 	struct pnc_roce_view v;
 	int ret;
 
-	ret = pnc_roce_parse(pkt, len, 0, &v);
+	ret = pnc_roce_parse_op(pkt, len, PNC_OP_CNP, &v);
 	if (ret)
 		return ret;
-	if (v.bth.opcode != PNC_OP_CNP)
-		return PNC_E_BTH_OPCODE;
 	if (v.bth.pad)
 		return PNC_E_BTH_PAD;
 	if (v.bth.resv6 & PNC_BTH_RESV6_EBIT) {
@@ -470,11 +476,9 @@ int pnc_rc_ack_decode(const uint8_t *pkt, size_t len, struct pnc_rc_ack *out)
 	struct pnc_roce_view v;
 	int ret;
 
-	ret = pnc_roce_parse(pkt, len, 0, &v);
+	ret = pnc_roce_parse_op(pkt, len, PNC_OP_RC_ACK, &v);
 	if (ret)
 		return ret;
-	if (v.bth.opcode != PNC_OP_RC_ACK)
-		return PNC_E_BTH_OPCODE;
 	ret = pnc_aeth_decode(pkt + v.ext_off, PNC_AETH_LEN, &out->aeth);
 	if (ret)
 		return ret;

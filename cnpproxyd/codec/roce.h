@@ -136,6 +136,9 @@ struct pnc_roce_view {
  */
 extern int pnc_roce_parse(const uint8_t *pkt, size_t len, unsigned int flags,
 			  struct pnc_roce_view *v);
+/* A whole packet that must be of one opcode (PNC_E_BTH_OPCODE if not). */
+extern int pnc_roce_parse_op(const uint8_t *pkt, size_t len, uint8_t opcode,
+			     struct pnc_roce_view *v);
 
 /*
  * Build IP + UDP + BTH + body + pad + ICRC.  body holds the extension

@@ -313,6 +313,18 @@ static void pool_remove(struct pool *p, uint32_t i)
 	p->count--;
 }
 
+/* A free node, the least recently used one if none is free (counted). */
+static uint32_t pool_alloc_evict(struct pool *p, uint64_t *evicted)
+{
+	uint32_t i = pool_alloc(p);
+
+	if (i != NIL)
+		return i;
+	pool_remove(p, p->head);
+	(*evicted)++;
+	return pool_alloc(p);
+}
+
 static uint32_t pool_chain(const struct pool *p, uint32_t hash)
 {
 	return p->buckets[hash & p->mask];
@@ -488,13 +500,8 @@ static int cm_req(struct pnc_flow_table *t, const struct pnc_cm_req *req, uint8_
 
 	i = req_find(t, ver, c, s, req->local_comm_id);
 	if (i == NIL) {
-		i = pool_alloc(&t->reqs);
-		if (i == NIL) {
-			/* A REQ that never got its REP is the best one to lose. */
-			pool_remove(&t->reqs, t->reqs.head);
-			t->st.cm_pending_evicted++;
-			i = pool_alloc(&t->reqs);
-		}
+		/* A REQ that never got its REP is the best one to lose. */
+		i = pool_alloc_evict(&t->reqs, &t->st.cm_pending_evicted);
 		n = REQ(t, i);
 		n->ver = ver;
 		memcpy(n->c, c, 16);
@@ -691,12 +698,7 @@ static void psn_request(struct pnc_flow_table *t, const struct pnc_roce_view *v,
 			break;
 
 	if (i == NIL) {
-		i = pool_alloc(&t->wins);
-		if (i == NIL) {
-			pool_remove(&t->wins, t->wins.head);
-			t->st.psn_evicted++;
-			i = pool_alloc(&t->wins);
-		}
+		i = pool_alloc_evict(&t->wins, &t->st.psn_evicted);
 		w = WIN(t, i);
 		w->ver = ver;
 		memcpy(w->a, a, 16);

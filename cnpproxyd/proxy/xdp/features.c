@@ -71,38 +71,51 @@ static const struct nlattr *genl_attr(const struct genlmsghdr *g, size_t len, ui
 	return NULL;
 }
 
-int pnc_genl_family_parse(const void *buf, size_t len)
+/*
+ * The value of the attribute of type in the answer in buf, which must
+ * hold at least size octets: NULL and *err if the answer is an error or
+ * lacks it.
+ */
+static const void *genl_answer_attr(const void *buf, size_t len, uint16_t type, size_t size,
+				    int *err)
 {
 	const struct genlmsghdr *g;
 	const struct nlattr *a;
 	size_t alen;
+
+	g = genl_answer(buf, len, &alen, err);
+	if (!g)
+		return NULL;
+	a = genl_attr(g, alen, type);
+	if (!a || a->nla_len < NLA_HDRLEN + size) {
+		*err = -EBADMSG;
+		return NULL;
+	}
+	return (const uint8_t *)a + NLA_HDRLEN;
+}
+
+int pnc_genl_family_parse(const void *buf, size_t len)
+{
+	const void *v;
 	uint16_t id;
 	int err;
 
-	g = genl_answer(buf, len, &alen, &err);
-	if (!g)
+	v = genl_answer_attr(buf, len, CTRL_ATTR_FAMILY_ID, sizeof(id), &err);
+	if (!v)
 		return err;
-	a = genl_attr(g, alen, CTRL_ATTR_FAMILY_ID);
-	if (!a || a->nla_len < NLA_HDRLEN + sizeof(id))
-		return -EBADMSG;
-	memcpy(&id, (const uint8_t *)a + NLA_HDRLEN, sizeof(id));
+	memcpy(&id, v, sizeof(id));
 	return id;
 }
 
 int pnc_xdp_features_parse(const void *buf, size_t len, uint64_t *features)
 {
-	const struct genlmsghdr *g;
-	const struct nlattr *a;
-	size_t alen;
+	const void *v;
 	int err;
 
-	g = genl_answer(buf, len, &alen, &err);
-	if (!g)
+	v = genl_answer_attr(buf, len, NETDEV_A_DEV_XDP_FEATURES, sizeof(*features), &err);
+	if (!v)
 		return err;
-	a = genl_attr(g, alen, NETDEV_A_DEV_XDP_FEATURES);
-	if (!a || a->nla_len < NLA_HDRLEN + sizeof(*features))
-		return -EBADMSG;
-	memcpy(features, (const uint8_t *)a + NLA_HDRLEN, sizeof(*features));
+	memcpy(features, v, sizeof(*features));
 	return 0;
 }
 

@@ -391,17 +391,28 @@ static __always_inline int learn_stage(struct xdp_md *ctx, __u32 off, __u16 prot
 	return XDP_PASS;
 }
 
+/*
+ * Every program's first step: the packet counted and its link layer
+ * walked; false (pass it) when that fails, a parse error where learning.
+ */
+static __always_inline bool entry(struct xdp_md *ctx, __u32 *off, __u16 *proto, bool learning)
+{
+	count(PNC_LEARN_C_PKTS);
+	if (link_layer(ctx, off, proto))
+		return true;
+	if (learning)
+		count(PNC_LEARN_C_PARSE_ERR);
+	return false;
+}
+
 SEC("xdp")
 int pnc_learn(struct xdp_md *ctx)
 {
 	__u16 proto;
 	__u32 off;
 
-	count(PNC_LEARN_C_PKTS);
-	if (!link_layer(ctx, &off, &proto)) {
-		count(PNC_LEARN_C_PARSE_ERR);
+	if (!entry(ctx, &off, &proto, true))
 		return XDP_PASS;
-	}
 	return learn_stage(ctx, off, proto);
 }
 
@@ -439,8 +450,7 @@ int pnc_guard(struct xdp_md *ctx)
 	__u32 off;
 	int rv;
 
-	count(PNC_LEARN_C_PKTS);
-	if (!link_layer(ctx, &off, &proto))
+	if (!entry(ctx, &off, &proto, false))
 		return XDP_PASS;
 	rv = notification_stages(ctx, off, proto);
 	return rv == NOT_A_NOTIFICATION ? XDP_PASS : rv;
@@ -453,11 +463,8 @@ int pnc_guard_learn(struct xdp_md *ctx)
 	__u32 off;
 	int rv;
 
-	count(PNC_LEARN_C_PKTS);
-	if (!link_layer(ctx, &off, &proto)) {
-		count(PNC_LEARN_C_PARSE_ERR);
+	if (!entry(ctx, &off, &proto, true))
 		return XDP_PASS;
-	}
 	/* A notification is not RoCE traffic: nothing to learn from it. */
 	rv = notification_stages(ctx, off, proto);
 	return rv == NOT_A_NOTIFICATION ? learn_stage(ctx, off, proto) : rv;
