@@ -157,8 +157,13 @@ bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
 	return ifindex && named(names, n, ifname);
 }
 
-const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf, size_t len)
+const char *cnp_attach_not_operational(struct cnp_attach_set *s)
 {
+	char *buf = s->why;
+	size_t len = sizeof(s->why);
+
+	if (s->error)
+		return s->error;
 	for (unsigned int i = 0; i < s->n; i++) {
 		if (s->ifs[i].ifindex && s->ifs[i].flags != s->ifs[i].want) {
 			snprintf(buf, len, "%s on %s: cannot change what runs there",

@@ -50,6 +50,9 @@ struct cnp_attach_set {
 	unsigned int max, n;
 	unsigned int retry_s;
 	struct event *t_retry;
+	/* The owner's: why its program is on no interface at all (not loaded). */
+	const char *error;
+	char why[64 + CNP_IFNAME_MAX]; /* cnp_attach_not_operational()'s */
 };
 
 #define CNP_ATTACH_SET(ops_, ifs_, retry_s_)                                                     \
@@ -76,9 +79,12 @@ extern void cnp_attach_clear(struct cnp_attach_set *s, void *prog);
 extern bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
 				  const char (*names)[CNP_IFNAME_MAX], unsigned int n,
 				  const char *ifname, int ifindex);
-/* The first interface not attached, as "<what> on IF: why"; NULL if none. */
-extern const char *cnp_attach_not_operational(const struct cnp_attach_set *s, char *buf,
-					      size_t len);
+/*
+ * Why the set's program does not run where it should: the owner's error,
+ * else the first interface not attached as "<what> on IF: why"; NULL if
+ * it runs everywhere.
+ */
+extern const char *cnp_attach_not_operational(struct cnp_attach_set *s);
 extern unsigned int cnp_attach_count(const struct cnp_attach_set *s);
 /* The interface of that name in the set, or NULL. */
 extern const struct cnp_attach_if *cnp_attach_find(const struct cnp_attach_set *s,

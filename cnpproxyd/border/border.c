@@ -34,7 +34,6 @@ static struct {
 	struct pnc_border_tc *bt;
 	struct cnp_attach_if ifs[CNP_BORDER_IF_MAX];
 	struct cnp_attach_set set;
-	const char *error; /* the program could not be loaded */
 } border = {
 	.cfg = &cnp_config_off,
 	.set = CNP_ATTACH_SET(&border_ops, border.ifs, BORDER_RETRY_S),
@@ -92,7 +91,7 @@ void cnpproxy_border_apply(const struct cnp_config *cfg)
 	border.cfg = cfg;
 	if (!cfg->present || !cfg->n_border_if) {
 		border_close();
-		border.error = NULL;
+		border.set.error = NULL;
 		return;
 	}
 	if (!border.bt) {
@@ -100,18 +99,18 @@ void cnpproxy_border_apply(const struct cnp_config *cfg)
 			border.bt = pnc_border_tc_open();
 		}
 		if (!border.bt) {
-			border.error = "cannot load the border filter program";
+			border.set.error = "cannot load the border filter program";
 			zlog_warn("cnpproxyd: cannot load the border filter: %s",
 				  safe_strerror(errno));
 			return;
 		}
-		border.error = NULL;
+		border.set.error = NULL;
 	}
 	/* The ports first: an interface is never attached with old ones. */
 	err = pnc_border_tc_set_ports(border.bt, cfg->notification_port, cfg->flow_label_port,
 				      cfg->notification_icmp_type, cfg->notification_icmp6_type);
 	if (err) {
-		border.error = "cannot set the border filter's ports";
+		border.set.error = "cannot set the border filter's ports";
 		zlog_warn("cnpproxyd: border filter ports: %s", safe_strerror(-err));
 		return;
 	}
@@ -130,11 +129,7 @@ static void border_if_changed(const char *ifname, int ifindex)
 
 const char *cnpproxy_border_not_operational(void)
 {
-	static char why[64 + IFNAMSIZ];
-
-	if (border.error)
-		return border.error;
-	return cnp_attach_not_operational(&border.set, why, sizeof(why));
+	return cnp_attach_not_operational(&border.set);
 }
 
 void cnpproxy_border_count(unsigned int *n_configured, unsigned int *attached)
@@ -167,14 +162,14 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
 		json_object_int_add(json, "flowLabelPort", cfg->flow_label_port);
 		json_object_int_add(json, "notificationIcmpType", cfg->notification_icmp_type);
 		json_object_int_add(json, "notificationIcmpv6Type", cfg->notification_icmp6_type);
-		if (border.error)
-			json_object_string_add(json, "reason", border.error);
+		if (border.set.error)
+			json_object_string_add(json, "reason", border.set.error);
 	} else {
 		vty_out(vty,
 			"Border filter: UDP ports %u and %u, ICMP type %u, ICMPv6 type %u dropped arriving and leaving%s%s\n",
 			cfg->notification_port, cfg->flow_label_port, cfg->notification_icmp_type,
-			cfg->notification_icmp6_type, border.error ? ": " : "",
-			border.error ? border.error : "");
+			cfg->notification_icmp6_type, border.set.error ? ": " : "",
+			border.set.error ? border.set.error : "");
 		vty_out(vty, "  %-16s %-20s %-10s %-4s %14s %14s %14s\n", "Interface", "State",
 			"Mode", "Way", "Notifications", "Flow-label", "Header-chain");
 	}

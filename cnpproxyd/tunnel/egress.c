@@ -63,7 +63,6 @@ static struct {
 	unsigned int n_sids;
 	struct cnp_attach_if ifs[CNP_TE_IF_MAX];
 	struct cnp_attach_set set;
-	const char *error;
 } decap = {
 	.cfg = &cnp_config_off,
 	.set = CNP_ATTACH_SET(&decap_ops, decap.ifs, DECAP_RETRY_S),
@@ -92,14 +91,14 @@ static bool decap_load(const struct cnp_config *cfg)
 		decap.fe = pnc_flenc_open(NULL);
 	}
 	if (!decap.fe) {
-		decap.error = "cannot load the decapsulation program";
+		decap.set.error = "cannot load the decapsulation program";
 		zlog_warn("cnpproxyd: cannot load the decapsulation program: %s",
 			  safe_strerror(errno));
 		return false;
 	}
 	for (unsigned int i = 0; i < cfg->n_te_sid; i++) {
 		if (pnc_flenc_add_sid(decap.fe, cfg->te_sid[i])) {
-			decap.error = "cannot add a SID to the decapsulation program";
+			decap.set.error = "cannot add a SID to the decapsulation program";
 			return false;
 		}
 	}
@@ -111,11 +110,11 @@ static bool decap_load(const struct cnp_config *cfg)
 void cnpproxy_egress_apply(const struct cnp_config *cfg)
 {
 	decap.cfg = cfg;
-	decap.error = NULL;
+	decap.set.error = NULL;
 	if (!cfg->present || !cfg->n_te_if || !cfg->n_te_sid) {
 		decap_close();
 		if (cfg->present && cfg->n_te_if)
-			decap.error = "no tunnel-egress sid: nothing to decapsulate";
+			decap.set.error = "no tunnel-egress sid: nothing to decapsulate";
 		return;
 	}
 	if (!decap_load(cfg))
@@ -138,11 +137,7 @@ static void decap_if_changed(const char *ifname, int ifindex)
 
 const char *cnpproxy_egress_not_operational(void)
 {
-	static char why[64 + IFNAMSIZ];
-
-	if (decap.error)
-		return decap.error;
-	return cnp_attach_not_operational(&decap.set, why, sizeof(why));
+	return cnp_attach_not_operational(&decap.set);
 }
 
 void cnpproxy_egress_count(unsigned int *configured, unsigned int *attached)

@@ -46,7 +46,6 @@ static struct {
 	struct cnp_attach_if ifs[LEARN_IFS_MAX];
 	struct cnp_attach_set set;
 	struct event *t_read;
-	const char *error;
 	uint64_t cm_events, roce_events, cm_undecodable;
 	uint64_t results[8]; /* by enum pnc_flow_result */
 	/* The program's counters of the objects loaded before this one. */
@@ -236,7 +235,7 @@ void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *f
 	cnpproxy_xsk_flows(flows != NULL);
 	if (!on) {
 		learn_close();
-		learn.error = NULL;
+		learn.set.error = NULL;
 		return;
 	}
 	if (!learn.lx) {
@@ -244,12 +243,12 @@ void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *f
 			learn.lx = pnc_learn_xdp_open(NULL, learn_event, NULL);
 		}
 		if (!learn.lx) {
-			learn.error = "cannot load the XDP program";
+			learn.set.error = "cannot load the XDP program";
 			zlog_warn("cnpproxyd: cannot load the proxy's XDP program: %s",
 				  safe_strerror(errno));
 			return;
 		}
-		learn.error = NULL;
+		learn.set.error = NULL;
 		event_add_read(master, learn_read, NULL, pnc_learn_xdp_fd(learn.lx), &learn.t_read);
 	}
 	/* The guard's and the translator's tables go in before any interface runs them. */
@@ -287,11 +286,7 @@ static void learn_if_changed(const char *ifname, int ifindex)
 
 const char *cnpproxy_learn_not_operational(void)
 {
-	static char why[64 + IFNAMSIZ];
-
-	if (learn.error)
-		return learn.error;
-	return cnp_attach_not_operational(&learn.set, why, sizeof(why));
+	return cnp_attach_not_operational(&learn.set);
 }
 
 void cnpproxy_learn_init(void)
@@ -343,8 +338,8 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 		jx = json_object_new_object();
 		json_object_object_add(jl, "xdp", jx);
 		json_object_boolean_add(jl, "loaded", learn.lx != NULL);
-		if (learn.error)
-			json_object_string_add(jl, "error", learn.error);
+		if (learn.set.error)
+			json_object_string_add(jl, "error", learn.set.error);
 		json_object_int_add(jl, "cmEvents", learn.cm_events);
 		json_object_int_add(jl, "cmUndecodable", learn.cm_undecodable);
 		json_object_int_add(jl, "roceEvents", learn.roce_events);
@@ -352,7 +347,8 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 				    learn.flows ? pnc_flow_table_count(learn.flows) : 0);
 	} else {
 		vty_out(vty, "Queue-pair learning (XDP): %s\n",
-			learn.lx ? "loaded" : (learn.error ? learn.error : "not configured"));
+			learn.lx ? "loaded"
+				 : (learn.set.error ? learn.set.error : "not configured"));
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "cmEvents", learn.cm_events);
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "cmUndecodable", learn.cm_undecodable);
 		vty_out(vty, "  %-28s %" PRIu64 "\n", "roceEvents", learn.roce_events);
