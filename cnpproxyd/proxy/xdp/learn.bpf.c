@@ -114,7 +114,8 @@ static __always_inline void count(__u32 idx)
 /*
  * The frame's bounds, for the notification stages.  Loaded in assembly:
  * clang would merge these loads with those of the learning stage into
- * one of a variable offset, which the verifier refuses.
+ * one of a variable offset, which the verifier refuses.  The outputs are
+ * early-clobbered: the first load must not overwrite ctx before the second.
  */
 static __always_inline void stage_frame(struct xdp_md *ctx, void **start, void **end)
 {
@@ -122,7 +123,7 @@ static __always_inline void stage_frame(struct xdp_md *ctx, void **start, void *
 
 	asm volatile("%0 = *(u32 *)(%2 + 0)\n\t"
 		     "%1 = *(u32 *)(%2 + 4)"
-		     : "=r"(data), "=r"(data_end)
+		     : "=&r"(data), "=&r"(data_end)
 		     : "r"(ctx));
 	*start = data;
 	*end = data_end;

@@ -586,11 +586,11 @@ int shim_run_xdp(int (*prog)(struct xdp_md *), struct xdp_md *ctx)
 	return run_end(prog(ctx));
 }
 
-/* Exactly the two context loads guard.bpf.h makes, whitespace aside. */
+/* Exactly the two context loads learn.bpf.c's stage_frame() makes, whitespace aside. */
 void shim_xdp_data_asm(const char *text, struct xdp_md *ctx, void **data, void **data_end)
 {
 	static const char want[] = "\"%0 = *(u32 *)(%2 + 0)\\n\\t\" \"%1 = *(u32 *)(%2 + 4)\""
-				   " : \"=r\"(data), \"=r\"(data_end) : \"r\"(ctx)";
+				   " : \"=&r\"(data), \"=&r\"(data_end) : \"r\"(ctx)";
 	const char *a = text, *b = want;
 
 	for (;;) {
