@@ -13,9 +13,10 @@
  * and passes; the first, which does, is dropped, so the datagram is never
  * reassembled.  IPv6: up to eight extension headers (hop-by-hop,
  * routing, fragment, destination options) are walked, more than a chain
- * in RFC 8200's order holds.  A longer chain may hide a notification,
- * and the sources beyond the border are the ones that can be spoofed:
- * it is dropped too, counted apart (header_chain): a drop by configured
+ * in RFC 8200's order holds, as far as the first 4 KiB (the walk of
+ * bpfutil/parse.bpf.h, the guard's too).  A longer chain may hide a
+ * notification, and the sources beyond the border are the ones that can
+ * be spoofed: it is dropped too, counted apart (header_chain): a drop by configured
  * policy, as RFC 7045 allows.  AH and ESP are not looked into (what they
  * carry is delivered only from a peer that holds the key), nor tunnels
  * that end beyond the border.
@@ -69,39 +70,19 @@ static __always_inline __u32 l4_offset(struct __sk_buff *skb, __u8 *l4)
 	}
 	if (proto == PNC_ETH_P_IPV6) {
 		struct ipv6hdr h;
+		__u32 flags = 0;
 		__u8 nh;
 
 		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
 			return 0;
 		nh = h.nexthdr;
-		off += sizeof(h);
-		for (int i = 0; i < PNC_BPF_IPV6_EXT_MAX; i++) {
-			__be16 frag = 0;
-			__u8 ext[2];
-			__u32 len;
-
-			if (pnc_bpf_notif_l4(nh, true)) {
-				*l4 = nh;
-				return off;
-			}
-			if (!pnc_bpf_ipv6_ext(nh))
-				return 0;
-			if (bpf_skb_load_bytes(skb, off, ext, sizeof(ext)))
-				return 0;
-			if (nh == PNC_IPPROTO_FRAGMENT &&
-			    bpf_skb_load_bytes(skb, off + 2, &frag, sizeof(frag)))
-				return 0;
-			len = pnc_bpf_ipv6_ext_len(nh, ext[1], bpf_ntohs(frag));
-			if (!len)
-				return 0;
-			off += len;
-			nh = ext[0];
-		}
-		if (pnc_bpf_notif_l4(nh, true)) {
-			*l4 = nh;
-			return off;
-		}
-		return pnc_bpf_ipv6_ext(nh) ? L4_DEEP : 0;
+		off = pnc_bpf_ipv6_walk(skb, false, off + sizeof(h), &nh, &flags);
+		if (flags & PNC_BPF_WALK_DEEP)
+			return L4_DEEP;
+		if (!off || !pnc_bpf_notif_l4(nh, true))
+			return 0;
+		*l4 = nh;
+		return off;
 	}
 	return 0;
 }

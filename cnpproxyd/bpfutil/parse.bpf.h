@@ -9,7 +9,8 @@
  * The steps work on values already read, so that a tc program reading
  * with bpf_skb_load_bytes() and an XDP program reading the frame
  * directly use the same ones; the bounds checks stay in the programs,
- * where the verifier sees them.
+ * where the verifier sees them.  The IPv6 extension-header walk copies
+ * instead, the same way for both.
  */
 #ifndef _CNPPROXY_BPFUTIL_PARSE_BPF_H
 #define _CNPPROXY_BPFUTIL_PARSE_BPF_H
@@ -72,6 +73,60 @@ static __always_inline __u32 pnc_bpf_ipv6_ext_len(__u8 nh, __u8 hdr_len, __u16 f
 	if (nh == PNC_IPPROTO_FRAGMENT)
 		return (frag_host & PNC_IP6_FRAG_OFFSET) ? 0 : 8;
 	return ((__u32)hdr_len + 1) * 8;
+}
+
+/* pnc_bpf_ipv6_walk()'s findings besides the offset. */
+#define PNC_BPF_WALK_FRAG 0x1 /* a first fragment's header was stepped over */
+#define PNC_BPF_WALK_DEEP 0x2 /* the chain goes on past the walk */
+
+/*
+ * How far into the frame a walk reaches: no sane chain comes near it,
+ * and it bounds the offset an XDP program then adds to its frame pointer.
+ */
+#define PNC_BPF_WALK_REACH 4096
+
+/* Copy len octets at off of a frame, tc's (xdp false) or XDP's.  0 or -errno. */
+static __always_inline long pnc_bpf_load(void *ctx, bool xdp, __u32 off, void *to, __u32 len)
+{
+	return xdp ? bpf_xdp_load_bytes(ctx, off, to, len) : bpf_skb_load_bytes(ctx, off, to, len);
+}
+
+/*
+ * Step over the IPv6 extension headers from off, where one of type *nh
+ * starts: the offset of the first header that is not one (its type in
+ * *nh), or 0 when the walk ends without one: a header cut short (each
+ * is 8 octets at least), a later fragment, or (PNC_BPF_WALK_DEEP) more
+ * than PNC_BPF_IPV6_EXT_MAX of them or past PNC_BPF_WALK_REACH.  The
+ * headers are copied rather than reached in place: this is the rare
+ * path, and a copy leaves the verifier no offset to bound.
+ */
+static __always_inline __u32 pnc_bpf_ipv6_walk(void *ctx, bool xdp, __u32 off, __u8 *nh,
+					       __u32 *flags)
+{
+	for (int i = 0; i < PNC_BPF_IPV6_EXT_MAX; i++) {
+		__u8 ext[8];
+		__u32 len;
+
+		if (!pnc_bpf_ipv6_ext(*nh))
+			return off;
+		if (pnc_bpf_load(ctx, xdp, off, ext, sizeof(ext)))
+			return 0;
+		len = pnc_bpf_ipv6_ext_len(*nh, ext[1], (__u16)ext[2] << 8 | ext[3]);
+		if (!len)
+			return 0;
+		if (*nh == PNC_IPPROTO_FRAGMENT)
+			*flags |= PNC_BPF_WALK_FRAG;
+		off += len;
+		if (off > PNC_BPF_WALK_REACH) {
+			*flags |= PNC_BPF_WALK_DEEP;
+			return 0;
+		}
+		*nh = ext[0];
+	}
+	if (!pnc_bpf_ipv6_ext(*nh))
+		return off;
+	*flags |= PNC_BPF_WALK_DEEP;
+	return 0;
 }
 
 /* A congestion notification's transport: UDP, or the family's ICMP. */

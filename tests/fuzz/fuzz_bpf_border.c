@@ -23,7 +23,8 @@
  *    UDP to either port, and ICMP (IPv4) or ICMPv6 of the configured
  *    type, dropped (TC_ACT_SHOT), IPv4 unless a later fragment, IPv6
  *    past up to eight extension headers (a fragment header only on the
- *    first fragment), and an IPv6 packet whose chain goes on past eight;
+ *    first fragment), and an IPv6 packet whose chain goes on past eight
+ *    or past the first 4 KiB;
  *    everything else TC_ACT_UNSPEC;
  *  - a UDP datagram the codec parses (pnc_ipudp_parse(), as cnpproxyd
  *    reads a notification) to one of the ports is dropped, and so is
@@ -92,16 +93,20 @@ static size_t m_l4(const uint8_t *f, size_t n, uint16_t proto, uint8_t *l4)
 
 		if (!m_ext(nh))
 			return 0;
-		if (n < hdr + 2)
+		/* Every extension header is 8 octets at least. */
+		if (n < hdr + 8)
 			return 0;
 		if (nh == 44) {
 			/* Only the first fragment has the UDP header. */
-			if (n < hdr + 4 || (h_be16(f + hdr + 2) & 0xfff8))
+			if (h_be16(f + hdr + 2) & 0xfff8)
 				return 0;
 			off += 8;
 		} else {
 			off += (f[hdr + 1] + 1u) * 8;
 		}
+		/* Reaching past 4 KiB counts as a chain too long to walk. */
+		if (off > 4096)
+			return M_DEEP;
 		nh = f[hdr];
 	}
 	if (nh == IPPROTO_UDP || nh == 58) {

@@ -30,7 +30,6 @@
 
 #include "guard_abi.h"
 
-#define GUARD_EXT_REACH	  4096 /* octets; bounds the walk for the verifier */
 #define GUARD_NS_PER_S	  1000000000ULL
 
 /* Writable at run time through the skeleton's .data mapping. */
@@ -82,9 +81,9 @@ static __always_inline void guard_addr(struct pnc_guard_addr *a, __u8 version, c
  * one.  NULL with *deep set: an IPv6 header chain longer than the walk,
  * which may hide one.
  */
-static __always_inline void *guard_l4(void *data, void *data_end, __u32 off, __u16 proto,
-				      struct pnc_guard_addr *src, struct pnc_guard_addr *dst,
-				      bool *whole, bool *deep, __u8 *l4)
+static __always_inline void *guard_l4(struct xdp_md *ctx, void *data, void *data_end, __u32 off,
+				      __u16 proto, struct pnc_guard_addr *src,
+				      struct pnc_guard_addr *dst, bool *whole, bool *deep, __u8 *l4)
 {
 	if (proto == bpf_htons(PNC_ETH_P_IP)) {
 		struct iphdr *iph = data + off;
@@ -105,6 +104,7 @@ static __always_inline void *guard_l4(void *data, void *data_end, __u32 off, __u
 	}
 	if (proto == bpf_htons(PNC_ETH_P_IPV6)) {
 		struct ipv6hdr *ip6h = data + off;
+		__u32 flags = 0;
 		__u8 nh;
 
 		if ((void *)(ip6h + 1) > data_end)
@@ -112,35 +112,11 @@ static __always_inline void *guard_l4(void *data, void *data_end, __u32 off, __u
 		guard_addr(src, 6, (__u8 *)&ip6h->saddr);
 		guard_addr(dst, 6, (__u8 *)&ip6h->daddr);
 		nh = ip6h->nexthdr;
-		off += sizeof(*ip6h);
-		for (int i = 0; i < PNC_BPF_IPV6_EXT_MAX; i++) {
-			__u8 *ext = data + off;
-			__u32 len;
-
-			if (pnc_bpf_notif_l4(nh, true))
-				break;
-			if (!pnc_bpf_ipv6_ext(nh))
-				return NULL;
-			/* Cut short: the kernel drops it. */
-			if ((void *)(ext + 8) > data_end)
-				return NULL;
-			len = pnc_bpf_ipv6_ext_len(nh, ext[1], ext[2] << 8 | ext[3]);
-			if (!len)
-				return NULL;
-			if (nh == PNC_IPPROTO_FRAGMENT)
-				*whole = false;
-			off += len;
-			/* Reaching past 4 KiB (generic XDP has such frames) counts as too long. */
-			if (off > GUARD_EXT_REACH) {
-				*deep = true;
-				return NULL;
-			}
-			nh = ext[0];
-		}
-		if (!pnc_bpf_notif_l4(nh, true)) {
-			*deep = pnc_bpf_ipv6_ext(nh);
+		off = pnc_bpf_ipv6_walk(ctx, true, off + sizeof(*ip6h), &nh, &flags);
+		*whole = !(flags & PNC_BPF_WALK_FRAG);
+		*deep = flags & PNC_BPF_WALK_DEEP;
+		if (!off || !pnc_bpf_notif_l4(nh, true))
 			return NULL;
-		}
 		*l4 = nh;
 		return data + off;
 	}
@@ -199,7 +175,7 @@ static __always_inline enum guard_rv guard(struct xdp_md *ctx, __u32 l3_off, __u
 		return GUARD_NOT_MINE;
 	stage_frame(ctx, &data, &data_end);
 	hit->whole = true;
-	udp = guard_l4(data, data_end, l3_off, proto, &src, &dst, &hit->whole, &deep, &l4);
+	udp = guard_l4(ctx, data, data_end, l3_off, proto, &src, &dst, &hit->whole, &deep, &l4);
 	if (deep && bpf_map_lookup_elem(&guard_local, &dst)) {
 		count(PNC_LEARN_C_GUARD_HDR_CHAIN);
 		return GUARD_DROP;
