@@ -229,21 +229,12 @@ int cnpproxy_cli_source(struct vty *vty, bool no, const char *role, const char *
  * notification-icmp-type and notification-icmpv6-type
  */
 DEFPY_YANG(cnpproxy_port, cnpproxy_port_cmd,
-	   "[no] <notification-port|flow-label-port>$leaf ![(1-65535)$port]",
+	   "[no] <notification-port$leaf ![(1-65535)$val]|flow-label-port$leaf ![(1-65535)$val]|notification-icmp-type$leaf ![(44-255)$val]|notification-icmpv6-type$leaf ![(162-255)$val]>",
 	   NO_STR
 	   "UDP port of five-tuple congestion notifications\n"
+	   "UDP port number\n"
 	   "UDP port of flow-label congestion notifications\n"
-	   "UDP port number\n")
-{
-	char xpath[64];
-
-	snprintf(xpath, sizeof(xpath), "./%s", leaf);
-	return cnpproxy_cli_leaf(vty, no, xpath, port_str, NB_OP_DESTROY);
-}
-
-DEFPY_YANG(cnpproxy_icmp_type, cnpproxy_icmp_type_cmd,
-	   "[no] <notification-icmp-type$leaf ![(44-255)$type]|notification-icmpv6-type$leaf ![(162-255)$type]>",
-	   NO_STR
+	   "UDP port number\n"
 	   "ICMP type of five-tuple notifications in ICMP form over IPv4\n"
 	   "Type\n"
 	   "ICMPv6 type of five-tuple notifications in ICMP form over IPv6\n"
@@ -252,7 +243,7 @@ DEFPY_YANG(cnpproxy_icmp_type, cnpproxy_icmp_type_cmd,
 	char xpath[64];
 
 	snprintf(xpath, sizeof(xpath), "./%s", leaf);
-	return cnpproxy_cli_leaf(vty, no, xpath, type_str, NB_OP_DESTROY);
+	return cnpproxy_cli_leaf(vty, no, xpath, val_str, NB_OP_DESTROY);
 }
 
 /* The command keyword is the leaf name. */
@@ -293,5 +284,4 @@ void cnpproxy_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_congestion_point_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_for_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_icmp_type_cmd);
 }
