@@ -18,12 +18,15 @@
 # rate-limited ones and ones for unknown flows give no CNP and the
 # right counter; and that cnpproxyd stays up.
 
+import ipaddress
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import time
+import zlib
 
 import pytest
 
@@ -1734,6 +1737,62 @@ def test_old_flow_file_not_read():
     _, got = topotest.run_and_expect(flow_keys, before, count=20, wait=0.5)
     assert got == before, (got, before)
     assert "restoreError" not in file_state(), file_state()
+
+
+def flow_state_file(flows):
+    """A flow state file (proxy/flows_state.h, in state/frame.h's frame) of
+    PSN-learned IPv4 flows (sender, receiver, sender QPN, receiver QPN),
+    last seen now (a time past the daemon's clock is taken as now)."""
+    recs = b""
+    for sender, receiver, sqpn, rqpn in flows:
+        recs += struct.pack("!BBH16s16sIIHHIIIQQQ", 4, 1, 0xffff,
+                            ipaddress.ip_address(sender).packed,
+                            ipaddress.ip_address(receiver).packed, sqpn, rqpn, 49152, 0, 0,
+                            0, 0, 1 << 62, 1 << 62, 1)
+    return struct.pack("!4sHHII", b"PNCF", 1, 0, len(flows), zlib.crc32(recs)) + recs
+
+
+def test_flow_walk_whole():
+    """A flow table of 12500 flows, restored from a state file: the
+    operational walk of state/flow gives every one exactly once, the
+    daemon stays responsive, and the table learned before comes back.
+    (vtysh's walk runs to the end; FRR would yield after 10000 entries
+    only under mgmtd, whose backend cnpproxyd is not.)"""
+    pe1 = gear("pe1")
+    state = "/var/run/frr/cnpproxyd-flows.state"
+    n = 12500
+    big = [("10.{}.{}.{}".format(100 + i // 65536, i // 256 % 256, i % 256), "10.99.0.1",
+            0x1000 + i, 0x200000 + i) for i in range(n)]
+    path = os.path.join(get_topogen().logdir, "flows-big.state")
+    with open(path, "wb") as f:
+        f.write(flow_state_file(big))
+
+    def flow_keys():
+        return sorted((f["sender"], f["senderQp"], f["receiverQp"]) for f in flows())
+
+    before = flow_keys()
+    wait_for(lambda: saved_flows(pe1) == before, 10,
+             "pe1's flow state file holding {}".format(before))
+    restart_cnpproxyd(pe1, "cp -p {0} {0}.keep && cp {1} {0}".format(state, path))
+    try:
+        def restored():
+            return pe1.vtysh_cmd("show cnpproxy counters json",
+                                 isjson=True)["flowStateFile"].get("restored")
+
+        _, got = topotest.run_and_expect(restored, n, count=40, wait=0.5)
+        assert got == n, got
+        out = pe1.vtysh_cmd("show yang operational-data "
+                            "/frr-cnpproxyd:cnpproxyd/state/flow cnpproxyd")
+        walked = json.loads(out)["frr-cnpproxyd:cnpproxyd"]["state"]["flow"]
+        keys = [(w["sender"], int(w["receiver-qpn"])) for w in walked]
+        assert len(keys) == len(set(keys)) == n, (len(keys), len(set(keys)))
+        assert set(keys) == {(s, rqpn) for s, _, _, rqpn in big}
+        assert pe1.vtysh_cmd("show cnpproxy status json", isjson=True)["roles"]["proxy"]
+    finally:
+        # The flows learned before come back for the tests after this one.
+        restart_cnpproxyd(pe1, "mv {0}.keep {0}".format(state))
+    _, got = topotest.run_and_expect(flow_keys, before, count=20, wait=0.5)
+    assert got == before, (got, before)
 
 
 def test_busy_port_bound_once_freed():
