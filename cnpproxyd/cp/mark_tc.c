@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "cnpproxy_alloc.h"
+#include "bpfutil/events.h"
 #include "bpfutil/iflist.h"
 #include "bpfutil/percpu.h"
 #include "cp/mark_tc.h"
@@ -24,27 +25,24 @@
 
 struct pnc_mark_tc {
 	struct pnc_mark *skel;
-	struct ring_buffer *rb;
+	struct pnc_bpf_events *ev;
 	pnc_mark_tc_cb cb;
 	void *arg;
-	uint64_t bad_records;
 	struct pnc_if_list ifs; /* of struct pnc_tc_attachment */
 	bool filter_only; /* attach as on kernels without tcx */
 };
 
-static int on_record(void *ctx, void *data, size_t len)
+static bool on_record(void *arg, const void *data, size_t len)
 {
-	struct pnc_mark_tc *mt = ctx;
+	struct pnc_mark_tc *mt = arg;
 	const struct pnc_mark_sample *s = data;
 
 	if (len < sizeof(*s) || s->hdr.type != PNC_MARK_EV_SAMPLE ||
 	    (s->hdr.ip_version != 4 && s->hdr.ip_version != 6) || s->cap_len > PNC_MARK_DATA_MAX ||
-	    s->cap_len > s->pkt_len) {
-		mt->bad_records++;
-		return 0;
-	}
+	    s->cap_len > s->pkt_len)
+		return false;
 	mt->cb(mt->arg, s);
-	return 0;
+	return true;
 }
 
 struct pnc_mark_tc *pnc_mark_tc_open(pnc_mark_tc_cb cb, void *arg)
@@ -63,8 +61,8 @@ struct pnc_mark_tc *pnc_mark_tc_open(pnc_mark_tc_cb cb, void *arg)
 		err = -errno;
 		goto fail;
 	}
-	mt->rb = ring_buffer__new(bpf_map__fd(mt->skel->maps.events), on_record, mt, NULL);
-	if (!mt->rb) {
+	mt->ev = pnc_bpf_events_open(bpf_map__fd(mt->skel->maps.events), on_record, mt);
+	if (!mt->ev) {
 		err = -errno;
 		goto fail;
 	}
@@ -83,7 +81,7 @@ void pnc_mark_tc_close(struct pnc_mark_tc *mt)
 	for (struct pnc_tc_attachment *a; (a = pnc_if_list_last(&mt->ifs));)
 		pnc_mark_tc_detach(mt, a->ifindex);
 	pnc_if_list_free(&mt->ifs);
-	ring_buffer__free(mt->rb);
+	pnc_bpf_events_close(mt->ev);
 	pnc_mark__destroy(mt->skel);
 	pnc_free(PNC_POOL_BPF, mt);
 }
@@ -207,17 +205,17 @@ int pnc_mark_tc_clear_state(struct pnc_mark_tc *mt, int ifindex)
 
 int pnc_mark_tc_poll(struct pnc_mark_tc *mt, int timeout_ms)
 {
-	return ring_buffer__poll(mt->rb, timeout_ms);
+	return pnc_bpf_events_poll(mt->ev, timeout_ms);
 }
 
 int pnc_mark_tc_fd(const struct pnc_mark_tc *mt)
 {
-	return ring_buffer__epoll_fd(mt->rb);
+	return pnc_bpf_events_fd(mt->ev);
 }
 
 uint64_t pnc_mark_tc_bad_records(const struct pnc_mark_tc *mt)
 {
-	return mt->bad_records;
+	return pnc_bpf_events_bad(mt->ev);
 }
 
 int pnc_mark_tc_counters(const struct pnc_mark_tc *mt, struct pnc_mark_counters *out)

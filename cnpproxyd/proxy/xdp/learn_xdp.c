@@ -18,6 +18,7 @@
 #include "cnpproxy_alloc.h"
 #include "codec/icrc.h"
 #include "codec/roce.h"
+#include "bpfutil/events.h"
 #include "bpfutil/iflist.h"
 #include "bpfutil/percpu.h"
 #include "proxy/xdp/learn_xdp.h"
@@ -31,44 +32,36 @@ struct learn_if {
 
 struct pnc_learn_xdp {
 	struct pnc_learn *skel;
-	struct ring_buffer *rb;
+	struct pnc_bpf_events *ev;
 	pnc_learn_xdp_cb cb;
 	void *arg;
-	uint64_t bad_records;
 	struct pnc_if_list ifs; /* of struct learn_if */
 };
 
-static int on_record(void *ctx, void *data, size_t len)
+static bool on_record(void *arg, const void *data, size_t len)
 {
-	struct pnc_learn_xdp *lx = ctx;
+	struct pnc_learn_xdp *lx = arg;
 	struct pnc_learn_event ev = { .hdr = data };
 
-	if (len < sizeof(*ev.hdr)) {
-		lx->bad_records++;
-		return 0;
-	}
+	if (len < sizeof(*ev.hdr))
+		return false;
 	switch (ev.hdr->type) {
 	case PNC_LEARN_EV_CM:
 		if (len < sizeof(*ev.cm) ||
-		    ((const struct pnc_learn_cm_ev *)data)->cap_len > PNC_LEARN_CM_MAX) {
-			lx->bad_records++;
-			return 0;
-		}
+		    ((const struct pnc_learn_cm_ev *)data)->cap_len > PNC_LEARN_CM_MAX)
+			return false;
 		ev.cm = data;
 		break;
 	case PNC_LEARN_EV_ROCE:
-		if (len < sizeof(*ev.roce)) {
-			lx->bad_records++;
-			return 0;
-		}
+		if (len < sizeof(*ev.roce))
+			return false;
 		ev.roce = data;
 		break;
 	default:
-		lx->bad_records++;
-		return 0;
+		return false;
 	}
 	lx->cb(lx->arg, &ev);
-	return 0;
+	return true;
 }
 
 /*
@@ -153,8 +146,8 @@ struct pnc_learn_xdp *pnc_learn_xdp_open(const struct pnc_learn_cfg *cfg, pnc_le
 	err = pnc_learn__load(lx->skel);
 	if (err)
 		goto fail;
-	lx->rb = ring_buffer__new(bpf_map__fd(lx->skel->maps.events), on_record, lx, NULL);
-	if (!lx->rb) {
+	lx->ev = pnc_bpf_events_open(bpf_map__fd(lx->skel->maps.events), on_record, lx);
+	if (!lx->ev) {
 		err = -errno;
 		goto fail;
 	}
@@ -173,7 +166,7 @@ void pnc_learn_xdp_close(struct pnc_learn_xdp *lx)
 	for (struct learn_if *li; (li = pnc_if_list_last(&lx->ifs));)
 		pnc_learn_xdp_detach(lx, li->ifindex);
 	pnc_if_list_free(&lx->ifs);
-	ring_buffer__free(lx->rb);
+	pnc_bpf_events_close(lx->ev);
 	pnc_learn__destroy(lx->skel);
 	pnc_free(PNC_POOL_BPF, lx);
 }
@@ -283,17 +276,17 @@ void pnc_learn_xdp_set_cfg(struct pnc_learn_xdp *lx, const struct pnc_learn_cfg 
 
 int pnc_learn_xdp_poll(struct pnc_learn_xdp *lx, int timeout_ms)
 {
-	return ring_buffer__poll(lx->rb, timeout_ms);
+	return pnc_bpf_events_poll(lx->ev, timeout_ms);
 }
 
 int pnc_learn_xdp_fd(const struct pnc_learn_xdp *lx)
 {
-	return ring_buffer__epoll_fd(lx->rb);
+	return pnc_bpf_events_fd(lx->ev);
 }
 
 uint64_t pnc_learn_xdp_bad_records(const struct pnc_learn_xdp *lx)
 {
-	return lx->bad_records;
+	return pnc_bpf_events_bad(lx->ev);
 }
 
 int pnc_learn_xdp_counters(const struct pnc_learn_xdp *lx, struct pnc_learn_counters *out)
