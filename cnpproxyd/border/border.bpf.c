@@ -56,26 +56,29 @@ static __always_inline __u32 l4_offset(struct __sk_buff *skb, __u8 *l4)
 {
 	__u16 proto = bpf_ntohs(skb->protocol);
 	__u32 off = PNC_ETH_HLEN;
+	struct pnc_bpf_ip ip;
 
 	if (proto == PNC_ETH_P_IP) {
-		struct iphdr h;
+		struct pnc_ip4 h;
 
 		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
 			return 0;
-		if (!pnc_bpf_notif_l4(h.protocol, false) ||
-		    (bpf_ntohs(h.frag_off) & PNC_IP_OFFSET) || h.ihl < 5)
+		pnc_bpf_ip4(&h, &ip);
+		if (!pnc_bpf_notif_l4(ip.proto, false) || (ip.frag & PNC_BPF_FRAG_LATER) ||
+		    ip.hlen < sizeof(h))
 			return 0;
-		*l4 = h.protocol;
-		return off + h.ihl * 4;
+		*l4 = ip.proto;
+		return off + ip.hlen;
 	}
 	if (proto == PNC_ETH_P_IPV6) {
-		struct ipv6hdr h;
+		struct pnc_ip6 h;
 		__u32 flags = 0;
 		__u8 nh;
 
 		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
 			return 0;
-		nh = h.nexthdr;
+		pnc_bpf_ip6(&h, &ip);
+		nh = ip.proto;
 		off = pnc_bpf_ipv6_walk(skb, false, off + sizeof(h), &nh, &flags);
 		if (flags & PNC_BPF_WALK_DEEP)
 			return L4_DEEP;

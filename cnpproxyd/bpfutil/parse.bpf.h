@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What cnpproxyd's BPF programs share when they read a frame: the wire
- * constants, from the codecs (codec/consts.h), and the small steps every
- * parser takes (VLAN tags, the IPv6 extension-header walk, 24-bit
- * fields, per-CPU counters).  Include after vmlinux.h and libbpf's
- * bpf_helpers.h.
+ * constants, from the codecs (codec/consts.h), and the steps every
+ * parser takes (VLAN tags, the IP headers' fixed parts, the IPv6
+ * extension-header walk, 24-bit fields, per-CPU counters).  Include
+ * after vmlinux.h and libbpf's bpf_helpers.h.
  *
  * The steps work on values already read, so that a tc program reading
  * with bpf_skb_load_bytes() and an XDP program reading the frame
@@ -35,6 +35,85 @@ struct pnc_vlan_hdr {
 	__be16 tci;
 	__be16 proto;
 };
+
+/* The IP headers' fixed parts as bytes: the same in every kernel, no bitfields. */
+struct pnc_ip4 {
+	__u8 ver_ihl;
+	__u8 tos;
+	__be16 tot_len;
+	__be16 id;
+	__be16 frag_off;
+	__u8 ttl;
+	__u8 protocol;
+	__be16 check;
+	__u8 saddr[4];
+	__u8 daddr[4];
+};
+
+struct pnc_ip6 {
+	__u8 vtc_flow[4]; /* version 4, traffic class 8, flow label 20 */
+	__be16 payload_len;
+	__u8 nexthdr;
+	__u8 hop_limit;
+	__u8 saddr[16];
+	__u8 daddr[16];
+};
+
+/* pnc_bpf_ip.frag: IPv4 fragmentation. */
+#define PNC_BPF_FRAG_MORE  0x1 /* not the last fragment */
+#define PNC_BPF_FRAG_LATER 0x2 /* not the first: no transport header */
+
+/*
+ * What the programs use of an IP header's fixed part.  Nothing here is
+ * checked: each program decides what it refuses, and in which order.
+ */
+struct pnc_bpf_ip {
+	__u8 family;	       /* 4 or 6: which header was read */
+	bool version_ok;       /* the version field says so too */
+	__u8 tclass;	       /* IPv4 TOS, IPv6 traffic class: ECN in the low 2 bits */
+	__u8 proto;	       /* IPv4 protocol, IPv6 next header */
+	__u8 frag;	       /* PNC_BPF_FRAG_*; 0 for IPv6 */
+	__u32 hlen;	       /* IPv4 IHL in octets (under 20: malformed); IPv6 40 */
+	__u32 len;	       /* total length: IPv6 40 + payload length */
+	__u32 flow_label;      /* 0 for IPv4 */
+	const __u8 *src, *dst; /* in the header read: 4 or 16 octets */
+};
+
+/*
+ * Read the fixed header h: in the frame, behind the program's bounds
+ * check (which the verifier must see there), or a copy.
+ */
+static __always_inline void pnc_bpf_ip4(const struct pnc_ip4 *h, struct pnc_bpf_ip *ip)
+{
+	__u16 frag = bpf_ntohs(h->frag_off);
+
+	ip->family = 4;
+	ip->version_ok = h->ver_ihl >> 4 == 4;
+	ip->tclass = h->tos;
+	ip->proto = h->protocol;
+	ip->frag = ((frag & PNC_IP_MF) ? PNC_BPF_FRAG_MORE : 0) |
+		   ((frag & PNC_IP_OFFSET) ? PNC_BPF_FRAG_LATER : 0);
+	ip->hlen = (h->ver_ihl & 0x0f) * 4;
+	ip->len = bpf_ntohs(h->tot_len);
+	ip->flow_label = 0;
+	ip->src = h->saddr;
+	ip->dst = h->daddr;
+}
+
+static __always_inline void pnc_bpf_ip6(const struct pnc_ip6 *h, struct pnc_bpf_ip *ip)
+{
+	ip->family = 6;
+	ip->version_ok = h->vtc_flow[0] >> 4 == 6;
+	ip->tclass = (h->vtc_flow[0] & 0x0f) << 4 | h->vtc_flow[1] >> 4;
+	ip->proto = h->nexthdr;
+	ip->frag = 0;
+	ip->hlen = PNC_IPV6_HLEN;
+	ip->len = PNC_IPV6_HLEN + bpf_ntohs(h->payload_len);
+	ip->flow_label = (__u32)(h->vtc_flow[1] & 0x0f) << 16 | (__u32)h->vtc_flow[2] << 8 |
+			 h->vtc_flow[3];
+	ip->src = h->saddr;
+	ip->dst = h->daddr;
+}
 
 /* An 802.1Q or 802.1ad tag follows (proto in network order). */
 static __always_inline bool pnc_bpf_vlan(__be16 proto)

@@ -93,29 +93,6 @@ struct {
 	__type(value, struct flow_state);
 } flows SEC(".maps");
 
-/* Fixed-size views of the headers read; not in every kernel's BTF. */
-struct pnc_ip4 {
-	__u8 ver_ihl;
-	__u8 tos;
-	__be16 tot_len;
-	__be16 id;
-	__be16 frag_off;
-	__u8 ttl;
-	__u8 protocol;
-	__be16 check;
-	__u8 saddr[4];
-	__u8 daddr[4];
-};
-
-struct pnc_ip6 {
-	__u8 vtc_flow[4]; /* version 4, traffic class 8, flow label 20 */
-	__be16 payload_len;
-	__u8 nexthdr;
-	__u8 hop_limit;
-	__u8 saddr[16];
-	__u8 daddr[16];
-};
-
 /* What the program learns of a packet.  Offsets from the frame start. */
 struct pkt {
 	__u32 l3_off; /* outer IP header */
@@ -155,61 +132,48 @@ static __always_inline int load(struct __sk_buff *skb, const struct pkt *p, __u3
 	return bpf_skb_load_bytes(skb, off, to, len);
 }
 
-static __always_inline enum parse_rv parse_ip4(struct __sk_buff *skb, struct pkt *p)
-{
-	struct pnc_ip4 h;
-	__u32 ihl;
+/* Either fixed IP header, read into the stack. */
+union ip_hdr {
+	struct pnc_ip4 v4;
+	struct pnc_ip6 v6;
+};
 
-	if (bpf_skb_load_bytes(skb, p->l3_off, &h, sizeof(h)))
+/* The outer IP header: IPv6 if v6, else IPv4. */
+static __always_inline enum parse_rv parse_ip(struct __sk_buff *skb, struct pkt *p, bool v6)
+{
+	__u32 fixed = v6 ? sizeof(struct pnc_ip6) : sizeof(struct pnc_ip4);
+	struct pnc_bpf_ip ip;
+	union ip_hdr h;
+
+	if (bpf_skb_load_bytes(skb, p->l3_off, &h, fixed))
 		return PARSE_ERR;
-	ihl = (h.ver_ihl & 0x0f) * 4;
-	p->ip_len = bpf_ntohs(h.tot_len);
+	if (v6)
+		pnc_bpf_ip6(&h.v6, &ip);
+	else
+		pnc_bpf_ip4(&h.v4, &ip);
+	p->ip_len = ip.len;
 	/* A GSO packet beyond 64 KiB (BIG TCP) has no length of its own. */
-	if (!p->ip_len && skb->gso_segs > 1)
+	if (ip.len == (v6 ? PNC_IPV6_HLEN : 0) && skb->gso_segs > 1)
 		p->ip_len = skb->len - p->l3_off;
-	if (h.ver_ihl >> 4 != 4 || ihl < sizeof(h) || p->ip_len < ihl ||
+	if (!ip.version_ok || ip.hlen < fixed || p->ip_len < ip.hlen ||
 	    p->l3_off + p->ip_len > skb->len)
 		return PARSE_ERR;
-	p->ip_version = 4;
+	p->ip_version = ip.family;
 	p->end = p->l3_off + p->ip_len;
-	p->l4_off = p->l3_off + ihl;
+	p->l4_off = p->l3_off + ip.hlen;
 	/* Later fragments have no UDP header: mark them, look no further. */
-	p->nexthdr = (h.frag_off & bpf_htons(PNC_IP_OFFSET)) ? 0 : h.protocol;
-	p->ecn = h.tos & 3;
-	p->hdr0[0] = h.ver_ihl;
-	p->hdr0[1] = h.tos;
-	__builtin_memcpy(p->src, h.saddr, 4);
-	__builtin_memcpy(p->dst, h.daddr, 4);
-	return PARSE_OK;
-}
-
-static __always_inline __u32 flow_label(const struct pnc_ip6 *h)
-{
-	return (__u32)(h->vtc_flow[1] & 0x0f) << 16 | (__u32)h->vtc_flow[2] << 8 | h->vtc_flow[3];
-}
-
-static __always_inline enum parse_rv parse_ip6(struct __sk_buff *skb, struct pkt *p)
-{
-	struct pnc_ip6 h;
-
-	if (bpf_skb_load_bytes(skb, p->l3_off, &h, sizeof(h)))
-		return PARSE_ERR;
-	p->ip_len = PNC_IPV6_HLEN + bpf_ntohs(h.payload_len);
-	/* A GSO packet beyond 64 KiB (BIG TCP) has no length of its own. */
-	if (!h.payload_len && skb->gso_segs > 1)
-		p->ip_len = skb->len - p->l3_off;
-	if (h.vtc_flow[0] >> 4 != 6 || p->l3_off + p->ip_len > skb->len)
-		return PARSE_ERR;
-	p->ip_version = 6;
-	p->end = p->l3_off + p->ip_len;
-	p->l4_off = p->l3_off + PNC_IPV6_HLEN;
-	p->nexthdr = h.nexthdr;
-	p->ecn = (h.vtc_flow[1] >> 4) & 3;
-	p->hdr0[0] = h.vtc_flow[0];
-	p->hdr0[1] = h.vtc_flow[1];
-	p->flow_label = flow_label(&h);
-	__builtin_memcpy(p->src, h.saddr, 16);
-	__builtin_memcpy(p->dst, h.daddr, 16);
+	p->nexthdr = (ip.frag & PNC_BPF_FRAG_LATER) ? 0 : ip.proto;
+	p->ecn = ip.tclass & 3;
+	/* Both headers' first two octets: where ECN is rewritten. */
+	__builtin_memcpy(p->hdr0, &h, sizeof(p->hdr0));
+	p->flow_label = ip.flow_label;
+	if (v6) {
+		__builtin_memcpy(p->src, ip.src, 16);
+		__builtin_memcpy(p->dst, ip.dst, 16);
+	} else {
+		__builtin_memcpy(p->src, ip.src, 4);
+		__builtin_memcpy(p->dst, ip.dst, 4);
+	}
 	return PARSE_OK;
 }
 
@@ -227,9 +191,9 @@ static __always_inline enum parse_rv parse_l3(struct __sk_buff *skb, struct pkt 
 		p->l3_off += PNC_VLAN_HLEN;
 	}
 	if (proto == bpf_htons(PNC_ETH_P_IP))
-		return parse_ip4(skb, p);
+		return parse_ip(skb, p, false);
 	if (proto == bpf_htons(PNC_ETH_P_IPV6))
-		return parse_ip6(skb, p);
+		return parse_ip(skb, p, true);
 	return PARSE_OTHER;
 }
 
@@ -310,33 +274,25 @@ static __always_inline enum parse_rv parse_roce(struct __sk_buff *skb, struct pk
 }
 
 /* The inner headers of an IPv6 tunnel: RoCEv2 uses no IPv6 extensions. */
-static __always_inline enum parse_rv parse_inner4(struct __sk_buff *skb, struct pkt *p)
+static __always_inline enum parse_rv parse_inner(struct __sk_buff *skb, struct pkt *p, bool v6)
 {
-	struct pnc_ip4 h;
-	__u32 ihl;
+	__u32 fixed = v6 ? sizeof(struct pnc_ip6) : sizeof(struct pnc_ip4);
+	struct pnc_bpf_ip ip;
+	union ip_hdr h;
 
-	if (load(skb, p, p->inner_off, &h, sizeof(h)))
+	if (load(skb, p, p->inner_off, &h, fixed))
 		return PARSE_ERR;
-	ihl = (h.ver_ihl & 0x0f) * 4;
-	if (h.ver_ihl >> 4 != 4 || ihl < sizeof(h))
+	if (v6)
+		pnc_bpf_ip6(&h.v6, &ip);
+	else
+		pnc_bpf_ip4(&h.v4, &ip);
+	if (!ip.version_ok || ip.hlen < fixed)
 		return PARSE_ERR;
-	if (h.protocol != PNC_IPPROTO_UDP || (h.frag_off & bpf_htons(PNC_IP_OFFSET)))
+	if (ip.proto != PNC_IPPROTO_UDP || (ip.frag & PNC_BPF_FRAG_LATER))
 		return PARSE_OTHER;
-	return parse_roce(skb, p, p->inner_off + ihl);
-}
-
-static __always_inline enum parse_rv parse_inner6(struct __sk_buff *skb, struct pkt *p)
-{
-	struct pnc_ip6 h;
-
-	if (load(skb, p, p->inner_off, &h, sizeof(h)))
-		return PARSE_ERR;
-	if (h.vtc_flow[0] >> 4 != 6)
-		return PARSE_ERR;
-	if (h.nexthdr != PNC_IPPROTO_UDP)
-		return PARSE_OTHER;
-	p->flags |= PNC_MARK_F_INNER_V6;
-	return parse_roce(skb, p, p->inner_off + PNC_IPV6_HLEN);
+	if (v6)
+		p->flags |= PNC_MARK_F_INNER_V6;
+	return parse_roce(skb, p, p->inner_off + ip.hlen);
 }
 
 /* Outer IPv6, optionally one Routing Header, then IPv4 or IPv6. */
@@ -358,7 +314,7 @@ static __always_inline enum parse_rv parse_tunnel(struct __sk_buff *skb, struct 
 		return PARSE_OTHER;
 	p->flags |= PNC_MARK_F_TUNNELLED;
 	p->inner_off = off;
-	return nh == PNC_IPPROTO_IPIP ? parse_inner4(skb, p) : parse_inner6(skb, p);
+	return parse_inner(skb, p, nh != PNC_IPPROTO_IPIP);
 }
 
 /*
@@ -378,7 +334,7 @@ static __always_inline enum parse_rv parse_vxlan(struct __sk_buff *skb, struct p
 		return PARSE_OTHER;
 	p->flags |= PNC_MARK_F_TUNNELLED | PNC_MARK_F_VXLAN;
 	p->inner_off = off + PNC_MARK_VXLAN_HLEN;
-	return type == bpf_htons(PNC_ETH_P_IP) ? parse_inner4(skb, p) : parse_inner6(skb, p);
+	return parse_inner(skb, p, type != bpf_htons(PNC_ETH_P_IP));
 }
 
 static __always_inline enum parse_rv parse_udp(struct __sk_buff *skb, struct pkt *p)

@@ -139,55 +139,48 @@ static __always_inline void pull_headers(struct __sk_buff *skb)
 	barrier_var(skb);
 }
 
-static __always_inline int parse_ipv4(struct __sk_buff *skb, struct inner_pkt *p)
+/* The inner IP header: IPv6 if v6, else IPv4.  -1 if malformed. */
+static __always_inline int parse_ip(struct __sk_buff *skb, struct inner_pkt *p, bool v6)
 {
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
-	struct iphdr *iph = data + PNC_ETH_HLEN;
-	__u32 ihl;
+	struct pnc_bpf_ip ip;
 
-	if ((void *)(iph + 1) > data_end)
+	if (v6) {
+		struct pnc_ip6 *h = data + PNC_ETH_HLEN;
+
+		if ((void *)(h + 1) > data_end)
+			return -1;
+		pnc_bpf_ip6(h, &ip);
+	} else {
+		struct pnc_ip4 *h = data + PNC_ETH_HLEN;
+
+		if ((void *)(h + 1) > data_end)
+			return -1;
+		pnc_bpf_ip4(h, &ip);
+	}
+	if (!ip.version_ok || ip.hlen < (v6 ? sizeof(struct pnc_ip6) : sizeof(struct pnc_ip4)))
 		return -1;
-	ihl = iph->ihl * 4;
-	if (iph->version != 4 || ihl < sizeof(*iph))
-		return -1;
-	p->version = 4;
-	p->tclass = iph->tos;
-	p->ip_len = bpf_ntohs(iph->tot_len);
-	p->proto = iph->protocol;
-	p->l4_off = PNC_ETH_HLEN + ihl;
+	p->version = ip.family;
+	p->tclass = ip.tclass;
+	p->ip_len = ip.len;
+	/* IPv6 extension headers are not followed: RoCEv2 does not use them. */
+	p->proto = ip.proto;
+	p->l4_off = PNC_ETH_HLEN + ip.hlen;
 	/* Only the first fragment has the transport header. */
-	p->l4_ok = !(iph->frag_off & bpf_htons(PNC_IP_MF | PNC_IP_OFFSET));
-	p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(32);
-	p->dst_key.family = 4;
-	__builtin_memcpy(p->dst_key.addr, &iph->daddr, 4);
-	__builtin_memcpy(p->flow.src, &iph->saddr, 4);
-	__builtin_memcpy(p->flow.dst, &iph->daddr, 4);
-	return 0;
-}
-
-static __always_inline int parse_ipv6(struct __sk_buff *skb, struct inner_pkt *p)
-{
-	void *data = (void *)(long)skb->data;
-	void *data_end = (void *)(long)skb->data_end;
-	struct ipv6hdr *ip6h = data + PNC_ETH_HLEN;
-
-	if ((void *)(ip6h + 1) > data_end)
-		return -1;
-	if (ip6h->version != 6)
-		return -1;
-	p->version = 6;
-	p->tclass = ip6h->priority << 4 | ip6h->flow_lbl[0] >> 4;
-	p->ip_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
-	/* Extension headers are not followed: RoCEv2 does not use them. */
-	p->proto = ip6h->nexthdr;
-	p->l4_off = PNC_ETH_HLEN + sizeof(*ip6h);
-	p->l4_ok = true;
-	p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(128);
-	p->dst_key.family = 6;
-	__builtin_memcpy(p->dst_key.addr, &ip6h->daddr, 16);
-	__builtin_memcpy(p->flow.src, &ip6h->saddr, 16);
-	__builtin_memcpy(p->flow.dst, &ip6h->daddr, 16);
+	p->l4_ok = !ip.frag;
+	p->dst_key.family = ip.family;
+	if (v6) {
+		p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(128);
+		__builtin_memcpy(p->dst_key.addr, ip.dst, 16);
+		__builtin_memcpy(p->flow.src, ip.src, 16);
+		__builtin_memcpy(p->flow.dst, ip.dst, 16);
+	} else {
+		p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(32);
+		__builtin_memcpy(p->dst_key.addr, ip.dst, 4);
+		__builtin_memcpy(p->flow.src, ip.src, 4);
+		__builtin_memcpy(p->flow.dst, ip.dst, 4);
+	}
 	return 0;
 }
 
@@ -414,9 +407,9 @@ int pnc_flenc(struct __sk_buff *skb)
 	count(PNC_FLENC_C_PKTS);
 	pull_headers(skb);
 	if (skb->protocol == bpf_htons(PNC_ETH_P_IP))
-		rv = parse_ipv4(skb, &p);
+		rv = parse_ip(skb, &p, false);
 	else if (skb->protocol == bpf_htons(PNC_ETH_P_IPV6))
-		rv = parse_ipv6(skb, &p);
+		rv = parse_ip(skb, &p, true);
 	else
 		rv = 1;
 	if (rv) {

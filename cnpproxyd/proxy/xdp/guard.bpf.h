@@ -85,34 +85,35 @@ static __always_inline void *guard_l4(struct xdp_md *ctx, void *data, void *data
 				      __u16 proto, struct pnc_guard_addr *src,
 				      struct pnc_guard_addr *dst, bool *whole, bool *deep, __u8 *l4)
 {
-	if (proto == bpf_htons(PNC_ETH_P_IP)) {
-		struct iphdr *iph = data + off;
-		__u32 ihl;
+	struct pnc_bpf_ip ip;
 
-		if ((void *)(iph + 1) > data_end || !pnc_bpf_notif_l4(iph->protocol, false))
+	if (proto == bpf_htons(PNC_ETH_P_IP)) {
+		struct pnc_ip4 *h = data + off;
+
+		if ((void *)(h + 1) > data_end)
 			return NULL;
-		if (iph->frag_off & bpf_htons(PNC_IP_OFFSET))
+		pnc_bpf_ip4(h, &ip);
+		if (!pnc_bpf_notif_l4(ip.proto, false) || (ip.frag & PNC_BPF_FRAG_LATER) ||
+		    ip.hlen < sizeof(*h))
 			return NULL;
-		ihl = iph->ihl * 4;
-		if (ihl < sizeof(*iph))
-			return NULL;
-		*whole = !(iph->frag_off & bpf_htons(PNC_IP_MF));
-		*l4 = iph->protocol;
-		guard_addr(src, 4, (__u8 *)&iph->saddr);
-		guard_addr(dst, 4, (__u8 *)&iph->daddr);
-		return (void *)iph + ihl;
+		*whole = !(ip.frag & PNC_BPF_FRAG_MORE);
+		*l4 = ip.proto;
+		guard_addr(src, 4, ip.src);
+		guard_addr(dst, 4, ip.dst);
+		return (void *)h + ip.hlen;
 	}
 	if (proto == bpf_htons(PNC_ETH_P_IPV6)) {
-		struct ipv6hdr *ip6h = data + off;
+		struct pnc_ip6 *h = data + off;
 		__u32 flags = 0;
 		__u8 nh;
 
-		if ((void *)(ip6h + 1) > data_end)
+		if ((void *)(h + 1) > data_end)
 			return NULL;
-		guard_addr(src, 6, (__u8 *)&ip6h->saddr);
-		guard_addr(dst, 6, (__u8 *)&ip6h->daddr);
-		nh = ip6h->nexthdr;
-		off = pnc_bpf_ipv6_walk(ctx, true, off + sizeof(*ip6h), &nh, &flags);
+		pnc_bpf_ip6(h, &ip);
+		guard_addr(src, 6, ip.src);
+		guard_addr(dst, 6, ip.dst);
+		nh = ip.proto;
+		off = pnc_bpf_ipv6_walk(ctx, true, off + sizeof(*h), &nh, &flags);
 		*whole = !(flags & PNC_BPF_WALK_FRAG);
 		*deep = flags & PNC_BPF_WALK_DEEP;
 		if (!off || !pnc_bpf_notif_l4(nh, true))

@@ -160,50 +160,42 @@ static __always_inline enum parse_rv parse(struct xdp_md *ctx, __u32 off, __u16 
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
+	struct pnc_bpf_ip ip;
 	struct udphdr *udp;
 
 	p->l3_off = off;
 
 	if (proto == bpf_htons(PNC_ETH_P_IP)) {
-		struct iphdr *iph = data + off;
-		__u32 ihl;
+		struct pnc_ip4 *h = data + off;
 
-		if ((void *)(iph + 1) > data_end)
+		if ((void *)(h + 1) > data_end)
 			return PARSE_ERR;
-		if (iph->protocol != PNC_IPPROTO_UDP)
-			return PARSE_OTHER;
+		pnc_bpf_ip4(h, &ip);
 		/* Fragments: the first lacks the end, the others the UDP header. */
-		if (iph->frag_off & bpf_htons(PNC_IP_MF | PNC_IP_OFFSET))
+		if (ip.proto != PNC_IPPROTO_UDP || ip.frag)
 			return PARSE_OTHER;
-		ihl = iph->ihl * 4;
-		if (ihl < sizeof(*iph))
+		if (ip.hlen < sizeof(*h))
 			return PARSE_ERR;
-		udp = (void *)iph + ihl;
-		p->ip_version = 4;
-		p->ip_len = bpf_ntohs(iph->tot_len);
-		p->tos = iph->tos;
-		p->flow_label = 0;
-		p->src = (__u8 *)&iph->saddr;
-		p->dst = (__u8 *)&iph->daddr;
+		udp = (void *)h + ip.hlen;
 	} else if (proto == bpf_htons(PNC_ETH_P_IPV6)) {
-		struct ipv6hdr *ip6h = data + off;
+		struct pnc_ip6 *h = data + off;
 
-		if ((void *)(ip6h + 1) > data_end)
+		if ((void *)(h + 1) > data_end)
 			return PARSE_ERR;
+		pnc_bpf_ip6(h, &ip);
 		/* Extension headers are not followed: RoCEv2 does not use them. */
-		if (ip6h->nexthdr != PNC_IPPROTO_UDP)
+		if (ip.proto != PNC_IPPROTO_UDP)
 			return PARSE_OTHER;
-		udp = (void *)(ip6h + 1);
-		p->ip_version = 6;
-		p->ip_len = sizeof(*ip6h) + bpf_ntohs(ip6h->payload_len);
-		p->tos = ip6h->priority << 4 | ip6h->flow_lbl[0] >> 4;
-		p->flow_label = (__u32)(ip6h->flow_lbl[0] & 0x0f) << 16 |
-				(__u32)ip6h->flow_lbl[1] << 8 | ip6h->flow_lbl[2];
-		p->src = (__u8 *)&ip6h->saddr;
-		p->dst = (__u8 *)&ip6h->daddr;
+		udp = (void *)(h + 1);
 	} else {
 		return PARSE_OTHER;
 	}
+	p->ip_version = ip.family;
+	p->ip_len = ip.len;
+	p->tos = ip.tclass;
+	p->flow_label = ip.flow_label;
+	p->src = (__u8 *)ip.src;
+	p->dst = (__u8 *)ip.dst;
 
 	if ((void *)(udp + 1) > data_end)
 		return PARSE_ERR;
