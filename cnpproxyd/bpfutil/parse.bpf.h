@@ -2,8 +2,9 @@
 /*
  * What cnpproxyd's BPF programs share when they read a frame: the wire
  * constants, from the codecs (codec/consts.h), and the steps every
- * parser takes (VLAN tags, the IP headers' fixed parts, the IPv6
- * extension-header walk, 24-bit fields, per-CPU counters).  Include
+ * parser takes (VLAN tags, the IP headers' fixed parts, the BTH's
+ * fields, the IPv6 extension-header walk, 24-bit fields, per-CPU
+ * counters).  Include
  * after vmlinux.h and libbpf's bpf_helpers.h.
  *
  * The steps work on values already read, so that a tc program reading
@@ -125,6 +126,27 @@ static __always_inline bool pnc_bpf_vlan(__be16 proto)
 static __always_inline __u32 pnc_bpf_get24(const __u8 *p)
 {
 	return (__u32)p[0] << 16 | (__u32)p[1] << 8 | p[2];
+}
+
+/* A BTH's fields (bth holds PNC_BTH_LEN octets; offsets from the codecs). */
+static __always_inline __u16 pnc_bpf_bth_pkey(const __u8 *bth)
+{
+	return (__u16)bth[PNC_BTH_OFF_PKEY] << 8 | bth[PNC_BTH_OFF_PKEY + 1];
+}
+
+static __always_inline __u32 pnc_bpf_bth_dest_qp(const __u8 *bth)
+{
+	return pnc_bpf_get24(bth + PNC_BTH_OFF_DEST_QP);
+}
+
+static __always_inline __u32 pnc_bpf_bth_psn(const __u8 *bth)
+{
+	return pnc_bpf_get24(bth + PNC_BTH_OFF_PSN);
+}
+
+static __always_inline bool pnc_bpf_bth_ack_req(const __u8 *bth)
+{
+	return bth[PNC_BTH_OFF_ACK] & PNC_BTH_ACKREQ;
 }
 
 /* One more event in a per-CPU array of __u64 counters. */

@@ -61,6 +61,18 @@
 #define PNC_CNP_RSVD_LEN  16
 #define PNC_DEFAULT_PKEY  0xffff
 #define PNC_GSI_QP	  1
+
+/* BTH fields: octet offsets, and the bits of the octets they share. */
+#define PNC_BTH_OFF_OPCODE  0
+#define PNC_BTH_OFF_FLAGS   1 /* SE, M, PadCnt (2 bits), TVer (4 bits) */
+#define PNC_BTH_OFF_PKEY    2
+#define PNC_BTH_OFF_FB	    4 /* FECN, BECN, 6 reserved bits */
+#define PNC_BTH_OFF_DEST_QP 5 /* 24 bits */
+#define PNC_BTH_OFF_ACK	    8 /* AckReq, 7 reserved bits */
+#define PNC_BTH_OFF_PSN	    9 /* 24 bits */
+#define PNC_BTH_TVER_MASK   0x0f
+#define PNC_BTH_PAD_SHIFT   4
+#define PNC_BTH_ACKREQ	    0x80
 /* AETH syndrome bits 6-5: 0 is an ACK. */
 #define PNC_AETH_TYPE_ACK 0
 /*

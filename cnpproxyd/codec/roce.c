@@ -87,13 +87,14 @@ int pnc_bth_encode(const struct pnc_bth *in, uint8_t *buf, size_t buflen, size_t
 		return PNC_E_INVALID_ARG;
 	if (buflen < PNC_BTH_LEN)
 		return PNC_E_BUF_TOO_SMALL;
-	buf[0] = in->opcode;
-	buf[1] = (uint8_t)(in->se << 7 | in->mig << 6 | in->pad << 4 | in->tver);
-	put_be16(buf + 2, in->pkey);
-	buf[4] = (uint8_t)(in->fecn << 7 | in->becn << 6 | in->resv6);
-	put_be24(buf + 5, in->dest_qp);
-	buf[8] = (uint8_t)(in->ack_req << 7 | in->resv7);
-	put_be24(buf + 9, in->psn);
+	buf[PNC_BTH_OFF_OPCODE] = in->opcode;
+	buf[PNC_BTH_OFF_FLAGS] = (uint8_t)(in->se << 7 | in->mig << 6 |
+					   in->pad << PNC_BTH_PAD_SHIFT | in->tver);
+	put_be16(buf + PNC_BTH_OFF_PKEY, in->pkey);
+	buf[PNC_BTH_OFF_FB] = (uint8_t)(in->fecn << 7 | in->becn << 6 | in->resv6);
+	put_be24(buf + PNC_BTH_OFF_DEST_QP, in->dest_qp);
+	buf[PNC_BTH_OFF_ACK] = (uint8_t)(in->ack_req << 7 | in->resv7);
+	put_be24(buf + PNC_BTH_OFF_PSN, in->psn);
 	if (outlen)
 		*outlen = PNC_BTH_LEN;
 	return PNC_OK;
@@ -104,21 +105,21 @@ int pnc_bth_decode(const uint8_t *buf, size_t len, struct pnc_bth *out)
 	if (len < PNC_BTH_LEN)
 		return PNC_E_BTH_TRUNCATED;
 	/* IBTA: a packet with an unsupported TVer is dropped */
-	if (buf[1] & 0x0f)
+	if (buf[PNC_BTH_OFF_FLAGS] & PNC_BTH_TVER_MASK)
 		return PNC_E_BTH_TVER;
-	out->opcode = buf[0];
-	out->se = buf[1] & 0x80;
-	out->mig = buf[1] & 0x40;
-	out->pad = (buf[1] >> 4) & 0x3;
+	out->opcode = buf[PNC_BTH_OFF_OPCODE];
+	out->se = buf[PNC_BTH_OFF_FLAGS] & 0x80;
+	out->mig = buf[PNC_BTH_OFF_FLAGS] & 0x40;
+	out->pad = (buf[PNC_BTH_OFF_FLAGS] >> PNC_BTH_PAD_SHIFT) & 0x3;
 	out->tver = 0;
-	out->pkey = get_be16(buf + 2);
-	out->fecn = buf[4] & 0x80;
-	out->becn = buf[4] & 0x40;
-	out->resv6 = buf[4] & 0x3f;
-	out->dest_qp = get_be24(buf + 5);
-	out->ack_req = buf[8] & 0x80;
-	out->resv7 = buf[8] & 0x7f;
-	out->psn = get_be24(buf + 9);
+	out->pkey = get_be16(buf + PNC_BTH_OFF_PKEY);
+	out->fecn = buf[PNC_BTH_OFF_FB] & 0x80;
+	out->becn = buf[PNC_BTH_OFF_FB] & 0x40;
+	out->resv6 = buf[PNC_BTH_OFF_FB] & 0x3f;
+	out->dest_qp = get_be24(buf + PNC_BTH_OFF_DEST_QP);
+	out->ack_req = buf[PNC_BTH_OFF_ACK] & PNC_BTH_ACKREQ;
+	out->resv7 = buf[PNC_BTH_OFF_ACK] & 0x7f;
+	out->psn = get_be24(buf + PNC_BTH_OFF_PSN);
 	return PNC_OK;
 }
 

@@ -269,7 +269,7 @@ static __always_inline enum parse_rv parse_roce(struct __sk_buff *skb, struct pk
 	if (load(skb, p, off + 8, bth, sizeof(bth)))
 		return PARSE_ERR;
 	p->udp_off = off;
-	p->dest_qp = (__u32)bth[5] << 16 | (__u32)bth[6] << 8 | bth[7];
+	p->dest_qp = pnc_bpf_bth_dest_qp(bth);
 	return PARSE_OK;
 }
 

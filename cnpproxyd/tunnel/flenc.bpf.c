@@ -205,10 +205,10 @@ static __always_inline __u8 *roce_bth(struct __sk_buff *skb, struct inner_pkt *p
 	bth = (__u8 *)(udp + 1);
 	if ((void *)(bth + PNC_BTH_LEN) > data_end)
 		return NULL;
-	p->flow.dest_qp = pnc_bpf_get24(bth + 5);
+	p->flow.dest_qp = pnc_bpf_bth_dest_qp(bth);
 	if (p->flow.dest_qp == PNC_GSI_QP)
 		return NULL;
-	*pkey = (__u16)bth[2] << 8 | bth[3];
+	*pkey = pnc_bpf_bth_pkey(bth);
 	*sport = bpf_ntohs(udp->source);
 	return bth;
 }

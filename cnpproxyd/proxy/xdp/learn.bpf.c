@@ -265,12 +265,12 @@ static __always_inline void sample(struct xdp_md *ctx, const struct roce_pkt *p)
 	struct pnc_learn_roce_ev *ev;
 	struct pending_key pkey = {};
 	struct flow_key key = {};
-	__u8 op = bth[0], syndrome = 0, echo = 0;
+	__u8 op = bth[PNC_BTH_OFF_OPCODE], syndrome = 0, echo = 0;
 	__u64 interval, now, *last;
 	__u32 msn = 0, kind, echo_qp = 0, *qp;
 
 	if (op <= PNC_OP_RC_WRITE_ONLY_IMM) { /* RC SEND or RDMA WRITE */
-		kind = (bth[8] & 0x80) ? PNC_LEARN_K_DATA_ACKREQ : PNC_LEARN_K_DATA_PLAIN;
+		kind = pnc_bpf_bth_ack_req(bth) ? PNC_LEARN_K_DATA_ACKREQ : PNC_LEARN_K_DATA_PLAIN;
 	} else if (op == PNC_OP_RC_ACK) {
 		const __u8 *aeth = bth + PNC_BTH_LEN;
 
@@ -299,9 +299,9 @@ static __always_inline void sample(struct xdp_md *ctx, const struct roce_pkt *p)
 		__builtin_memcpy(key.src, p->src, 16);
 		__builtin_memcpy(key.dst, p->dst, 16);
 	}
-	key.dest_qp = pnc_bpf_get24(bth + 5);
+	key.dest_qp = pnc_bpf_bth_dest_qp(bth);
 	key.kind = kind;
-	pkey.psn = pnc_bpf_get24(bth + 9);
+	pkey.psn = pnc_bpf_bth_psn(bth);
 
 	if (kind == PNC_LEARN_K_ACK) {
 		/* The request went the other way: swap the addresses. */
@@ -339,8 +339,8 @@ static __always_inline void sample(struct xdp_md *ctx, const struct roce_pkt *p)
 	ev->opcode = op;
 	ev->kind = kind;
 	ev->tos = p->tos;
-	ev->ack_req = bth[8] >> 7;
-	ev->pkey = (__u16)bth[2] << 8 | bth[3];
+	ev->ack_req = pnc_bpf_bth_ack_req(bth);
+	ev->pkey = pnc_bpf_bth_pkey(bth);
 	ev->flow_label = p->flow_label;
 	ev->dest_qp = key.dest_qp;
 	ev->psn = pkey.psn;
@@ -377,7 +377,8 @@ static __always_inline int learn_stage(struct xdp_md *ctx, __u32 off, __u16 prot
 	}
 
 	count(PNC_LEARN_C_ROCE);
-	if (p.bth[0] == PNC_OP_UD_SEND_ONLY && pnc_bpf_get24(p.bth + 5) == PNC_GSI_QP)
+	if (p.bth[PNC_BTH_OFF_OPCODE] == PNC_OP_UD_SEND_ONLY &&
+	    pnc_bpf_bth_dest_qp(p.bth) == PNC_GSI_QP)
 		emit_cm(ctx, &p);
 	else
 		sample(ctx, &p);

@@ -218,18 +218,18 @@ static __always_inline bool xlate_invoking(const __u8 *ip, void *data_end, __u32
 	if (udp_len < PNC_UDP_HLEN + PNC_BTH_LEN + 4)
 		return false;
 	bth = udp + PNC_UDP_HLEN;
-	if (bth[1] & 0x0f) /* TVer */
+	if (bth[PNC_BTH_OFF_FLAGS] & PNC_BTH_TVER_MASK)
 		return false;
-	op = bth[0];
+	op = bth[PNC_BTH_OFF_OPCODE];
 	ext = pnc_xlate_ext_len[op];
-	if (op == PNC_OP_CNP && (bth[4] & PNC_BTH_RESV6_EBIT))
+	if (op == PNC_OP_CNP && (bth[PNC_BTH_OFF_FB] & PNC_BTH_RESV6_EBIT))
 		ext = PNC_LH_ROCE_EXT_LEN;
 	body = udp_len - PNC_UDP_HLEN - PNC_BTH_LEN - 4;
-	if (body < (ext > 0 ? (__u32)ext : 0) + ((bth[1] >> 4) & 3))
+	if (body < (ext > 0 ? (__u32)ext : 0) + ((bth[PNC_BTH_OFF_FLAGS] >> PNC_BTH_PAD_SHIFT) & 3))
 		return false;
 	if (ext >= 0 && (body & 3))
 		return false;
-	inv->key.receiver_qpn = (__u32)bth[5] << 16 | (__u32)bth[6] << 8 | bth[7];
+	inv->key.receiver_qpn = pnc_bpf_bth_dest_qp(bth);
 	return true;
 }
 
