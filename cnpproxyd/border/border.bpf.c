@@ -55,39 +55,26 @@ struct {
 static __always_inline __u32 l4_offset(struct __sk_buff *skb, __u8 *l4)
 {
 	__u16 proto = bpf_ntohs(skb->protocol);
-	__u32 off = PNC_ETH_HLEN;
 	struct pnc_bpf_ip ip;
+	__u32 flags = 0, off;
+	union {
+		struct pnc_ip4 v4;
+		struct pnc_ip6 v6;
+	} h;
 
 	if (proto == PNC_ETH_P_IP) {
-		struct pnc_ip4 h;
-
-		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
+		if (bpf_skb_load_bytes(skb, PNC_ETH_HLEN, &h.v4, sizeof(h.v4)))
 			return 0;
-		pnc_bpf_ip4(&h, &ip);
-		if (!pnc_bpf_notif_l4(ip.proto, false) || (ip.frag & PNC_BPF_FRAG_LATER) ||
-		    ip.hlen < sizeof(h))
+		pnc_bpf_ip4(&h.v4, &ip);
+	} else if (proto == PNC_ETH_P_IPV6) {
+		if (bpf_skb_load_bytes(skb, PNC_ETH_HLEN, &h.v6, sizeof(h.v6)))
 			return 0;
-		*l4 = ip.proto;
-		return off + ip.hlen;
+		pnc_bpf_ip6(&h.v6, &ip);
+	} else {
+		return 0;
 	}
-	if (proto == PNC_ETH_P_IPV6) {
-		struct pnc_ip6 h;
-		__u32 flags = 0;
-		__u8 nh;
-
-		if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
-			return 0;
-		pnc_bpf_ip6(&h, &ip);
-		nh = ip.proto;
-		off = pnc_bpf_ipv6_walk(skb, false, off + sizeof(h), &nh, &flags);
-		if (flags & PNC_BPF_WALK_DEEP)
-			return L4_DEEP;
-		if (!off || !pnc_bpf_notif_l4(nh, true))
-			return 0;
-		*l4 = nh;
-		return off;
-	}
-	return 0;
+	off = pnc_bpf_notif_l4_off(skb, false, PNC_ETH_HLEN, &ip, l4, &flags);
+	return (flags & PNC_BPF_WALK_DEEP) ? L4_DEEP : off;
 }
 
 /* A notification's ICMP form: the configured type of the family (0: none). */

@@ -4,8 +4,7 @@
  * constants, from the codecs (codec/consts.h), and the steps every
  * parser takes (VLAN tags, the IP headers' fixed parts, the BTH's
  * fields, the IPv6 extension-header walk, 24-bit fields, per-CPU
- * counters).  Include
- * after vmlinux.h and libbpf's bpf_helpers.h.
+ * counters).  Include after vmlinux.h and libbpf's bpf_helpers.h.
  *
  * The steps work on values already read, so that a tc program reading
  * with bpf_skb_load_bytes() and an XDP program reading the frame
@@ -234,6 +233,33 @@ static __always_inline __u32 pnc_bpf_ipv6_walk(void *ctx, bool xdp, __u32 off, _
 static __always_inline bool pnc_bpf_notif_l4(__u8 nh, bool v6)
 {
 	return nh == PNC_IPPROTO_UDP || nh == (v6 ? PNC_IPPROTO_ICMPV6 : PNC_IPPROTO_ICMP);
+}
+
+/*
+ * Where the UDP or ICMP header of a notification would start in the IP
+ * packet at off whose fixed header ip was read (IPv6: past the extension
+ * headers), its protocol in *l4; 0 when the packet has none to read, and
+ * the walk's PNC_BPF_WALK_* in *flags (DEEP: a chain too long to tell).
+ * What the border filter and the guard both ask of a packet.
+ */
+static __always_inline __u32 pnc_bpf_notif_l4_off(void *ctx, bool xdp, __u32 off,
+						  const struct pnc_bpf_ip *ip, __u8 *l4,
+						  __u32 *flags)
+{
+	__u8 nh = ip->proto;
+
+	if (ip->family == 4) {
+		if (!pnc_bpf_notif_l4(nh, false) || (ip->frag & PNC_BPF_FRAG_LATER) ||
+		    ip->hlen < sizeof(struct pnc_ip4))
+			return 0;
+		off += ip->hlen;
+	} else {
+		off = pnc_bpf_ipv6_walk(ctx, xdp, off + ip->hlen, &nh, flags);
+		if (!off || !pnc_bpf_notif_l4(nh, true))
+			return 0;
+	}
+	*l4 = nh;
+	return off;
 }
 
 #endif /* _CNPPROXY_BPFUTIL_PARSE_BPF_H */

@@ -86,6 +86,7 @@ static __always_inline void *guard_l4(struct xdp_md *ctx, void *data, void *data
 				      struct pnc_guard_addr *dst, bool *whole, bool *deep, __u8 *l4)
 {
 	struct pnc_bpf_ip ip;
+	__u32 flags = 0;
 
 	if (proto == bpf_htons(PNC_ETH_P_IP)) {
 		struct pnc_ip4 *h = data + off;
@@ -93,35 +94,21 @@ static __always_inline void *guard_l4(struct xdp_md *ctx, void *data, void *data
 		if ((void *)(h + 1) > data_end)
 			return NULL;
 		pnc_bpf_ip4(h, &ip);
-		if (!pnc_bpf_notif_l4(ip.proto, false) || (ip.frag & PNC_BPF_FRAG_LATER) ||
-		    ip.hlen < sizeof(*h))
-			return NULL;
-		*whole = !(ip.frag & PNC_BPF_FRAG_MORE);
-		*l4 = ip.proto;
-		guard_addr(src, 4, ip.src);
-		guard_addr(dst, 4, ip.dst);
-		return (void *)h + ip.hlen;
-	}
-	if (proto == bpf_htons(PNC_ETH_P_IPV6)) {
+	} else if (proto == bpf_htons(PNC_ETH_P_IPV6)) {
 		struct pnc_ip6 *h = data + off;
-		__u32 flags = 0;
-		__u8 nh;
 
 		if ((void *)(h + 1) > data_end)
 			return NULL;
 		pnc_bpf_ip6(h, &ip);
-		guard_addr(src, 6, ip.src);
-		guard_addr(dst, 6, ip.dst);
-		nh = ip.proto;
-		off = pnc_bpf_ipv6_walk(ctx, true, off + sizeof(*h), &nh, &flags);
-		*whole = !(flags & PNC_BPF_WALK_FRAG);
-		*deep = flags & PNC_BPF_WALK_DEEP;
-		if (!off || !pnc_bpf_notif_l4(nh, true))
-			return NULL;
-		*l4 = nh;
-		return data + off;
+	} else {
+		return NULL;
 	}
-	return NULL;
+	guard_addr(src, ip.family, ip.src);
+	guard_addr(dst, ip.family, ip.dst);
+	off = pnc_bpf_notif_l4_off(ctx, true, off, &ip, l4, &flags);
+	*whole = !(ip.frag & PNC_BPF_FRAG_MORE) && !(flags & PNC_BPF_WALK_FRAG);
+	*deep = flags & PNC_BPF_WALK_DEEP;
+	return off ? data + off : NULL;
 }
 
 /* Take a token from the source's bucket; a new source starts full. */
