@@ -100,33 +100,26 @@ void cli_show_cnpproxy_end(struct vty *vty, const struct lyd_node *dnode)
 	vty_out(vty, "!\n");
 }
 
-DEFPY_YANG(cnpproxy_proxy, cnpproxy_proxy_cmd,
-	   "[no] proxy",
+/*
+ * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy and congestion-point
+ */
+DEFPY_YANG(cnpproxy_role, cnpproxy_role_cmd,
+	   "[no] <proxy|congestion-point>$role",
 	   NO_STR
-	   "Proxy role: turn congestion notifications into CNPs to the senders\n")
-{
-	nb_cli_enqueue_change(vty, "./proxy", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
-	return nb_cli_apply_changes(vty, NULL);
-}
-
-void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
-{
-	vty_out(vty, " proxy\n");
-}
-
-DEFPY_YANG(cnpproxy_congestion_point, cnpproxy_congestion_point_cmd,
-	   "[no] congestion-point",
-	   NO_STR
+	   "Proxy role: turn congestion notifications into CNPs to the senders\n"
 	   "Congestion point role: mark, and notify the proxies of congesting senders\n")
 {
-	nb_cli_enqueue_change(vty, "./congestion-point", no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	char xpath[32];
+
+	snprintf(xpath, sizeof(xpath), "./%s", role);
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *dnode,
-					bool show_defaults)
+/* Either role's container: its name is its command. */
+void cli_show_cnpproxy_role(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
-	vty_out(vty, " congestion-point\n");
+	vty_out(vty, " %s\n", dnode->schema->name);
 }
 
 #define PROXY_FOR_HELP                                                                            \
@@ -280,8 +273,7 @@ void cnpproxy_cli_init(void)
 
 	install_element(CONFIG_NODE, &router_cnpproxy_cmd);
 	install_element(CONFIG_NODE, &no_router_cnpproxy_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_proxy_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_congestion_point_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_role_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_proxy_for_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_port_cmd);
 }

@@ -27,7 +27,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.cbs = {
 				.create = cnpproxy_nb_create,
 				.destroy = cnpproxy_nb_destroy,
-				.cli_show = cli_show_cnpproxy_proxy,
+				.cli_show = cli_show_cnpproxy_role,
 			},
 		},
 		{
@@ -329,7 +329,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.cbs = {
 				.create = cnpproxy_nb_create,
 				.destroy = cnpproxy_nb_destroy,
-				.cli_show = cli_show_cnpproxy_congestion_point,
+				.cli_show = cli_show_cnpproxy_role,
 			},
 		},
 		{

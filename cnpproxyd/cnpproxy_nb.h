@@ -77,9 +77,7 @@ void cnpproxy_cp_config_load(struct cnp_cp_config *cc, const struct lyd_node *cn
 /* CLI display callbacks (cnpproxy_cli.c). */
 void cli_show_cnpproxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_end(struct vty *vty, const struct lyd_node *dnode);
-void cli_show_cnpproxy_proxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
-void cli_show_cnpproxy_congestion_point(struct vty *vty, const struct lyd_node *dnode,
-					bool show_defaults);
+void cli_show_cnpproxy_role(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_proxy_for(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_port(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_proxy_setting(struct vty *vty, const struct lyd_node *dnode,

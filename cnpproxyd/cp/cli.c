@@ -214,24 +214,46 @@ static int if_leaf(struct vty *vty, bool no, const char *ifname, const char *lea
 	return cnpproxy_cli_leaf(vty, no, xpath, value, no_op);
 }
 
-DEFPY_YANG(cnpproxy_cp_if_poll, cnpproxy_cp_if_poll_cmd,
-	   "[no] congestion-point interface IFNAME$ifname poll-interval ![(1-10000)$ms]",
+/* The interface's one-number leaves: keyword, leaf, what "no" does. */
+static const struct {
+	const char *kw, *leaf;
+	enum nb_operation no_op;
+} if_values[] = {
+	{ "poll-interval", "poll-interval", NB_OP_MODIFY },
+	{ "rtt", "rtt", NB_OP_MODIFY },
+	{ "ecn-rate", "ecn-rate-threshold", NB_OP_DESTROY },
+	{ "growth-rate", "growth-rate-threshold", NB_OP_DESTROY },
+	{ "min-interval", "notify-min-interval", NB_OP_DESTROY },
+	{ "rate-limit", "notify-rate-limit", NB_OP_MODIFY },
+	{ "min-share", "notify-min-share", NB_OP_MODIFY },
+};
+
+DEFPY_YANG(cnpproxy_cp_if_value, cnpproxy_cp_if_value_cmd,
+	   "[no] congestion-point interface IFNAME$ifname <poll-interval$kw ![(1-10000)$val]|rtt$kw ![(1-10000000)$val]|trigger <ecn-rate$kw ![(1-1000)$val]|growth-rate$kw ![(1-1000000000000)$val]>|notify <min-interval$kw ![(1-10000000)$val]|rate-limit$kw ![(1-1000000)$val]|min-share$kw ![(0-100)$val]>>",
 	   NO_STR
 	   CP_IF_STR
 	   "How often the queue is read\n"
-	   "Milliseconds\n")
-{
-	return if_leaf(vty, no, ifname, "poll-interval", ms_str, NB_OP_MODIFY);
-}
-
-DEFPY_YANG(cnpproxy_cp_if_rtt, cnpproxy_cp_if_rtt_cmd,
-	   "[no] congestion-point interface IFNAME$ifname rtt ![(1-10000000)$rtt]",
-	   NO_STR
-	   CP_IF_STR
+	   "Milliseconds\n"
 	   "Estimated round trip (BDP, resume time, notification interval)\n"
-	   "Microseconds\n")
+	   "Microseconds\n"
+	   "Second-level triggers besides K_max\n"
+	   "Share of ECN-capable packets marked\n"
+	   "Permille\n"
+	   "Queue growth rate\n"
+	   "Octets per second\n"
+	   "Notifications to proxies\n"
+	   "Minimum interval per flow\n"
+	   "Microseconds\n"
+	   "Notifications per second for the interface\n"
+	   "Notifications per second\n"
+	   "Only flows bringing this share of the largest flow's octets\n"
+	   "Percent, 0: every flow\n")
 {
-	return if_leaf(vty, no, ifname, "rtt", rtt_str, NB_OP_MODIFY);
+	for (size_t i = 0; i < array_size(if_values); i++)
+		if (!strcmp(kw, if_values[i].kw))
+			return if_leaf(vty, no, ifname, if_values[i].leaf, val_str,
+				       if_values[i].no_op);
+	return CMD_WARNING_CONFIG_FAILED;
 }
 
 /* Threshold leaves back to their defaults, before a new set. */
@@ -313,21 +335,6 @@ DEFPY_YANG(no_cnpproxy_cp_if_thresholds, no_cnpproxy_cp_if_thresholds_cmd,
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFPY_YANG(cnpproxy_cp_if_trigger, cnpproxy_cp_if_trigger_cmd,
-	   "[no] congestion-point interface IFNAME$ifname trigger <ecn-rate$ecnk ![(1-1000)$ecn]|growth-rate ![(1-1000000000000)$growth]>",
-	   NO_STR
-	   CP_IF_STR
-	   "Second-level triggers besides K_max\n"
-	   "Share of ECN-capable packets marked\n"
-	   "Permille\n"
-	   "Queue growth rate\n"
-	   "Octets per second\n")
-{
-	if (ecnk)
-		return if_leaf(vty, no, ifname, "ecn-rate-threshold", ecn_str, NB_OP_DESTROY);
-	return if_leaf(vty, no, ifname, "growth-rate-threshold", growth_str, NB_OP_DESTROY);
-}
-
 DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
 	   "[no] congestion-point interface IFNAME$ifname marking ![<none|ce|two-threshold>$mark]",
 	   NO_STR
@@ -338,25 +345,6 @@ DEFPY_YANG(cnpproxy_cp_if_marking, cnpproxy_cp_if_marking_cmd,
 	   "ECT(1) rising from K_min to K_max, CE above (two-threshold ECN)\n")
 {
 	return if_leaf(vty, no, ifname, "marking", mark, NB_OP_MODIFY);
-}
-
-DEFPY_YANG(cnpproxy_cp_if_notify, cnpproxy_cp_if_notify_cmd,
-	   "[no] congestion-point interface IFNAME$ifname notify <min-interval$ivk ![(1-10000000)$iv]|rate-limit ![(1-1000000)$rl]|min-share$msk ![(0-100)$ms]>",
-	   NO_STR
-	   CP_IF_STR
-	   "Notifications to proxies\n"
-	   "Minimum interval per flow\n"
-	   "Microseconds\n"
-	   "Notifications per second for the interface\n"
-	   "Notifications per second\n"
-	   "Only flows bringing this share of the largest flow's octets\n"
-	   "Percent, 0: every flow\n")
-{
-	if (ivk)
-		return if_leaf(vty, no, ifname, "notify-min-interval", iv_str, NB_OP_DESTROY);
-	if (msk)
-		return if_leaf(vty, no, ifname, "notify-min-share", ms_str, NB_OP_MODIFY);
-	return if_leaf(vty, no, ifname, "notify-rate-limit", rl_str, NB_OP_MODIFY);
 }
 
 DEFPY_YANG(cnpproxy_cp_if_collab, cnpproxy_cp_if_collab_cmd,
@@ -440,12 +428,9 @@ void cnpproxy_cp_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_form_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_collab_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_poll_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_rtt_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_value_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_static_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_bdp_cmd);
 	install_element(CNPPROXY_NODE, &no_cnpproxy_cp_if_thresholds_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_trigger_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_marking_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_cp_if_notify_cmd);
 }
