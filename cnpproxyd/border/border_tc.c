@@ -100,13 +100,9 @@ int pnc_border_tc_attach(struct pnc_border_tc *bt, int ifindex)
 	struct border_att *a;
 	int err;
 
-	if (ifindex <= 0)
-		return -EINVAL;
-	if (pnc_if_list_find(&bt->ifs, ifindex))
-		return -EEXIST;
-	a = pnc_if_list_room(&bt->ifs, ifindex);
+	a = pnc_if_list_claim(&bt->ifs, ifindex, &err);
 	if (!a)
-		return -ENOMEM;
+		return err;
 	err = pnc_border_tc_counters_clear(bt, ifindex);
 	if (err)
 		return err;

@@ -2,6 +2,7 @@
 /*
  * The interfaces a BPF loader has put its program on (see iflist.h).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "cnpproxy_alloc.h"
@@ -29,6 +30,23 @@ void *pnc_if_list_room(struct pnc_if_list *l, int ifindex)
 	e = pnc_if_list_at(l, l->n);
 	memset(e, 0, l->size);
 	*e = ifindex;
+	return e;
+}
+
+void *pnc_if_list_claim(struct pnc_if_list *l, int ifindex, int *err)
+{
+	void *e;
+
+	*err = 0;
+	if (ifindex <= 0)
+		*err = -EINVAL;
+	else if (pnc_if_list_find(l, ifindex))
+		*err = -EEXIST;
+	if (*err)
+		return NULL;
+	e = pnc_if_list_room(l, ifindex);
+	if (!e)
+		*err = -ENOMEM;
 	return e;
 }
 

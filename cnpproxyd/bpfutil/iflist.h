@@ -31,6 +31,11 @@ extern void *pnc_if_list_find(const struct pnc_if_list *l, int ifindex);
  * out of memory.
  */
 extern void *pnc_if_list_room(struct pnc_if_list *l, int ifindex);
+/*
+ * Room for an interface the list does not hold yet: NULL with *err
+ * -EINVAL (not an ifindex), -EEXIST or -ENOMEM otherwise.
+ */
+extern void *pnc_if_list_claim(struct pnc_if_list *l, int ifindex, int *err);
 extern void pnc_if_list_add(struct pnc_if_list *l);
 /* Forget entry e: the last one takes its place. */
 extern void pnc_if_list_remove(struct pnc_if_list *l, void *e);

@@ -107,13 +107,9 @@ int pnc_mark_tc_attach(struct pnc_mark_tc *mt, int ifindex)
 	struct pnc_tc_attachment *a;
 	int err;
 
-	if (ifindex <= 0)
-		return -EINVAL;
-	if (pnc_if_list_find(&mt->ifs, ifindex))
-		return -EEXIST;
-	a = pnc_if_list_room(&mt->ifs, ifindex);
+	a = pnc_if_list_claim(&mt->ifs, ifindex, &err);
 	if (!a)
-		return -ENOMEM;
+		return err;
 	err = if_counters_reset(mt, ifindex);
 	if (err)
 		return err;

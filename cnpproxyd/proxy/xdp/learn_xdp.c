@@ -204,13 +204,11 @@ int pnc_learn_xdp_attach_roles(struct pnc_learn_xdp *lx, int ifindex, unsigned i
 			       enum pnc_learn_xdp_mode mode, enum pnc_learn_xdp_mode *used)
 {
 	struct learn_if *li;
-	int fd;
+	int fd, err;
 
-	if (pnc_if_list_find(&lx->ifs, ifindex))
-		return -EEXIST;
-	li = pnc_if_list_room(&lx->ifs, ifindex);
+	li = pnc_if_list_claim(&lx->ifs, ifindex, &err);
 	if (!li)
-		return -ENOMEM;
+		return err;
 	if (prog_fd(lx, roles) < 0)
 		return -EINVAL;
 	if (mode == PNC_LEARN_XDP_GENERIC) {
