@@ -9,28 +9,28 @@
 #include "cnpproxyd.h"
 #include "cnpproxy_alloc.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_FLOWS, "cnpproxyd flow table pools");
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_FLOW_INDEX, "cnpproxyd flow table index");
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_LPM, "cnpproxyd proxy table");
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_BPF, "cnpproxyd BPF loaders");
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_QMON, "cnpproxyd queue monitor");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_FLOWS, "cnpproxyd flow table pools");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_FLOW_INDEX, "cnpproxyd flow table index");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_PROXY_TABLE, "cnpproxyd proxy table");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_BPF, "cnpproxyd BPF loaders");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_QMON, "cnpproxyd queue monitor");
 
 static struct memtype *pool_mtype(enum pnc_pool pool)
 {
 	switch (pool) {
 	case PNC_POOL_FLOWS:
-		return MTYPE_PNC_FLOWS;
+		return MTYPE_CNPPROXY_FLOWS;
 	case PNC_POOL_FLOW_INDEX:
-		return MTYPE_PNC_FLOW_INDEX;
+		return MTYPE_CNPPROXY_FLOW_INDEX;
 	case PNC_POOL_LPM:
-		return MTYPE_PNC_LPM;
+		return MTYPE_CNPPROXY_PROXY_TABLE;
 	case PNC_POOL_BPF:
-		return MTYPE_PNC_BPF;
+		return MTYPE_CNPPROXY_BPF;
 	case PNC_POOL_QMON:
 	case PNC_POOL_MAX:
 		break;
 	}
-	return MTYPE_PNC_QMON;
+	return MTYPE_CNPPROXY_QMON;
 }
 
 void *pnc_calloc(enum pnc_pool pool, size_t n, size_t size)

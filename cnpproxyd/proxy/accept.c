@@ -20,7 +20,7 @@
 #include "proxy/accept.h"
 #include "cnpproxy_fp.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, ACCEPT_RULES, "cnpproxyd compiled accept list");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_ACCEPT_LIST, "cnpproxyd compiled accept list");
 
 static struct {
 	/* In force for the fast path: IPv4, IPv6. */
@@ -74,17 +74,17 @@ size_t cnpproxy_accept_rules(afi_t afi, const char *name, struct cnp_lpm_rule **
 	if (!plist)
 		return 0;
 	room = plist->count ? (size_t)plist->count : 1;
-	rules = XCALLOC(MTYPE_ACCEPT_RULES, sizeof(*rules) * room);
+	rules = XCALLOC(MTYPE_CNPPROXY_ACCEPT_LIST, sizeof(*rules) * room);
 	n = plist_rules(afi, plist, rules);
-	*out = XCALLOC(MTYPE_ACCEPT_RULES, sizeof(**out) * room);
+	*out = XCALLOC(MTYPE_CNPPROXY_ACCEPT_LIST, sizeof(**out) * room);
 	n = cnp_plist_lpm(rules, n, *out);
-	XFREE(MTYPE_ACCEPT_RULES, rules);
+	XFREE(MTYPE_CNPPROXY_ACCEPT_LIST, rules);
 	return n;
 }
 
 void cnpproxy_accept_rules_free(struct cnp_lpm_rule **rules)
 {
-	XFREE(MTYPE_ACCEPT_RULES, *rules);
+	XFREE(MTYPE_CNPPROXY_ACCEPT_LIST, *rules);
 }
 
 bool cnpproxy_accept_permits(uint8_t version, const uint8_t *addr)

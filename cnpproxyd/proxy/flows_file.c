@@ -15,7 +15,7 @@
 #include "proxy/flows_state.h"
 #include "state/file.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_FLOWS_FILE, "cnpproxyd flow state file buffer");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_FLOWS_FILE, "cnpproxyd flow state file buffer");
 
 #define FLOWS_FILE_NAME "cnpproxyd-flows.state"
 
@@ -96,15 +96,15 @@ static int save(const void *obj, const char *name)
 	uint8_t *buf;
 	int err;
 
-	c.s = XCALLOC(MTYPE_PNC_FLOWS_FILE, (c.max ? c.max : 1) * sizeof(*c.s));
+	c.s = XCALLOC(MTYPE_CNPPROXY_FLOWS_FILE, (c.max ? c.max : 1) * sizeof(*c.s));
 	pnc_flow_table_walk_saved(t, collect, &c);
 	qsort(c.s, c.n, sizeof(*c.s), by_last_seen);
 	len = pnc_flows_state_size(c.n);
-	buf = XMALLOC(MTYPE_PNC_FLOWS_FILE, len);
+	buf = XMALLOC(MTYPE_CNPPROXY_FLOWS_FILE, len);
 	pnc_flows_state_encode(c.s, c.n, buf);
-	XFREE(MTYPE_PNC_FLOWS_FILE, c.s);
+	XFREE(MTYPE_CNPPROXY_FLOWS_FILE, c.s);
 	err = cnpproxy_state_file_write(name, buf, len);
-	XFREE(MTYPE_PNC_FLOWS_FILE, buf);
+	XFREE(MTYPE_CNPPROXY_FLOWS_FILE, buf);
 	return err;
 }
 

@@ -59,8 +59,8 @@
 #include "proxy/xdp/xsk.h"
 #include "proxy/xdp/xsk_tx.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, PN_SOURCE, "cnpproxyd notification source");
-DEFINE_MTYPE_STATIC(CNPPROXYD, PN_QP, "cnpproxyd CNP interval state");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_NOTIF_SOURCE, "cnpproxyd notification source");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_QP_INTERVAL, "cnpproxyd CNP interval state");
 
 #define PN_MAX_SOURCES	  4096	/* per-source buckets kept */
 #define PN_MAX_QPS	  65536 /* per-QP interval states kept */
@@ -200,12 +200,12 @@ static bool pn_debug_allowed(void)
 
 static void pn_source_free(void *item)
 {
-	XFREE(MTYPE_PN_SOURCE, item);
+	XFREE(MTYPE_CNPPROXY_NOTIF_SOURCE, item);
 }
 
 static void pn_qp_free(void *item)
 {
-	XFREE(MTYPE_PN_QP, item);
+	XFREE(MTYPE_CNPPROXY_QP_INTERVAL, item);
 }
 
 /* ---- sockets ---------------------------------------------------------- */
@@ -602,7 +602,7 @@ static bool within_rate(const union sockunion *from, uint64_t now)
 		/* Bounded: forget everyone rather than grow without end. */
 		if (pn.sources->count >= PN_MAX_SOURCES)
 			hash_clean(pn.sources, pn_source_free);
-		src = XCALLOC(MTYPE_PN_SOURCE, sizeof(*src));
+		src = XCALLOC(MTYPE_CNPPROXY_NOTIF_SOURCE, sizeof(*src));
 		src->key = lookup.key;
 		cnp_bucket_init(&src->bucket, pc->rl_per_source, pc->rl_per_source, now);
 		(void)hash_get(pn.sources, src, hash_alloc_intern);
@@ -631,7 +631,7 @@ static bool interval_ok(const struct pnc_flow *f, uint64_t now, unsigned int fac
 	if (!qp) {
 		if (pn.qps->count >= PN_MAX_QPS)
 			hash_clean(pn.qps, pn_qp_free);
-		qp = XCALLOC(MTYPE_PN_QP, sizeof(*qp));
+		qp = XCALLOC(MTYPE_CNPPROXY_QP_INTERVAL, sizeof(*qp));
 		qp->key = lookup.key;
 		(void)hash_get(pn.qps, qp, hash_alloc_intern);
 	} else if (now - qp->last_cnp_us < (uint64_t)pn.cfg->proxy.cnp_min_interval_us * factor) {

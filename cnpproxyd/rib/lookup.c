@@ -15,7 +15,7 @@
 #include "rib/lookup.h"
 #include "rib/lpm_dir.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, CNP_LOOKUP, "cnpproxyd published proxy lookup");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_LOOKUP, "cnpproxyd published proxy lookup");
 
 /*
  * Rebuilding takes at most this share of the main thread: after a build
@@ -48,7 +48,7 @@ static bool pub_current(const struct lookup_pub *p)
 static void pub_free(struct lookup_pub *p)
 {
 	pt_dir_free(p->dir);
-	XFREE(MTYPE_CNP_LOOKUP, p);
+	XFREE(MTYPE_CNPPROXY_LOOKUP, p);
 }
 
 static void publish(struct lookup_pub *p)
@@ -81,7 +81,7 @@ static void lookup_build(struct event *t)
 			  needed, CNP_LOOKUP_MAX_BYTES);
 		return;
 	}
-	cur = XCALLOC(MTYPE_CNP_LOOKUP, sizeof(*cur));
+	cur = XCALLOC(MTYPE_CNPPROXY_LOOKUP, sizeof(*cur));
 	cur->dir = d;
 	publish(cur);
 	DEBUGD(&cnp_dbg_zebra, "proxy lookup: compiled generation %" PRIu64 " in %" PRId64 " us",

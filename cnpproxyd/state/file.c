@@ -19,7 +19,7 @@
 #include "state/file.h"
 #include "state/frame.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_STATE_FILE, "cnpproxyd state file buffer");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_STATE_FILE, "cnpproxyd state file buffer");
 
 /* Room for the path of a state file under the runstatedir. */
 #define STATE_PATH_MAX 256
@@ -37,7 +37,7 @@ static const char *state_path(const char *name, char *buf, size_t len)
 
 static void state_free(uint8_t *buf)
 {
-	XFREE(MTYPE_PNC_STATE_FILE, buf);
+	XFREE(MTYPE_CNPPROXY_STATE_FILE, buf);
 }
 
 /*
@@ -65,7 +65,7 @@ static int state_read(const char *name, size_t max, uint8_t **buf, size_t *len, 
 	}
 	*written = st.st_mtime;
 	/* One octet more than allowed tells a file that is too large. */
-	*buf = XMALLOC(MTYPE_PNC_STATE_FILE, max + 1);
+	*buf = XMALLOC(MTYPE_CNPPROXY_STATE_FILE, max + 1);
 	while (got <= max && (n = read(fd, *buf + got, max + 1 - got)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -12,7 +12,7 @@
 #include "state/file.h"
 #include "tunnel/flenc_tc.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, PNC_FL_FILE, "cnpproxyd flow-label state buffer");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_LABELS_FILE, "cnpproxyd flow-label state buffer");
 
 /*
  * Labels handed out after the last save (at most 2 s before a crash) are
@@ -74,7 +74,7 @@ static int collect(void *arg, const struct pnc_flenc_flow *f)
 
 	if (c->n == c->max) {
 		c->max = c->max ? 2 * c->max : 64;
-		c->s = XREALLOC(MTYPE_PNC_FL_FILE, c->s, c->max * sizeof(*c->s));
+		c->s = XREALLOC(MTYPE_CNPPROXY_LABELS_FILE, c->s, c->max * sizeof(*c->s));
 	}
 	c->s[c->n++] = *f;
 	return 0;
@@ -91,12 +91,12 @@ static int save(const void *obj, const char *name)
 	err = pnc_flenc_for_each_flow(fe, collect, &c);
 	if (!err) {
 		len = pnc_labels_state_size(c.n);
-		buf = XMALLOC(MTYPE_PNC_FL_FILE, len);
+		buf = XMALLOC(MTYPE_CNPPROXY_LABELS_FILE, len);
 		pnc_labels_state_encode(0, c.s, c.n, buf);
 		err = cnpproxy_state_file_write(name, buf, len);
-		XFREE(MTYPE_PNC_FL_FILE, buf);
+		XFREE(MTYPE_CNPPROXY_LABELS_FILE, buf);
 	}
-	XFREE(MTYPE_PNC_FL_FILE, c.s);
+	XFREE(MTYPE_CNPPROXY_LABELS_FILE, c.s);
 	return err;
 }
 

@@ -26,7 +26,7 @@
 #include "tunnel/flenc_tc.h"
 #include "tunnel/htb.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, FL_SHAPE_REQ, "cnpproxyd local shaping request");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_SHAPE_REQ, "cnpproxyd local shaping request");
 
 /* Handle of our root qdisc, "504e:" ("PN"). */
 #define FS_MAJOR 0x504e
@@ -270,7 +270,7 @@ static void shape_event(struct event *t)
 	/* Stopped since it was posted: nothing to do. */
 	if (fs.on)
 		shape(&req->flow);
-	XFREE(MTYPE_FL_SHAPE_REQ, req);
+	XFREE(MTYPE_CNPPROXY_SHAPE_REQ, req);
 }
 
 bool cnpproxy_shape_light(const struct pnc_flow *f)
@@ -287,7 +287,7 @@ bool cnpproxy_shape_light(const struct pnc_flow *f)
 	ff.dest_qp = f->receiver_qpn;
 	if (pnc_flenc_lookup_flow(fs.fe, &ff))
 		return false;
-	req = XCALLOC(MTYPE_FL_SHAPE_REQ, sizeof(*req));
+	req = XCALLOC(MTYPE_CNPPROXY_SHAPE_REQ, sizeof(*req));
 	req->flow = ff;
 	event_add_event(master, shape_event, req, 0, NULL);
 	return true;

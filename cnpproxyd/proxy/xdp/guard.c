@@ -28,7 +28,7 @@
 #include "proxy/xdp/guard.h"
 #include "proxy/accept.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, GUARD_TABLE, "cnpproxyd XDP guard table");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_GUARD_TABLE, "cnpproxyd XDP guard table");
 
 static struct {
 	struct pnc_learn_xdp *lx; /* the program, as its owner last handed it */
@@ -53,8 +53,8 @@ static struct pnc_guard_prefix *accept_table(const char *name, __u8 **permit, si
 
 	for (afi = AFI_IP; afi <= AFI_IP6; afi++)
 		nlpm[afi - AFI_IP] = cnpproxy_accept_rules(afi, name, &lpm[afi - AFI_IP]);
-	keys = XCALLOC(MTYPE_GUARD_TABLE, sizeof(*keys) * (nlpm[0] + nlpm[1] + 1));
-	*permit = XCALLOC(MTYPE_GUARD_TABLE, nlpm[0] + nlpm[1] + 1);
+	keys = XCALLOC(MTYPE_CNPPROXY_GUARD_TABLE, sizeof(*keys) * (nlpm[0] + nlpm[1] + 1));
+	*permit = XCALLOC(MTYPE_CNPPROXY_GUARD_TABLE, nlpm[0] + nlpm[1] + 1);
 	for (afi = 0; afi < 2; afi++) {
 		for (i = 0; i < nlpm[afi]; i++, k++) {
 			keys[k].prefixlen = 8 + lpm[afi][i].plen;
@@ -82,7 +82,7 @@ static struct pnc_guard_addr *local_table(size_t *n)
 		return NULL;
 	FOR_ALL_INTERFACES (vrf, ifp)
 		max += if_connected_count(ifp->connected);
-	addrs = XCALLOC(MTYPE_GUARD_TABLE, sizeof(*addrs) * (max + 1));
+	addrs = XCALLOC(MTYPE_CNPPROXY_GUARD_TABLE, sizeof(*addrs) * (max + 1));
 	FOR_ALL_INTERFACES (vrf, ifp) {
 		frr_each (if_connected, ifp->connected, c) {
 			const struct prefix *p = c->address;
@@ -139,9 +139,9 @@ void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *
 			err = pnc_learn_xdp_guard_reset_sources(lx);
 		pnc_learn_xdp_guard_cfg(lx, err ? &off : &gc);
 	}
-	XFREE(MTYPE_GUARD_TABLE, accept);
-	XFREE(MTYPE_GUARD_TABLE, permit);
-	XFREE(MTYPE_GUARD_TABLE, local);
+	XFREE(MTYPE_CNPPROXY_GUARD_TABLE, accept);
+	XFREE(MTYPE_CNPPROXY_GUARD_TABLE, permit);
+	XFREE(MTYPE_CNPPROXY_GUARD_TABLE, local);
 
 	if (err) {
 		const char *was = guard.error;

@@ -45,7 +45,7 @@
 #include "proxy/xdp/xlate.h"
 #include "proxy/xdp/xsk.h"
 
-DEFINE_MTYPE_STATIC(CNPPROXYD, XLATE_FLOW, "cnpproxyd XDP translator flow");
+DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_XLATE_FLOW, "cnpproxyd XDP translator flow");
 
 #define XLATE_POLL_S 1
 
@@ -105,7 +105,7 @@ static bool xl_flow_cmp(const void *a, const void *b)
 
 static void xl_flow_free(void *p)
 {
-	XFREE(MTYPE_XLATE_FLOW, p);
+	XFREE(MTYPE_CNPPROXY_XLATE_FLOW, p);
 }
 
 static bool wanted(void)
@@ -166,7 +166,7 @@ static void publish_flow(const struct pnc_flow *f, void *arg)
 
 	e = hash_lookup(xl.published, &lookup);
 	if (!e) {
-		e = XCALLOC(MTYPE_XLATE_FLOW, sizeof(*e));
+		e = XCALLOC(MTYPE_CNPPROXY_XLATE_FLOW, sizeof(*e));
 		e->key = lookup.key;
 		fresh = true;
 	}
@@ -176,7 +176,7 @@ static void publish_flow(const struct pnc_flow *f, void *arg)
 			/* Not there: its notifications take the socket path. */
 			pub->err = err;
 			if (fresh)
-				XFREE(MTYPE_XLATE_FLOW, e);
+				XFREE(MTYPE_CNPPROXY_XLATE_FLOW, e);
 			else
 				e->mark = 0; /* withdrawn by the sweep */
 			return;
@@ -199,7 +199,7 @@ static void sweep_flow(struct hash_bucket *hb, void *arg)
 	if (pnc_learn_xdp_xlate_flow_del(pub->lx, &e->key))
 		pub->err = -EIO;
 	hash_release(xl.published, e);
-	XFREE(MTYPE_XLATE_FLOW, e);
+	XFREE(MTYPE_CNPPROXY_XLATE_FLOW, e);
 }
 
 /* Make the program's flows those of the table now. */
