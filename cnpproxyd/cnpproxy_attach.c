@@ -12,7 +12,7 @@
 #include "cnpproxy_attach.h"
 #include "cnpproxy_if.h"
 
-static bool named(const char (*names)[CNP_IFNAME_MAX], unsigned int n, const char *name)
+static bool named(const char (*names)[PNC_IFNAME_MAX], unsigned int n, const char *name)
 {
 	for (unsigned int j = 0; j < n; j++)
 		if (!strcmp(names[j], name))
@@ -20,7 +20,7 @@ static bool named(const char (*names)[CNP_IFNAME_MAX], unsigned int n, const cha
 	return false;
 }
 
-static struct cnp_attach_if *find(struct cnp_attach_set *s, const char *name)
+static struct cnpproxy_attach_if *find(struct cnpproxy_attach_set *s, const char *name)
 {
 	for (unsigned int i = 0; i < s->n; i++)
 		if (!strcmp(s->ifs[i].name, name))
@@ -28,7 +28,7 @@ static struct cnp_attach_if *find(struct cnp_attach_set *s, const char *name)
 	return NULL;
 }
 
-static void detach(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *ai)
+static void detach(struct cnpproxy_attach_set *s, void *prog, struct cnpproxy_attach_if *ai)
 {
 	if (!ai->ifindex)
 		return;
@@ -40,13 +40,13 @@ static void detach(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *a
 	ai->ifindex = 0;
 }
 
-static const char *what(const struct cnp_attach_set *s, const struct cnp_attach_if *ai)
+static const char *what(const struct cnpproxy_attach_set *s, const struct cnpproxy_attach_if *ai)
 {
 	return s->ops->what_of ? s->ops->what_of(ai->flags) : s->ops->what;
 }
 
 /* An attached interface whose flags changed; false if the kernel refuses. */
-static bool update(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *ai,
+static bool update(struct cnpproxy_attach_set *s, void *prog, struct cnpproxy_attach_if *ai,
 		   unsigned int flags)
 {
 	int err = 0;
@@ -70,13 +70,14 @@ static bool update(struct cnp_attach_set *s, void *prog, struct cnp_attach_if *a
 
 static void attach_retry(struct event *t)
 {
-	const struct cnp_attach_ops *ops = EVENT_ARG(t);
+	const struct cnpproxy_attach_ops *ops = EVENT_ARG(t);
 
 	ops->retry();
 }
 
-void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[CNP_IFNAME_MAX],
-		     const unsigned int *flags, unsigned int n)
+void cnpproxy_attach_sync(struct cnpproxy_attach_set *s, void *prog,
+			  const char (*names)[PNC_IFNAME_MAX], const unsigned int *flags,
+			  unsigned int n)
 {
 	bool refused = false;
 	int err;
@@ -92,7 +93,7 @@ void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[C
 		s->ifs[i] = s->ifs[--s->n];
 	}
 	for (unsigned int j = 0; j < n; j++) {
-		struct cnp_attach_if *ai = find(s, names[j]);
+		struct cnpproxy_attach_if *ai = find(s, names[j]);
 		unsigned int want = flags ? flags[j] : 0;
 		int ifindex;
 
@@ -135,7 +136,7 @@ void cnp_attach_sync(struct cnp_attach_set *s, void *prog, const char (*names)[C
 		event_add_timer(master, attach_retry, (void *)s->ops, s->retry_s, &s->t_retry);
 }
 
-void cnp_attach_clear(struct cnp_attach_set *s, void *prog)
+void cnpproxy_attach_clear(struct cnpproxy_attach_set *s, void *prog)
 {
 	event_cancel(&s->t_retry);
 	for (unsigned int i = 0; i < s->n; i++)
@@ -143,11 +144,11 @@ void cnp_attach_clear(struct cnp_attach_set *s, void *prog)
 	s->n = 0;
 }
 
-bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
-			   const char (*names)[CNP_IFNAME_MAX], unsigned int n, const char *ifname,
-			   int ifindex)
+bool cnpproxy_attach_if_changed(struct cnpproxy_attach_set *s, void *prog,
+				const char (*names)[PNC_IFNAME_MAX], unsigned int n,
+				const char *ifname, int ifindex)
 {
-	struct cnp_attach_if *ai = find(s, ifname);
+	struct cnpproxy_attach_if *ai = find(s, ifname);
 
 	if (ai && ai->ifindex && ai->ifindex != ifindex) {
 		zlog_info("cnpproxyd: %s interface %s is gone", what(s, ai), ifname);
@@ -157,7 +158,7 @@ bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
 	return ifindex && named(names, n, ifname);
 }
 
-const char *cnp_attach_not_operational(struct cnp_attach_set *s)
+const char *cnpproxy_attach_not_operational(struct cnpproxy_attach_set *s)
 {
 	char *buf = s->why;
 	size_t len = sizeof(s->why);
@@ -179,12 +180,14 @@ const char *cnp_attach_not_operational(struct cnp_attach_set *s)
 	return NULL;
 }
 
-const struct cnp_attach_if *cnp_attach_find(const struct cnp_attach_set *s, const char *name)
+const struct cnpproxy_attach_if *cnpproxy_attach_find(const struct cnpproxy_attach_set *s,
+						      const char *name)
 {
-	return find((struct cnp_attach_set *)s, name);
+	return find((struct cnpproxy_attach_set *)s, name);
 }
 
-bool cnp_attach_view(const struct cnp_attach_set *s, unsigned int i, struct cnp_attach_if *out)
+bool cnpproxy_attach_view(const struct cnpproxy_attach_set *s, unsigned int i,
+			  struct cnpproxy_attach_if *out)
 {
 	if (i >= s->n)
 		return false;
@@ -192,7 +195,7 @@ bool cnp_attach_view(const struct cnp_attach_set *s, unsigned int i, struct cnp_
 	return true;
 }
 
-unsigned int cnp_attach_count(const struct cnp_attach_set *s)
+unsigned int cnpproxy_attach_count(const struct cnpproxy_attach_set *s)
 {
 	unsigned int n = 0;
 

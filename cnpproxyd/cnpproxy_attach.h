@@ -19,8 +19,8 @@
 struct event;
 
 /* One interface of a set. */
-struct cnp_attach_if {
-	char name[CNP_IFNAME_MAX];
+struct cnpproxy_attach_if {
+	char name[PNC_IFNAME_MAX];
 	unsigned int flags; /* the owner's: what runs there (the XDP program's stages) */
 	unsigned int want;  /* what the owner asks for: not flags while the kernel refuses */
 	int ifindex;	    /* attached to; 0 if not */
@@ -28,7 +28,7 @@ struct cnp_attach_if {
 };
 
 /* What a set attaches, and how.  prog is the owner's loaded program. */
-struct cnp_attach_ops {
+struct cnpproxy_attach_ops {
 	const char *what;	  /* in logs and reasons: "border filter" */
 	const char *attach_error; /* shown when the kernel refuses */
 	/* Optional: what runs on an interface of these flags, instead of what. */
@@ -39,25 +39,25 @@ struct cnp_attach_ops {
 	/* Optional: an attached interface's flags changed.  0 or -errno. */
 	int (*update)(void *prog, int ifindex, unsigned int flags);
 	/* Optional: a log line once an interface is attached. */
-	void (*attached)(void *prog, const struct cnp_attach_if *ai);
+	void (*attached)(void *prog, const struct cnpproxy_attach_if *ai);
 	/* The owner's apply, run again after the kernel refused one. */
 	void (*retry)(void);
 };
 
-struct cnp_attach_set {
-	const struct cnp_attach_ops *ops;
-	struct cnp_attach_if *ifs;
+struct cnpproxy_attach_set {
+	const struct cnpproxy_attach_ops *ops;
+	struct cnpproxy_attach_if *ifs;
 	unsigned int max, n;
 	unsigned int retry_s;
 	struct event *t_retry;
 	/* The owner's: why its program is on no interface at all (not loaded). */
 	const char *error;
-	char why[64 + CNP_IFNAME_MAX]; /* cnp_attach_not_operational()'s */
+	char why[64 + PNC_IFNAME_MAX]; /* cnpproxy_attach_not_operational()'s */
 };
 
-#define CNP_ATTACH_SET(ops_, ifs_, retry_s_)                                                     \
-	{                                                                                        \
-		.ops = (ops_), .ifs = (ifs_), .max = array_size(ifs_), .retry_s = (retry_s_),    \
+#define CNPPROXY_ATTACH_SET(ops_, ifs_, retry_s_)                                                 \
+	{                                                                                         \
+		.ops = (ops_), .ifs = (ifs_), .max = array_size(ifs_), .retry_s = (retry_s_),     \
 	}
 
 /*
@@ -65,32 +65,32 @@ struct cnp_attach_set {
  * detach those no longer named, attach those not attached yet, update
  * those whose flags changed.  prog must be loaded.
  */
-extern void cnp_attach_sync(struct cnp_attach_set *s, void *prog,
-			    const char (*names)[CNP_IFNAME_MAX], const unsigned int *flags,
-			    unsigned int n);
+extern void cnpproxy_attach_sync(struct cnpproxy_attach_set *s, void *prog,
+				 const char (*names)[PNC_IFNAME_MAX], const unsigned int *flags,
+				 unsigned int n);
 /* Detach every interface (prog NULL: the program is gone with them). */
-extern void cnp_attach_clear(struct cnp_attach_set *s, void *prog);
+extern void cnpproxy_attach_clear(struct cnpproxy_attach_set *s, void *prog);
 /*
  * The interface layer's event: an interface of the set that is gone or
  * came back with another ifindex is detached.  True if the owner should
  * apply again: the interface is there now and is one of the n names
  * configured (the set is empty while the program is not loaded).
  */
-extern bool cnp_attach_if_changed(struct cnp_attach_set *s, void *prog,
-				  const char (*names)[CNP_IFNAME_MAX], unsigned int n,
-				  const char *ifname, int ifindex);
+extern bool cnpproxy_attach_if_changed(struct cnpproxy_attach_set *s, void *prog,
+				       const char (*names)[PNC_IFNAME_MAX], unsigned int n,
+				       const char *ifname, int ifindex);
 /*
  * Why the set's program does not run where it should: the owner's error,
  * else the first interface not attached as "<what> on IF: why"; NULL if
  * it runs everywhere.
  */
-extern const char *cnp_attach_not_operational(struct cnp_attach_set *s);
-extern unsigned int cnp_attach_count(const struct cnp_attach_set *s);
+extern const char *cnpproxy_attach_not_operational(struct cnpproxy_attach_set *s);
+extern unsigned int cnpproxy_attach_count(const struct cnpproxy_attach_set *s);
 /* The interface of that name in the set, or NULL. */
-extern const struct cnp_attach_if *cnp_attach_find(const struct cnp_attach_set *s,
-						   const char *name);
+extern const struct cnpproxy_attach_if *cnpproxy_attach_find(const struct cnpproxy_attach_set *s,
+							     const char *name);
 /* The interface at position i of the set, copied to out; false past the end. */
-extern bool cnp_attach_view(const struct cnp_attach_set *s, unsigned int i,
-			    struct cnp_attach_if *out);
+extern bool cnpproxy_attach_view(const struct cnpproxy_attach_set *s, unsigned int i,
+				 struct cnpproxy_attach_if *out);
 
 #endif /* _CNPPROXY_ATTACH_H */

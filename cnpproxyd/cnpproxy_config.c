@@ -8,50 +8,50 @@
 #include "cnpproxy_config.h"
 #include "codec/consts.h"
 
-const struct cnp_config cnp_config_off;
+const struct pnc_config pnc_config_off;
 
-void cnp_config_init(struct cnp_config *cfg)
+void pnc_config_init(struct pnc_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 }
 
-void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name)
+void pnc_cp_if_config_init(struct pnc_cp_if_config *ic, const char *name)
 {
 	memset(ic, 0, sizeof(*ic));
 	snprintf(ic->name, sizeof(ic->name), "%s", name);
-	cp_policy_config_init(&ic->policy);
+	pnc_cp_policy_config_init(&ic->policy);
 }
 
-static const char *const format_names[CNP_FMT_MAX] = {
-	[CNP_FMT_ROCEV2_CNP] = "rocev2-cnp",
-	[CNP_FMT_LONG_HAUL_ICMPV6] = "long-haul-icmpv6",
-	[CNP_FMT_LONG_HAUL_ROCEV2] = "long-haul-rocev2",
-	[CNP_FMT_RATE_ADVICE] = "rate-advice",
+static const char *const format_names[PNC_FMT_MAX] = {
+	[PNC_FMT_ROCEV2_CNP] = "rocev2-cnp",
+	[PNC_FMT_LONG_HAUL_ICMPV6] = "long-haul-icmpv6",
+	[PNC_FMT_LONG_HAUL_ROCEV2] = "long-haul-rocev2",
+	[PNC_FMT_RATE_ADVICE] = "rate-advice",
 };
 
-const char *cnp_sender_format_name(enum cnp_sender_format fmt)
+const char *pnc_sender_format_name(enum pnc_sender_format fmt)
 {
-	return fmt < CNP_FMT_MAX ? format_names[fmt] : "unknown";
+	return fmt < PNC_FMT_MAX ? format_names[fmt] : "unknown";
 }
 
-bool cnp_sender_format_parse(const char *name, enum cnp_sender_format *fmt)
+bool pnc_sender_format_parse(const char *name, enum pnc_sender_format *fmt)
 {
-	for (int i = 0; i < CNP_FMT_MAX; i++) {
+	for (int i = 0; i < PNC_FMT_MAX; i++) {
 		if (!strcmp(name, format_names[i])) {
-			*fmt = (enum cnp_sender_format)i;
+			*fmt = (enum pnc_sender_format)i;
 			return true;
 		}
 	}
 	return false;
 }
 
-bool cnp_sender_format_valid(enum cnp_sender_format fmt, uint8_t family, char *err, size_t errlen)
+bool pnc_sender_format_valid(enum pnc_sender_format fmt, uint8_t family, char *err, size_t errlen)
 {
-	if (fmt >= CNP_FMT_MAX) {
+	if (fmt >= PNC_FMT_MAX) {
 		snprintf(err, errlen, "unknown sender format");
 		return false;
 	}
-	if (fmt == CNP_FMT_LONG_HAUL_ICMPV6 && family != 6) {
+	if (fmt == PNC_FMT_LONG_HAUL_ICMPV6 && family != 6) {
 		snprintf(err, errlen,
 			 "sender format long-haul-icmpv6 needs an IPv6 sender prefix (ICMPv6 reaches IPv6 senders only)");
 		return false;
@@ -75,7 +75,7 @@ static bool port_valid(const char *what, uint16_t port, char *err, size_t errlen
 	return true;
 }
 
-bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
+bool pnc_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
 			    size_t errlen)
 {
 	if (!port_valid("notification", notification_port, err, errlen))
@@ -94,7 +94,7 @@ bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port
 	return true;
 }
 
-bool cnp_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_type, char *err,
+bool pnc_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_type, char *err,
 				  size_t errlen)
 {
 	if (notification_type == long_haul_type) {
@@ -110,17 +110,17 @@ bool cnp_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_t
 static const struct {
 	const char *name;
 	const char *json;
-} role_names[CNP_ROLE_MAX] = {
-	[CNP_ROLE_PROXY] = { "proxy", "proxy" },
-	[CNP_ROLE_CONGESTION_POINT] = { "congestion-point", "congestionPoint" },
+} role_names[PNC_ROLE_MAX] = {
+	[PNC_ROLE_PROXY] = { "proxy", "proxy" },
+	[PNC_ROLE_CONGESTION_POINT] = { "congestion-point", "congestionPoint" },
 };
 
-const char *cnp_role_name(enum cnp_role role)
+const char *pnc_role_name(enum pnc_role role)
 {
-	return role < CNP_ROLE_MAX ? role_names[role].name : "unknown";
+	return role < PNC_ROLE_MAX ? role_names[role].name : "unknown";
 }
 
-const char *cnp_role_json_key(enum cnp_role role)
+const char *pnc_role_json_key(enum pnc_role role)
 {
-	return role < CNP_ROLE_MAX ? role_names[role].json : "unknown";
+	return role < PNC_ROLE_MAX ? role_names[role].json : "unknown";
 }

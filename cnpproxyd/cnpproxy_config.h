@@ -21,54 +21,54 @@
  * defaults included, from the committed configuration tree.
  */
 
-enum cnp_role {
-	CNP_ROLE_PROXY = 0,
-	CNP_ROLE_CONGESTION_POINT,
-	CNP_ROLE_MAX,
+enum pnc_role {
+	PNC_ROLE_PROXY = 0,
+	PNC_ROLE_CONGESTION_POINT,
+	PNC_ROLE_MAX,
 };
 
 /* Sender-native message formats (YANG enumeration "format"). */
-enum cnp_sender_format {
-	CNP_FMT_ROCEV2_CNP = 0,
-	CNP_FMT_LONG_HAUL_ICMPV6,
-	CNP_FMT_LONG_HAUL_ROCEV2,
-	CNP_FMT_RATE_ADVICE,
-	CNP_FMT_MAX,
+enum pnc_sender_format {
+	PNC_FMT_ROCEV2_CNP = 0,
+	PNC_FMT_LONG_HAUL_ICMPV6,
+	PNC_FMT_LONG_HAUL_ROCEV2,
+	PNC_FMT_RATE_ADVICE,
+	PNC_FMT_MAX,
 };
 
-#define CNP_PLIST_NAME_MAX 64
-#define CNP_LEARN_IF_MAX   16
-#define CNP_IFNAME_MAX	   16 /* IFNAMSIZ */
+#define PNC_PLIST_NAME_MAX 64
+#define PNC_LEARN_IF_MAX   16
+#define PNC_IFNAME_MAX	   16 /* IFNAMSIZ */
 
-#define CNP_FL_TUNNEL_MAX 16
-#define CNP_SENDER_MAX	  64
-#define CNP_DEVICE_ID_MAX 64
+#define PNC_FL_TUNNEL_MAX 16
+#define PNC_SENDER_MAX	  64
+#define PNC_DEVICE_ID_MAX 64
 
 /* Senders in a prefix and the message they understand. */
-struct cnp_sender {
+struct pnc_sender {
 	uint8_t family; /* 4 or 6 */
 	uint8_t prefix[16];
 	uint8_t plen;
-	enum cnp_sender_format format;
+	enum pnc_sender_format format;
 	/* long-haul-rocev2: pad to a CNP's length (YANG "cnp-sized") */
 	bool cnp_sized;
 };
 
 /* Long-haul light-notification actions (YANG "light-action"). */
-enum cnp_lh_light_action {
-	CNP_LH_LIGHT_NOTIFY = 0,
-	CNP_LH_LIGHT_RATE_REDUCE,
+enum pnc_lh_light_action {
+	PNC_LH_LIGHT_NOTIFY = 0,
+	PNC_LH_LIGHT_RATE_REDUCE,
 };
 
 /*
  * How a notification's Congestion Level (0-7) becomes the sender's
  * message: levels from severe_level up are severe, the others light.
  */
-struct cnp_level_policy {
+struct pnc_level_policy {
 	uint8_t severe_level;	  /* 1-7 */
 	bool light_to_sender;	  /* false: light ones reach no sender (seed 003) */
 	uint8_t light_cnp_pacing; /* light: one CNP per N minimum intervals; 0: none */
-	uint8_t lh_light_action;  /* enum cnp_lh_light_action */
+	uint8_t lh_light_action;  /* enum pnc_lh_light_action */
 	uint8_t lh_light_reduce;  /* percent */
 	uint8_t lh_severe_reduce; /* percent, at severe_level */
 	uint8_t lh_reduce_step;	  /* percent more per level above severe_level */
@@ -78,7 +78,7 @@ struct cnp_level_policy {
 };
 
 /* A prefix whose traffic enters the flow-label tunnel, and its egress PE. */
-struct cnp_fl_tunnel {
+struct pnc_fl_tunnel {
 	uint8_t family; /* 4 or 6 */
 	uint8_t prefix[16];
 	uint8_t plen;
@@ -88,19 +88,19 @@ struct cnp_fl_tunnel {
 };
 
 /* Where the proxy's data path runs (`proxy fast-path`). */
-enum cnp_fast_path {
-	CNP_FAST_PATH_SOCKET = 0, /* the daemon's sockets */
-	CNP_FAST_PATH_XDP,	  /* the filter interfaces' XDP program */
-	CNP_FAST_PATH_AF_XDP,	  /* AF_XDP sockets the XDP program steers to */
+enum pnc_fast_path {
+	PNC_FAST_PATH_SOCKET = 0, /* the daemon's sockets */
+	PNC_FAST_PATH_XDP,	  /* the filter interfaces' XDP program */
+	PNC_FAST_PATH_AF_XDP,	  /* AF_XDP sockets the XDP program steers to */
 };
 
 /* The proxy role's settings. */
-struct cnp_proxy_config {
+struct pnc_proxy_config {
 	bool src4_set, src6_set;
 	uint8_t src4[4];  /* IP source of CNPs to IPv4 senders */
 	uint8_t src6[16]; /* ... and to IPv6 senders */
 	/* Accepted notification sources; empty: accept nothing. */
-	char accept_plist[CNP_PLIST_NAME_MAX];
+	char accept_plist[PNC_PLIST_NAME_MAX];
 	uint32_t cnp_min_interval_us;
 	/* Resume a cut sender after this long without notifications; 0 never. */
 	uint32_t resume_after_us;
@@ -109,21 +109,21 @@ struct cnp_proxy_config {
 	uint32_t rl_global;
 	uint32_t flow_table_size; /* most flows learned */
 	/* Interfaces where queue pairs are learned. */
-	char learn_if[CNP_LEARN_IF_MAX][CNP_IFNAME_MAX];
+	char learn_if[PNC_LEARN_IF_MAX][PNC_IFNAME_MAX];
 	unsigned int n_learn_if;
 	/* Interfaces whose XDP program drops what the accept list refuses. */
-	char filter_if[CNP_LEARN_IF_MAX][CNP_IFNAME_MAX];
+	char filter_if[PNC_LEARN_IF_MAX][PNC_IFNAME_MAX];
 	unsigned int n_filter_if;
-	uint8_t fast_path; /* enum cnp_fast_path */
+	uint8_t fast_path; /* enum pnc_fast_path */
 	bool fast_path_busy_poll;
 	/*
 	 * Seed 001 ingress PE: flows to the tunnel prefixes leave fl_if in
 	 * an outer IPv6 header from fl_src with a per-flow flow label.
 	 */
 	bool fl_enabled;
-	char fl_if[CNP_IFNAME_MAX];
+	char fl_if[PNC_IFNAME_MAX];
 	uint8_t fl_src[16];
-	struct cnp_fl_tunnel fl_tunnels[CNP_FL_TUNNEL_MAX];
+	struct pnc_fl_tunnel fl_tunnels[PNC_FL_TUNNEL_MAX];
 	unsigned int n_fl_tunnels;
 	/*
 	 * Seed 003 3.2.2.1: a light notification of a tunnelled flow slows
@@ -134,26 +134,26 @@ struct cnp_proxy_config {
 	uint32_t fl_shape_floor_mbps; /* never below */
 	uint32_t fl_shape_hold_us;    /* released this long after the last one */
 	/* Sender-native formats; senders outside every prefix get CNPs. */
-	struct cnp_sender senders[CNP_SENDER_MAX];
+	struct pnc_sender senders[PNC_SENDER_MAX];
 	unsigned int n_senders;
-	struct cnp_level_policy level;
+	struct pnc_level_policy level;
 	uint8_t lh_icmp6_type;
 	uint8_t lh_class_num;
 	/* Non-empty: Long-haul messages carry the RFC 4884 extension. */
-	char lh_device_id[CNP_DEVICE_ID_MAX + 1];
+	char lh_device_id[PNC_DEVICE_ID_MAX + 1];
 	uint8_t ra_opcode;
 };
 
-#define CNP_CP_IF_MAX	  16
-#define CNP_BORDER_IF_MAX 16
-#define CNP_TE_IF_MAX	  16
-#define CNP_TE_SID_MAX	  16
+#define PNC_CP_IF_MAX	  16
+#define PNC_BORDER_IF_MAX 16
+#define PNC_TE_IF_MAX	  16
+#define PNC_TE_SID_MAX	  16
 
 /* A watched egress interface of the congestion point role. */
-struct cnp_cp_if_config {
-	char name[CNP_IFNAME_MAX];
+struct pnc_cp_if_config {
+	char name[PNC_IFNAME_MAX];
 	uint16_t poll_ms;
-	struct cp_policy_config policy;
+	struct pnc_cp_policy_config policy;
 	uint32_t notify_min_interval_us; /* 0: the policy's RTT_est */
 	uint8_t notify_min_share;	 /* percent of the largest flow; 0: every flow */
 	uint32_t notify_rate;		 /* per second, all flows */
@@ -162,7 +162,7 @@ struct cnp_cp_if_config {
 };
 
 /* The congestion point role's settings. */
-struct cnp_cp_config {
+struct pnc_cp_config {
 	bool src4_set, src6_set;
 	uint8_t src4[4];
 	uint8_t src6[16];
@@ -170,79 +170,79 @@ struct cnp_cp_config {
 	uint8_t fallback_family; /* 4 or 6 */
 	uint8_t fallback[16];
 	/* Outer sources that get flow-label notifications without PNC; "": none. */
-	char tunnel_heads_plist[CNP_PLIST_NAME_MAX];
+	char tunnel_heads_plist[PNC_PLIST_NAME_MAX];
 	/*
 	 * Senders this router sends to itself, as their proxy, through its
 	 * proxy role (seed 000); "": those whose proxy it is only.
 	 */
-	char direct_plist[CNP_PLIST_NAME_MAX];
+	char direct_plist[PNC_PLIST_NAME_MAX];
 	/* Long-haul CNPs sent from here carry no queue depth. */
 	bool hide_queue_state;
 	/* FCNs carry the label they name in their own IPv6 header (seed 001). */
 	bool fcn_copy_flow_label;
 	/* Five-tuple notifications go out in their ICMP form, not as UDP. */
 	bool notify_icmp;
-	struct cnp_cp_if_config ifs[CNP_CP_IF_MAX];
+	struct pnc_cp_if_config ifs[PNC_CP_IF_MAX];
 	unsigned int n_if;
 };
 
-struct cnp_config {
+struct pnc_config {
 	/* "router cnpproxy" exists */
 	bool present;
 	/* Roles enabled by configuration (all off by default). */
-	bool role[CNP_ROLE_MAX];
+	bool role[PNC_ROLE_MAX];
 	uint16_t notification_port;
 	uint16_t flow_label_port;
 	/* Types of the notification's ICMP form (doc/wire-formats.md 6.5). */
 	uint8_t notification_icmp_type;
 	uint8_t notification_icmp6_type;
-	struct cnp_proxy_config proxy;
-	struct cnp_cp_config cp;
+	struct pnc_proxy_config proxy;
+	struct pnc_cp_config cp;
 	/* Where the domain ends: both notification ports dropped on ingress. */
-	char border_if[CNP_BORDER_IF_MAX][CNP_IFNAME_MAX];
+	char border_if[PNC_BORDER_IF_MAX][PNC_IFNAME_MAX];
 	unsigned int n_border_if;
 	/* Egress PE of the flow-label tunnel: where, and for which outer destinations. */
-	char te_if[CNP_TE_IF_MAX][CNP_IFNAME_MAX];
+	char te_if[PNC_TE_IF_MAX][PNC_IFNAME_MAX];
 	unsigned int n_te_if;
-	uint8_t te_sid[CNP_TE_SID_MAX][16];
+	uint8_t te_sid[PNC_TE_SID_MAX][16];
 	unsigned int n_te_sid;
 };
 
 /* Nothing configured: every role off, every value zero. */
-extern void cnp_config_init(struct cnp_config *cfg);
+extern void pnc_config_init(struct pnc_config *cfg);
 /* No "router cnpproxy": what a role holds before its first apply. */
-extern const struct cnp_config cnp_config_off;
+extern const struct pnc_config pnc_config_off;
 
 /*
  * Check a pair of notification ports.  Returns true when acceptable;
  * otherwise false with a one-line reason for the operator in err.
  */
-extern bool cnp_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
+extern bool pnc_config_ports_valid(uint16_t notification_port, uint16_t flow_label_port, char *err,
 				   size_t errlen);
 
 /*
  * Check the notification's ICMPv6 type against the Long-haul CNP's: a
- * router must be able to tell the two apart.  As cnp_config_ports_valid().
+ * router must be able to tell the two apart.  As pnc_config_ports_valid().
  */
-extern bool cnp_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_type,
+extern bool pnc_config_icmp6_types_valid(uint8_t notification_type, uint8_t long_haul_type,
 					 char *err, size_t errlen);
 
 /* A congestion point interface named name, every value zero. */
-extern void cnp_cp_if_config_init(struct cnp_cp_if_config *ic, const char *name);
+extern void pnc_cp_if_config_init(struct pnc_cp_if_config *ic, const char *name);
 
 /* The YANG/CLI name of a format, and back (false if unknown). */
-extern const char *cnp_sender_format_name(enum cnp_sender_format fmt);
-extern bool cnp_sender_format_parse(const char *name, enum cnp_sender_format *fmt);
+extern const char *pnc_sender_format_name(enum pnc_sender_format fmt);
+extern bool pnc_sender_format_parse(const char *name, enum pnc_sender_format *fmt);
 /*
  * Whether senders of an address family (4 or 6) can be sent the format:
  * the ICMPv6 form exists for IPv6 only.  A refusal says why in err.
  */
-extern bool cnp_sender_format_valid(enum cnp_sender_format fmt, uint8_t family, char *err,
+extern bool pnc_sender_format_valid(enum pnc_sender_format fmt, uint8_t family, char *err,
 				    size_t errlen);
 
 /* "proxy" / "congestion-point": the CLI keyword of a role. */
-extern const char *cnp_role_name(enum cnp_role role);
+extern const char *pnc_role_name(enum pnc_role role);
 /* "proxy" / "congestionPoint": the JSON key of a role. */
-extern const char *cnp_role_json_key(enum cnp_role role);
+extern const char *pnc_role_json_key(enum pnc_role role);
 
 #endif /* _CNPPROXY_CONFIG_H */

@@ -8,16 +8,16 @@
 #include "cnpproxy_debug.h"
 
 /* clang-format off */
-struct debug cnp_dbg_zebra = {0, "debug cnpproxy zebra", "cnpproxyd zebra session events"};
-struct debug cnp_dbg_nb = {0, "debug cnpproxy northbound", "cnpproxyd configuration changes"};
-struct debug cnp_dbg_proxy = {0, "debug cnpproxy proxy", "cnpproxyd proxy role: notifications and CNPs"};
-struct debug cnp_dbg_cp = {0, "debug cnpproxy congestion", "cnpproxyd congestion point: queue states and notifications"};
+struct debug cnpproxy_dbg_zebra = {0, "debug cnpproxy zebra", "cnpproxyd zebra session events"};
+struct debug cnpproxy_dbg_nb = {0, "debug cnpproxy northbound", "cnpproxyd configuration changes"};
+struct debug cnpproxy_dbg_proxy = {0, "debug cnpproxy proxy", "cnpproxyd proxy role: notifications and CNPs"};
+struct debug cnpproxy_dbg_cp = {0, "debug cnpproxy congestion", "cnpproxyd congestion point: queue states and notifications"};
 /* clang-format on */
 
 void cnpproxy_debug_init(void)
 {
-	debug_install(&cnp_dbg_zebra);
-	debug_install(&cnp_dbg_nb);
-	debug_install(&cnp_dbg_proxy);
-	debug_install(&cnp_dbg_cp);
+	debug_install(&cnpproxy_dbg_zebra);
+	debug_install(&cnpproxy_dbg_nb);
+	debug_install(&cnpproxy_dbg_proxy);
+	debug_install(&cnpproxy_dbg_cp);
 }

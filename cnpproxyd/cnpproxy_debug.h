@@ -7,10 +7,10 @@
 
 #include "lib/debug.h"
 
-extern struct debug cnp_dbg_zebra;
-extern struct debug cnp_dbg_nb;
-extern struct debug cnp_dbg_proxy;
-extern struct debug cnp_dbg_cp;
+extern struct debug cnpproxy_dbg_zebra;
+extern struct debug cnpproxy_dbg_nb;
+extern struct debug cnpproxy_dbg_proxy;
+extern struct debug cnpproxy_dbg_cp;
 
 extern void cnpproxy_debug_init(void);
 

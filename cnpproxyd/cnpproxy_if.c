@@ -54,7 +54,7 @@ void cnpproxy_if_watch(cnpproxy_if_watcher watcher)
 
 static void tell(const struct interface *ifp, int ifindex)
 {
-	DEBUGD(&cnp_dbg_zebra, "zebra: interface %s %s (ifindex %d)", ifp->name,
+	DEBUGD(&cnpproxy_dbg_zebra, "zebra: interface %s %s (ifindex %d)", ifp->name,
 	       ifindex ? "appeared" : "is gone", ifindex ? ifindex : ifp->ifindex);
 	for (unsigned int i = 0; i < n_watchers; i++)
 		watchers[i](ifp->name, ifindex);

@@ -39,7 +39,7 @@
 #include "cnpproxy_vty.h"
 #include "cnpproxy_zebra.h"
 
-struct cnpproxy_globals cnp_g;
+struct cnpproxy_globals cnpproxy_g;
 DEFINE_MGROUP(CNPPROXYD, "cnpproxyd");
 
 /*

@@ -7,8 +7,8 @@
 
 #include "lib/northbound.h"
 
-struct cnp_proxy_config;
-struct cnp_cp_config;
+struct pnc_proxy_config;
+struct pnc_cp_config;
 
 extern const struct frr_yang_module_info frr_cnpproxyd_info;
 
@@ -23,7 +23,7 @@ int cnpproxy_nb_modify(struct nb_cb_modify_args *args);
 int cnpproxy_nb_destroy(struct nb_cb_destroy_args *args);
 int cnpproxy_destroy(struct nb_cb_destroy_args *args);
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args);
-/* cnp_g.cfg without "router cnpproxy" (ports: the YANG defaults). */
+/* cnpproxy_g.cfg without "router cnpproxy" (ports: the YANG defaults). */
 void cnpproxy_nb_config_reset(void);
 int cnpproxy_proxy_source_modify(struct nb_cb_modify_args *args);
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args);
@@ -41,7 +41,7 @@ int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 /* Flow-label tunnel of the proxy role (tunnel/nb.c). */
 int cnpproxy_tunnel_address_modify(struct nb_cb_modify_args *args);
 /* The tunnel's settings from the committed cnpproxy node (NULL: none) into pc. */
-void cnpproxy_tunnel_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy);
+void cnpproxy_tunnel_config_load(struct pnc_proxy_config *pc, const struct lyd_node *cnpproxy);
 void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
 void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode,
@@ -72,7 +72,7 @@ struct yang_data *cnpproxy_state_attach_get_elem(struct nb_cb_get_elem_args *arg
 int cnpproxy_cp_fallback_modify(struct nb_cb_modify_args *args);
 int cnpproxy_cp_source_modify(struct nb_cb_modify_args *args);
 /* The role's settings from the committed cnpproxy node (NULL: none) into cc. */
-void cnpproxy_cp_config_load(struct cnp_cp_config *cc, const struct lyd_node *cnpproxy);
+void cnpproxy_cp_config_load(struct pnc_cp_config *cc, const struct lyd_node *cnpproxy);
 
 /* CLI display callbacks (cnpproxy_cli.c). */
 void cli_show_cnpproxy(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);

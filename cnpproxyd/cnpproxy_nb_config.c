@@ -5,7 +5,7 @@
  * One style for every node.  The per-node callbacks only validate (in
  * NB_EV_VALIDATE, so a refused change never reaches the running state);
  * after each transaction cnpproxy_apply_finish() reads the whole committed
- * "router cnpproxy" tree into cnp_g.cfg and each role follows it.  Leaves
+ * "router cnpproxy" tree into cnpproxy_g.cfg and each role follows it.  Leaves
  * that go back to their default read as the YANG default, which is
  * therefore the only place a default is written down.
  */
@@ -48,19 +48,20 @@ int cnpproxy_nb_destroy(struct nb_cb_destroy_args *args)
 /* No "router cnpproxy": every role off, the ports the module defaults to. */
 void cnpproxy_nb_config_reset(void)
 {
-	cnp_config_init(&cnp_g.cfg);
-	cnp_g.cfg.notification_port = yang_get_default_uint16(CNPPROXY_XPATH "/notification-port");
-	cnp_g.cfg.flow_label_port = yang_get_default_uint16(CNPPROXY_XPATH "/flow-label-port");
-	cnp_g.cfg.notification_icmp_type = yang_get_default_uint8(CNPPROXY_XPATH
-								  "/notification-icmp-type");
-	cnp_g.cfg.notification_icmp6_type = yang_get_default_uint8(CNPPROXY_XPATH
-								   "/notification-icmpv6-type");
+	pnc_config_init(&cnpproxy_g.cfg);
+	cnpproxy_g.cfg.notification_port = yang_get_default_uint16(CNPPROXY_XPATH
+								   "/notification-port");
+	cnpproxy_g.cfg.flow_label_port = yang_get_default_uint16(CNPPROXY_XPATH "/flow-label-port");
+	cnpproxy_g.cfg.notification_icmp_type = yang_get_default_uint8(CNPPROXY_XPATH
+								       "/notification-icmp-type");
+	cnpproxy_g.cfg.notification_icmp6_type =
+		yang_get_default_uint8(CNPPROXY_XPATH "/notification-icmpv6-type");
 }
 
 /* /frr-cnpproxyd:cnpproxyd/cnpproxy */
 int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 {
-	struct proxy_table none;
+	struct pnc_pt_table none;
 
 	if (args->event != NB_EV_APPLY)
 		return NB_OK;
@@ -68,21 +69,21 @@ int cnpproxy_destroy(struct nb_cb_destroy_args *args)
 	/* apply_finish is not called for the node that goes away. */
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		cnpproxy_nb_config_reset();
-		cnpproxy_proxy_apply(&cnp_g.cfg);
+		cnpproxy_proxy_apply(&cnpproxy_g.cfg);
 	}
-	pt_init(&none);
+	pnc_pt_init(&none);
 	cnpproxy_rib_static_replace(&none);
-	cnpproxy_cp_apply(&cnp_g.cfg);
-	cnpproxy_border_apply(&cnp_g.cfg);
-	cnpproxy_egress_apply(&cnp_g.cfg);
-	DEBUGD(&cnp_dbg_nb, "northbound: router cnpproxy removed");
+	cnpproxy_cp_apply(&cnpproxy_g.cfg);
+	cnpproxy_border_apply(&cnpproxy_g.cfg);
+	cnpproxy_egress_apply(&cnpproxy_g.cfg);
+	DEBUGD(&cnpproxy_dbg_nb, "northbound: router cnpproxy removed");
 	return NB_OK;
 }
 
 /* An interface leaf-list into a bounded array of names. */
 /* A list of interface names in the configuration, its count and size. */
 struct if_names {
-	char (*names)[CNP_IFNAME_MAX];
+	char (*names)[PNC_IFNAME_MAX];
 	unsigned int *n;
 	unsigned int max;
 };
@@ -94,17 +95,17 @@ static int if_name_add(const struct lyd_node *dnode, void *arg)
 	struct if_names *l = arg;
 
 	if (*l->n < l->max)
-		strlcpy(l->names[(*l->n)++], yang_dnode_get_string(dnode, NULL), CNP_IFNAME_MAX);
+		strlcpy(l->names[(*l->n)++], yang_dnode_get_string(dnode, NULL), PNC_IFNAME_MAX);
 	return YANG_ITER_CONTINUE;
 }
 
 static int sender_add(const struct lyd_node *dnode, void *arg)
 {
-	struct cnp_proxy_config *pc = arg;
-	struct cnp_sender *snd;
+	struct pnc_proxy_config *pc = arg;
+	struct pnc_sender *snd;
 	struct prefix p;
 
-	if (pc->n_senders >= CNP_SENDER_MAX)
+	if (pc->n_senders >= PNC_SENDER_MAX)
 		return YANG_ITER_STOP;
 	snd = &pc->senders[pc->n_senders];
 	yang_dnode_get_prefix(&p, dnode, "prefix");
@@ -113,15 +114,15 @@ static int sender_add(const struct lyd_node *dnode, void *arg)
 	snd->plen = p.prefixlen;
 	snd->cnp_sized = yang_dnode_get_bool(dnode, "cnp-sized");
 	/* Validated on commit: the name is one of the module's. */
-	if (cnp_sender_format_parse(yang_dnode_get_string(dnode, "format"), &snd->format))
+	if (pnc_sender_format_parse(yang_dnode_get_string(dnode, "format"), &snd->format))
 		pc->n_senders++;
 	return YANG_ITER_CONTINUE;
 }
 
 /* The level policy and the formats' code points (doc/cnpproxyd.md). */
-static void formats_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy)
+static void formats_load(struct pnc_proxy_config *pc, const struct lyd_node *proxy)
 {
-	struct cnp_level_policy *lp = &pc->level;
+	struct pnc_level_policy *lp = &pc->level;
 
 	yang_dnode_iterate(sender_add, pc, proxy, "sender");
 	lp->severe_level = yang_dnode_get_uint8(proxy, "severe-level");
@@ -129,8 +130,8 @@ static void formats_load(struct cnp_proxy_config *pc, const struct lyd_node *pro
 	lp->light_cnp_pacing = yang_dnode_get_uint8(proxy, "light-cnp-pacing");
 	lp->lh_light_action = strcmp(yang_dnode_get_string(proxy, "long-haul/light-action"),
 				     "rate-reduce")
-				      ? CNP_LH_LIGHT_NOTIFY
-				      : CNP_LH_LIGHT_RATE_REDUCE;
+				      ? PNC_LH_LIGHT_NOTIFY
+				      : PNC_LH_LIGHT_RATE_REDUCE;
 	lp->lh_light_reduce = yang_dnode_get_uint8(proxy, "long-haul/light-reduce");
 	lp->lh_severe_reduce = yang_dnode_get_uint8(proxy, "long-haul/severe-reduce");
 	lp->lh_reduce_step = yang_dnode_get_uint8(proxy, "long-haul/severe-reduce-step");
@@ -145,7 +146,7 @@ static void formats_load(struct cnp_proxy_config *pc, const struct lyd_node *pro
 	pc->ra_opcode = yang_dnode_get_uint8(proxy, "rate-advice/opcode");
 }
 
-static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy)
+static void proxy_load(struct pnc_proxy_config *pc, const struct lyd_node *proxy)
 {
 	struct ipaddr a;
 
@@ -179,10 +180,10 @@ static void proxy_load(struct cnp_proxy_config *pc, const struct lyd_node *proxy
 
 static int te_sid_add(const struct lyd_node *dnode, void *arg)
 {
-	struct cnp_config *cfg = arg;
+	struct pnc_config *cfg = arg;
 	struct ipaddr a;
 
-	if (cfg->n_te_sid < CNP_TE_SID_MAX) {
+	if (cfg->n_te_sid < PNC_TE_SID_MAX) {
 		yang_dnode_get_ip(&a, dnode, NULL);
 		memcpy(cfg->te_sid[cfg->n_te_sid++], &a.ipaddr_v6, 16);
 	}
@@ -191,7 +192,7 @@ static int te_sid_add(const struct lyd_node *dnode, void *arg)
 
 static int static_proxy_add(const struct lyd_node *dnode, void *arg)
 {
-	struct proxy_table *want = arg;
+	struct pnc_pt_table *want = arg;
 	struct prefix p;
 	struct ipaddr via;
 
@@ -206,18 +207,18 @@ static int static_proxy_add(const struct lyd_node *dnode, void *arg)
 void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 {
 	/* Kilobytes: not on the stack.  The main thread alone commits. */
-	static struct cnp_config next;
+	static struct pnc_config next;
 	const struct lyd_node *cnpproxy = args->dnode;
-	struct cnp_config *cfg = &next;
+	struct pnc_config *cfg = &next;
 	const struct lyd_node *proxy;
-	struct proxy_table want;
+	struct pnc_pt_table want;
 
 	/*
 	 * Read into a copy without the lock: the fast-path thread, which
 	 * reads the proxy role's part, waits only for the copy to be
 	 * swapped in.
 	 */
-	cnp_config_init(cfg);
+	pnc_config_init(cfg);
 	cfg->present = true;
 	cfg->notification_port = yang_dnode_get_uint16(cnpproxy, "notification-port");
 	cfg->flow_label_port = yang_dnode_get_uint16(cnpproxy, "flow-label-port");
@@ -225,35 +226,35 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cfg->notification_icmp6_type = yang_dnode_get_uint8(cnpproxy, "notification-icmpv6-type");
 
 	proxy = yang_dnode_get(cnpproxy, "proxy");
-	cfg->role[CNP_ROLE_PROXY] = proxy != NULL;
+	cfg->role[PNC_ROLE_PROXY] = proxy != NULL;
 	if (proxy)
 		proxy_load(&cfg->proxy, proxy);
 	cnpproxy_tunnel_config_load(&cfg->proxy, cnpproxy);
-	cfg->role[CNP_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy, "congestion-point");
+	cfg->role[PNC_ROLE_CONGESTION_POINT] = yang_dnode_exists(cnpproxy, "congestion-point");
 	cnpproxy_cp_config_load(&cfg->cp, cnpproxy);
 	yang_dnode_iterate(if_name_add, IF_NAMES(cfg->border_if, cfg->n_border_if), cnpproxy,
 			   "border-interface");
 	yang_dnode_iterate(if_name_add, IF_NAMES(cfg->te_if, cfg->n_te_if), cnpproxy,
 			   "tunnel-egress/interface");
 	yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
-	DEBUGD(&cnp_dbg_nb, "northbound: configuration read (proxy %s, congestion point %s)",
-	       cfg->role[CNP_ROLE_PROXY] ? "on" : "off",
-	       cfg->role[CNP_ROLE_CONGESTION_POINT] ? "on" : "off");
+	DEBUGD(&cnpproxy_dbg_nb, "northbound: configuration read (proxy %s, congestion point %s)",
+	       cfg->role[PNC_ROLE_PROXY] ? "on" : "off",
+	       cfg->role[PNC_ROLE_CONGESTION_POINT] ? "on" : "off");
 
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		cnp_g.cfg = next;
-		cnpproxy_proxy_apply(&cnp_g.cfg);
+		cnpproxy_g.cfg = next;
+		cnpproxy_proxy_apply(&cnpproxy_g.cfg);
 	}
 
 	/* The main thread's table: the fast path sees it through the lookup's swap. */
-	pt_init(&want);
+	pnc_pt_init(&want);
 	yang_dnode_iterate(static_proxy_add, &want, cnpproxy, "proxy-for");
 	cnpproxy_rib_static_replace(&want);
-	pt_fini(&want);
+	pnc_pt_fini(&want);
 
-	cnpproxy_cp_apply(&cnp_g.cfg);
-	cnpproxy_border_apply(&cnp_g.cfg);
-	cnpproxy_egress_apply(&cnp_g.cfg);
+	cnpproxy_cp_apply(&cnpproxy_g.cfg);
+	cnpproxy_border_apply(&cnpproxy_g.cfg);
+	cnpproxy_egress_apply(&cnpproxy_g.cfg);
 }
 
 static int sender_cnp_sized_check(const struct lyd_node *sender, char *errmsg, size_t errmsg_len)
@@ -269,17 +270,17 @@ static int sender_cnp_sized_check(const struct lyd_node *sender, char *errmsg, s
 /* A format the prefix's senders cannot be sent is refused, never dropped silently. */
 int cnpproxy_proxy_sender_format_modify(struct nb_cb_modify_args *args)
 {
-	enum cnp_sender_format fmt;
+	enum pnc_sender_format fmt;
 	struct prefix p;
 
 	if (args->event != NB_EV_VALIDATE)
 		return NB_OK;
-	if (!cnp_sender_format_parse(yang_dnode_get_string(args->dnode, NULL), &fmt)) {
+	if (!pnc_sender_format_parse(yang_dnode_get_string(args->dnode, NULL), &fmt)) {
 		snprintf(args->errmsg, args->errmsg_len, "unknown sender format");
 		return NB_ERR_VALIDATION;
 	}
 	yang_dnode_get_prefix(&p, lyd_parent(args->dnode), "prefix");
-	if (!cnp_sender_format_valid(fmt, p.family == AF_INET ? 4 : 6, args->errmsg,
+	if (!pnc_sender_format_valid(fmt, p.family == AF_INET ? 4 : 6, args->errmsg,
 				     args->errmsg_len))
 		return NB_ERR_VALIDATION;
 	return sender_cnp_sized_check(lyd_parent(args->dnode), args->errmsg, args->errmsg_len);
@@ -354,7 +355,7 @@ int cnpproxy_icmp6_type_modify(struct nb_cb_modify_args *args)
 		return NB_OK;
 	notif = u8_or_default(top, "notification-icmpv6-type");
 	lh = u8_or_default(top, "proxy/long-haul/icmpv6-type");
-	if (!cnp_config_icmp6_types_valid(notif, lh, args->errmsg, args->errmsg_len))
+	if (!pnc_config_icmp6_types_valid(notif, lh, args->errmsg, args->errmsg_len))
 		return NB_ERR_VALIDATION;
 	return NB_OK;
 }
@@ -372,7 +373,7 @@ int cnpproxy_port_modify(struct nb_cb_modify_args *args)
 		return NB_OK;
 	notif = port_or_default(parent, "notification-port");
 	flow = port_or_default(parent, "flow-label-port");
-	if (!cnp_config_ports_valid(notif, flow, args->errmsg, args->errmsg_len))
+	if (!pnc_config_ports_valid(notif, flow, args->errmsg, args->errmsg_len))
 		return NB_ERR_VALIDATION;
 	return NB_OK;
 }

@@ -55,10 +55,10 @@ static const char *leaf_name(const char *xpath)
  */
 #define SNAPSHOT_US 100000
 
-static const struct pn_counters *counters_snapshot(void)
+static const struct cnpproxy_proxy_counters *counters_snapshot(void)
 {
 	static struct {
-		struct pn_counters v;
+		struct cnpproxy_proxy_counters v;
 		uint64_t at, clears;
 		bool valid;
 	} snap;
@@ -79,7 +79,7 @@ struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args
 {
 	const char *name = leaf_name(args->xpath);
 
-	for (int c = 0; c < PN_COUNTER_MAX; c++)
+	for (int c = 0; c < CNPPROXY_PROXY_COUNTER_MAX; c++)
 		if (same_name(cnpproxy_proxy_counter_name(c), name))
 			return yang_data_new_uint64(args->xpath, counters_snapshot()->c[c]);
 	return NULL;
@@ -89,14 +89,16 @@ struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args
 struct yang_data *cnpproxy_state_proxy_flows_get_elem(struct nb_cb_get_elem_args *args)
 {
 	return yang_data_new_uint32(args->xpath,
-				    pn_flows ? (uint32_t)pnc_flow_table_count(pn_flows) : 0);
+				    cnpproxy_proxy_flows
+					    ? (uint32_t)pnc_flow_table_count(cnpproxy_proxy_flows)
+					    : 0);
 }
 
 /*
  * /frr-cnpproxyd:cnpproxyd/state/congestion-interface: list entries are
  * interface positions + 1 (NULL ends the list).
  */
-static bool view_of(const void *entry, struct cp_if_view *v)
+static bool view_of(const void *entry, struct cnpproxy_cp_if_view *v)
 {
 	return entry && cnpproxy_cp_if_view((unsigned int)(uintptr_t)entry - 1, v);
 }
@@ -110,7 +112,7 @@ const void *cnpproxy_state_cp_if_get_next(struct nb_cb_get_next_args *args)
 
 int cnpproxy_state_cp_if_get_keys(struct nb_cb_get_keys_args *args)
 {
-	struct cp_if_view v;
+	struct cnpproxy_cp_if_view v;
 
 	if (!view_of(args->list_entry, &v))
 		return NB_ERR;
@@ -121,7 +123,7 @@ int cnpproxy_state_cp_if_get_keys(struct nb_cb_get_keys_args *args)
 
 const void *cnpproxy_state_cp_if_lookup_entry(struct nb_cb_lookup_entry_args *args)
 {
-	struct cp_if_view v;
+	struct cnpproxy_cp_if_view v;
 
 	for (unsigned int i = 0; cnpproxy_cp_if_view(i, &v); i++)
 		if (!strcmp(v.cfg->name, args->keys->key[0]))
@@ -133,14 +135,14 @@ const void *cnpproxy_state_cp_if_lookup_entry(struct nb_cb_lookup_entry_args *ar
 struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args)
 {
 	const char *name = leaf_name(args->xpath);
-	struct cp_if_view v;
+	struct cnpproxy_cp_if_view v;
 
 	if (!view_of(args->list_entry, &v))
 		return NULL;
 	if (!strcmp(name, "name"))
 		return yang_data_new_string(args->xpath, v.cfg->name);
 	if (!strcmp(name, "state"))
-		return yang_data_new_string(args->xpath, cp_state_name(v.machine->state));
+		return yang_data_new_string(args->xpath, pnc_cp_state_name(v.machine->state));
 	if (!strcmp(name, "backlog"))
 		return yang_data_new_uint32(args->xpath, v.qdisc ? v.qdisc->backlog_bytes : 0);
 	if (!strcmp(name, "average-backlog"))
@@ -149,8 +151,8 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
 		return yang_data_new_uint64(args->xpath, v.thr->k_min);
 	if (!strcmp(name, "k-max"))
 		return yang_data_new_uint64(args->xpath, v.thr->k_max);
-	for (int c = 0; c < CP_C_MAX; c++)
-		if (same_name(cp_counter_name(c), name))
+	for (int c = 0; c < CNPPROXY_CP_COUNTER_MAX; c++)
+		if (same_name(cnpproxy_cp_counter_name(c), name))
 			return yang_data_new_uint64(args->xpath, v.counters[c]);
 	return NULL;
 }
@@ -162,14 +164,14 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
  * gives the first of each prefix, the one in force.  Only the flows
  * are walked in pages: FRR's walk may stop in one list of a container.
  */
-static const struct pt_entry *pt_entry_of(const void *entry)
+static const struct pnc_pt_entry *pt_entry_of(const void *entry)
 {
 	uintptr_t i = (uintptr_t)entry;
 
-	return i && i <= cnp_proxies.count ? &cnp_proxies.entries[i - 1] : NULL;
+	return i && i <= cnpproxy_rib_proxies.count ? &cnpproxy_rib_proxies.entries[i - 1] : NULL;
 }
 
-static bool pt_same_prefix(const struct pt_prefix *a, const struct pt_prefix *b)
+static bool pt_same_prefix(const struct pnc_pt_prefix *a, const struct pnc_pt_prefix *b)
 {
 	return a->addr.family == b->addr.family && a->len == b->len &&
 	       !memcmp(a->addr.bytes, b->addr.bytes, sizeof(a->addr.bytes));
@@ -178,11 +180,12 @@ static bool pt_same_prefix(const struct pt_prefix *a, const struct pt_prefix *b)
 /* The position i, or the first after it that starts another prefix; NULL past the end. */
 static const void *pt_from(size_t i)
 {
-	const struct pt_entry *e = cnp_proxies.entries;
+	const struct pnc_pt_entry *e = cnpproxy_rib_proxies.entries;
 
-	while (i && i < cnp_proxies.count && pt_same_prefix(&e[i - 1].prefix, &e[i].prefix))
+	while (i && i < cnpproxy_rib_proxies.count &&
+	       pt_same_prefix(&e[i - 1].prefix, &e[i].prefix))
 		i++;
-	return i < cnp_proxies.count ? (const void *)(uintptr_t)(i + 1) : NULL;
+	return i < cnpproxy_rib_proxies.count ? (const void *)(uintptr_t)(i + 1) : NULL;
 }
 
 const void *cnpproxy_state_pt_get_next(struct nb_cb_get_next_args *args)
@@ -192,7 +195,7 @@ const void *cnpproxy_state_pt_get_next(struct nb_cb_get_next_args *args)
 
 int cnpproxy_state_pt_get_keys(struct nb_cb_get_keys_args *args)
 {
-	const struct pt_entry *e = pt_entry_of(args->list_entry);
+	const struct pnc_pt_entry *e = pt_entry_of(args->list_entry);
 
 	if (!e)
 		return NB_ERR;
@@ -207,15 +210,16 @@ int cnpproxy_state_pt_get_keys(struct nb_cb_get_keys_args *args)
  */
 static bool pt_find_key(const struct yang_list_keys *keys, size_t *i, bool *there)
 {
-	struct pt_prefix typed, key;
+	struct pnc_pt_prefix typed, key;
 	struct prefix p;
 
 	/* Host bits cleared, as the table has them. */
 	if (!str2prefix(keys->key[0], &p) || !cnpproxy_rib_prefix(&typed, &p) ||
-	    !pt_prefix_make(&key, &typed.addr, typed.len))
+	    !pnc_pt_prefix_make(&key, &typed.addr, typed.len))
 		return false;
-	*i = pt_rank(&cnp_proxies, &key);
-	*there = *i < cnp_proxies.count && pt_same_prefix(&cnp_proxies.entries[*i].prefix, &key);
+	*i = pnc_pt_rank(&cnpproxy_rib_proxies, &key);
+	*there = *i < cnpproxy_rib_proxies.count &&
+		 pt_same_prefix(&cnpproxy_rib_proxies.entries[*i].prefix, &key);
 	return true;
 }
 
@@ -231,7 +235,7 @@ const void *cnpproxy_state_pt_lookup_entry(struct nb_cb_lookup_entry_args *args)
 
 struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)
 {
-	const struct pt_entry *e = pt_entry_of(args->list_entry);
+	const struct pnc_pt_entry *e = pt_entry_of(args->list_entry);
 	const char *name = leaf_name(args->xpath);
 	char buf[PREFIX_STRLEN];
 
@@ -244,9 +248,10 @@ struct yang_data *cnpproxy_state_pt_get_elem(struct nb_cb_get_elem_args *args)
 		return yang_data_new_string(args->xpath,
 					    cnpproxy_rib_addr2str(&e->proxy, buf, sizeof(buf)));
 	if (!strcmp(name, "source"))
-		return yang_data_new_string(args->xpath,
-					    e->source == PT_SOURCE_STATIC ? "static" : "learned");
-	if (!strcmp(name, "protocol") && e->source == PT_SOURCE_LEARNED)
+		return yang_data_new_string(args->xpath, e->source == PNC_PT_SOURCE_STATIC
+								 ? "static"
+								 : "learned");
+	if (!strcmp(name, "protocol") && e->source == PNC_PT_SOURCE_LEARNED)
 		return yang_data_new_string(args->xpath, zebra_route_string(e->origin));
 	return NULL;
 }
@@ -280,13 +285,15 @@ static const struct pnc_flow *flow_of(const void *entry)
 	if (!slot--)
 		return NULL;
 	want = slot;
-	f = pnc_flow_table_next(pn_flows, &slot);
+	f = pnc_flow_table_next(cnpproxy_proxy_flows, &slot);
 	return f && slot == want ? f : NULL;
 }
 
 static const void *flow_from(uint32_t slot)
 {
-	return pnc_flow_table_next(pn_flows, &slot) ? (const void *)(uintptr_t)(slot + 1) : NULL;
+	return pnc_flow_table_next(cnpproxy_proxy_flows, &slot)
+		       ? (const void *)(uintptr_t)(slot + 1)
+		       : NULL;
 }
 
 const void *cnpproxy_state_flow_get_next(struct nb_cb_get_next_args *args)
@@ -335,7 +342,7 @@ const void *cnpproxy_state_flow_lookup_entry(struct nb_cb_lookup_entry_args *arg
 	uint32_t slot;
 
 	if (!flow_key_parse(args->keys, &k) ||
-	    !pnc_flow_table_slot(pn_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
+	    !pnc_flow_table_slot(cnpproxy_proxy_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
 		return NULL;
 	return (const void *)(uintptr_t)(slot + 1);
 }
@@ -347,7 +354,7 @@ const void *cnpproxy_state_flow_lookup_next(struct nb_cb_lookup_entry_args *args
 
 	if (!flow_key_parse(args->keys, &k))
 		return NULL;
-	if (pnc_flow_table_slot(pn_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
+	if (pnc_flow_table_slot(cnpproxy_proxy_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
 		return flow_from(slot + 1);
 	/* Gone since the page ended: after the slot it had. */
 	if (flow_last.valid && flow_last.key.ver == k.ver && flow_last.key.qpn == k.qpn &&
@@ -391,7 +398,7 @@ struct yang_data *cnpproxy_state_flow_get_elem(struct nb_cb_get_elem_args *args)
  */
 static const struct {
 	const char *name;
-	bool (*view)(unsigned int i, struct cnp_attach_if *out);
+	bool (*view)(unsigned int i, struct cnpproxy_attach_if *out);
 } attach_programs[] = {
 	{ "xdp", cnpproxy_learn_attachment },
 	{ "flow-label-tunnel", cnpproxy_tunnel_attachment },
@@ -400,7 +407,7 @@ static const struct {
 	{ "congestion-point", cnpproxy_cp_attachment },
 };
 
-static bool attach_of(const void *entry, unsigned int *prog, struct cnp_attach_if *ai)
+static bool attach_of(const void *entry, unsigned int *prog, struct cnpproxy_attach_if *ai)
 {
 	uintptr_t v = (uintptr_t)entry;
 
@@ -414,7 +421,7 @@ const void *cnpproxy_state_attach_get_next(struct nb_cb_get_next_args *args)
 {
 	uintptr_t v = (uintptr_t)args->list_entry;
 	unsigned int prog = v ? (v - 1) >> 8 : 0, pos = v ? ((v - 1) & 0xff) + 1 : 0;
-	struct cnp_attach_if ai;
+	struct cnpproxy_attach_if ai;
 
 	for (; prog < array_size(attach_programs); prog++, pos = 0)
 		if (attach_programs[prog].view(pos, &ai))
@@ -424,7 +431,7 @@ const void *cnpproxy_state_attach_get_next(struct nb_cb_get_next_args *args)
 
 int cnpproxy_state_attach_get_keys(struct nb_cb_get_keys_args *args)
 {
-	struct cnp_attach_if ai;
+	struct cnpproxy_attach_if ai;
 	unsigned int prog;
 
 	if (!attach_of(args->list_entry, &prog, &ai))
@@ -437,7 +444,7 @@ int cnpproxy_state_attach_get_keys(struct nb_cb_get_keys_args *args)
 
 const void *cnpproxy_state_attach_lookup_entry(struct nb_cb_lookup_entry_args *args)
 {
-	struct cnp_attach_if ai;
+	struct cnpproxy_attach_if ai;
 
 	for (unsigned int prog = 0; prog < array_size(attach_programs); prog++) {
 		if (strcmp(attach_programs[prog].name, args->keys->key[0]))
@@ -452,7 +459,7 @@ const void *cnpproxy_state_attach_lookup_entry(struct nb_cb_lookup_entry_args *a
 struct yang_data *cnpproxy_state_attach_get_elem(struct nb_cb_get_elem_args *args)
 {
 	const char *name = leaf_name(args->xpath);
-	struct cnp_attach_if ai;
+	struct cnpproxy_attach_if ai;
 	unsigned int prog;
 
 	if (!attach_of(args->list_entry, &prog, &ai))

@@ -4,7 +4,7 @@
  */
 #include "cnpproxy_ratelimit.h"
 
-void cnp_bucket_init(struct cnp_bucket *b, uint64_t rate, uint64_t burst, uint64_t now_us)
+void pnc_bucket_init(struct pnc_bucket *b, uint64_t rate, uint64_t burst, uint64_t now_us)
 {
 	b->rate = rate;
 	b->burst = burst ? burst : 1;
@@ -12,7 +12,7 @@ void cnp_bucket_init(struct cnp_bucket *b, uint64_t rate, uint64_t burst, uint64
 	b->last_us = now_us;
 }
 
-bool cnp_bucket_take(struct cnp_bucket *b, uint64_t now_us)
+bool pnc_bucket_take(struct pnc_bucket *b, uint64_t now_us)
 {
 	uint64_t cap = b->burst * 1000000u;
 

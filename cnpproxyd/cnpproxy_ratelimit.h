@@ -9,15 +9,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct cnp_bucket {
+struct pnc_bucket {
 	uint64_t rate;	/* tokens per second */
 	uint64_t burst; /* bucket size, in tokens */
 	uint64_t micro; /* tokens * 1e6, so that refills need no division */
 	uint64_t last_us;
 };
 
-extern void cnp_bucket_init(struct cnp_bucket *b, uint64_t rate, uint64_t burst, uint64_t now_us);
+extern void pnc_bucket_init(struct pnc_bucket *b, uint64_t rate, uint64_t burst, uint64_t now_us);
 /* Take one token if there is one. */
-extern bool cnp_bucket_take(struct cnp_bucket *b, uint64_t now_us);
+extern bool pnc_bucket_take(struct pnc_bucket *b, uint64_t now_us);
 
 #endif /* _CNPPROXY_RATELIMIT_H */

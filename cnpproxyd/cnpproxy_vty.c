@@ -37,9 +37,9 @@
  * Whether an enabled role runs, and if not why; the status never implies
  * that an enabled role does something it does not.
  */
-static const char *role_not_operational(enum cnp_role r)
+static const char *role_not_operational(enum pnc_role r)
 {
-	if (r == CNP_ROLE_PROXY)
+	if (r == PNC_ROLE_PROXY)
 		return cnpproxy_proxy_not_operational();
 	return cnpproxy_cp_not_operational();
 }
@@ -108,9 +108,9 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
       JSON_STR)
 {
 	const struct cnpproxy_zebra_state *zs = cnpproxy_zebra_state();
-	const struct cnp_config *cfg = &cnp_g.cfg;
+	const struct pnc_config *cfg = &cnpproxy_g.cfg;
 	char since[32];
-	enum cnp_role r;
+	enum pnc_role r;
 
 	time_str(zs->last_change, since, sizeof(since));
 
@@ -130,7 +130,7 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 		json_object_object_add(json, "zebra", jz);
 
 		json_object_boolean_add(json, "configured", cfg->present);
-		for (r = 0; r < CNP_ROLE_MAX; r++) {
+		for (r = 0; r < PNC_ROLE_MAX; r++) {
 			json_object *jr = json_object_new_object();
 
 			const char *why = role_not_operational(r);
@@ -139,12 +139,12 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 			json_object_boolean_add(jr, "operational", cfg->role[r] && !why);
 			if (cfg->role[r] && why)
 				json_object_string_add(jr, "reason", why);
-			json_object_object_add(jroles, cnp_role_json_key(r), jr);
+			json_object_object_add(jroles, pnc_role_json_key(r), jr);
 		}
 		json_object_object_add(json, "roles", jroles);
 
-		if (cfg->role[CNP_ROLE_PROXY]) {
-			const struct cnp_proxy_config *pc = &cfg->proxy;
+		if (cfg->role[PNC_ROLE_PROXY]) {
+			const struct pnc_proxy_config *pc = &cfg->proxy;
 			json_object *jp = json_object_new_object(), *jl = json_object_new_array();
 			char a[INET6_ADDRSTRLEN];
 
@@ -167,7 +167,8 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 			for (unsigned int i = 0; i < pc->n_filter_if; i++)
 				json_object_array_add(jl, json_object_new_string(pc->filter_if[i]));
 			json_object_object_add(jp, "filterInterfaces", jl);
-			json_object_string_add(jp, "fastPath", cnp_fast_path_name(pc->fast_path));
+			json_object_string_add(jp, "fastPath",
+					       cnpproxy_fast_path_name(pc->fast_path));
 			json_object_int_add(jp, "flowTableSize", pc->flow_table_size);
 			json_object *jproxy = NULL;
 
@@ -192,16 +193,16 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 	vty_out(vty, "  zebra session: %s since %s (%u connects, %u disconnects)\n",
 		zs->up ? "up" : "down", since, zs->connects, zs->disconnects);
 	vty_out(vty, "  configuration: %s\n", cfg->present ? "router cnpproxy" : "none");
-	for (r = 0; r < CNP_ROLE_MAX; r++) {
+	for (r = 0; r < PNC_ROLE_MAX; r++) {
 		const char *why = role_not_operational(r);
 
 		if (cfg->role[r] && why)
 			vty_out(vty, "  role %s: enabled, not operational (%s)\n",
-				cnp_role_name(r), why);
+				pnc_role_name(r), why);
 		else if (cfg->role[r])
-			vty_out(vty, "  role %s: enabled, operational\n", cnp_role_name(r));
+			vty_out(vty, "  role %s: enabled, operational\n", pnc_role_name(r));
 		else
-			vty_out(vty, "  role %s: disabled\n", cnp_role_name(r));
+			vty_out(vty, "  role %s: disabled\n", pnc_role_name(r));
 	}
 	vty_out(vty, "  notification port: %u, flow-label port: %u\n", cfg->notification_port,
 		cfg->flow_label_port);
@@ -211,19 +212,19 @@ DEFPY(show_cnpproxy_status, show_cnpproxy_status_cmd,
 	return CMD_SUCCESS;
 }
 
-static const char *source_str(enum pt_source source)
+static const char *source_str(enum pnc_pt_source source)
 {
-	return source == PT_SOURCE_LEARNED ? "learned" : "static";
+	return source == PNC_PT_SOURCE_LEARNED ? "learned" : "static";
 }
 
 /* The protocol that signalled a learned entry; "config" for static ones. */
-static const char *origin_str(const struct pt_entry *e)
+static const char *origin_str(const struct pnc_pt_entry *e)
 {
-	return e->source == PT_SOURCE_LEARNED ? zebra_route_string(e->origin) : "config";
+	return e->source == PNC_PT_SOURCE_LEARNED ? zebra_route_string(e->origin) : "config";
 }
 
 /* One entry as JSON; the caller adds the prefix where it needs it. */
-static json_object *proxy_entry_json(const struct pt_entry *e)
+static json_object *proxy_entry_json(const struct pnc_pt_entry *e)
 {
 	json_object *j = json_object_new_object();
 	char buf[INET6_ADDRSTRLEN];
@@ -254,8 +255,8 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		vty_out(vty, "%-43s %-39s %-8s %-8s %s\n", "Prefix", "Proxy", "Source", "Origin",
 			"Since");
 
-	for (i = 0; i < cnp_proxies.count; i++) {
-		const struct pt_entry *e = &cnp_proxies.entries[i];
+	for (i = 0; i < cnpproxy_rib_proxies.count; i++) {
+		const struct pnc_pt_entry *e = &cnpproxy_rib_proxies.entries[i];
 		char pfx[INET6_ADDRSTRLEN + 5];
 		char addr[INET6_ADDRSTRLEN];
 		char since[32];
@@ -280,12 +281,14 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 	if (jentries) {
 		json = json_object_new_object();
 		json_object_object_add(json, "proxies", jentries);
-		json_object_int_add(json, "count", cnp_proxies.count);
-		json_object_int_add(json, "learnedChanges", cnp_proxies_stats.learned_add);
-		json_object_int_add(json, "learnedRemovals", cnp_proxies_stats.learned_del);
+		json_object_int_add(json, "count", cnpproxy_rib_proxies.count);
+		json_object_int_add(json, "learnedChanges", cnpproxy_rib_proxies_stats.learned_add);
+		json_object_int_add(json, "learnedRemovals",
+				    cnpproxy_rib_proxies_stats.learned_del);
 		json_object_int_add(json, "pncWithoutProxyAddress",
-				    cnp_proxies_stats.no_proxy_addr);
-		json_object_int_add(json, "routesWithoutPnc", cnp_proxies_stats.without_pnc);
+				    cnpproxy_rib_proxies_stats.no_proxy_addr);
+		json_object_int_add(json, "routesWithoutPnc",
+				    cnpproxy_rib_proxies_stats.without_pnc);
 		cnpproxy_lookup_show(vty, json);
 		vty_json(vty, json);
 	} else {
@@ -293,9 +296,10 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 			"%zu entries (learned from zebra: %" PRIu64 " changes, %" PRIu64
 			" removals, %" PRIu64 " PNC without proxy address, %" PRIu64
 			" routes without PNC)\n",
-			cnp_proxies.count, cnp_proxies_stats.learned_add,
-			cnp_proxies_stats.learned_del, cnp_proxies_stats.no_proxy_addr,
-			cnp_proxies_stats.without_pnc);
+			cnpproxy_rib_proxies.count, cnpproxy_rib_proxies_stats.learned_add,
+			cnpproxy_rib_proxies_stats.learned_del,
+			cnpproxy_rib_proxies_stats.no_proxy_addr,
+			cnpproxy_rib_proxies_stats.without_pnc);
 		cnpproxy_lookup_show(vty, NULL);
 	}
 	return CMD_SUCCESS;
@@ -310,8 +314,8 @@ DEFPY(show_cnpproxy_lookup, show_cnpproxy_lookup_cmd,
       "IPv6 sender address\n"
       JSON_STR)
 {
-	const struct pt_entry *e = NULL;
-	struct pt_addr a;
+	const struct pnc_pt_entry *e = NULL;
+	struct pnc_pt_addr a;
 	char pfx[INET6_ADDRSTRLEN + 5];
 	char buf[INET6_ADDRSTRLEN];
 
@@ -356,13 +360,13 @@ DEFPY(debug_cnpproxy, debug_cnpproxy_cmd,
 	bool all = !zebra && !nb && !proxy && !cong;
 
 	if (all || zebra)
-		DEBUG_MODE_SET(&cnp_dbg_zebra, mode, !no);
+		DEBUG_MODE_SET(&cnpproxy_dbg_zebra, mode, !no);
 	if (all || nb)
-		DEBUG_MODE_SET(&cnp_dbg_nb, mode, !no);
+		DEBUG_MODE_SET(&cnpproxy_dbg_nb, mode, !no);
 	if (all || proxy)
-		DEBUG_MODE_SET(&cnp_dbg_proxy, mode, !no);
+		DEBUG_MODE_SET(&cnpproxy_dbg_proxy, mode, !no);
 	if (all || cong)
-		DEBUG_MODE_SET(&cnp_dbg_cp, mode, !no);
+		DEBUG_MODE_SET(&cnpproxy_dbg_cp, mode, !no);
 	return CMD_SUCCESS;
 }
 
@@ -400,7 +404,7 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
       JSON_STR)
 {
 	json_object *json = NULL, *jm = NULL;
-	struct pn_counters v;
+	struct cnpproxy_proxy_counters v;
 
 	cnpproxy_proxy_counter_values(&v);
 	if (uj) {
@@ -409,7 +413,7 @@ DEFPY(show_cnpproxy_counters, show_cnpproxy_counters_cmd,
 	} else {
 		vty_out(vty, "Proxy role:\n");
 	}
-	for (int c = 0; c < PN_COUNTER_MAX; c++) {
+	for (int c = 0; c < CNPPROXY_PROXY_COUNTER_MAX; c++) {
 		if (json)
 			json_object_int_add(json, cnpproxy_proxy_counter_name(c), v.c[c]);
 		else
@@ -498,20 +502,22 @@ DEFPY(show_cnpproxy_flows, show_cnpproxy_flows_cmd,
 	 * Without the fast path's mutex: this thread is the only one that
 	 * changes the table, and the fast path waits for nothing.
 	 */
-	if (pn_flows)
-		pnc_flow_table_walk(pn_flows, flow_show, &w);
+	if (cnpproxy_proxy_flows)
+		pnc_flow_table_walk(cnpproxy_proxy_flows, flow_show, &w);
 	if (uj) {
 		json_object *json = json_object_new_object();
 
 		json_object_object_add(json, "flows", w.jarr);
-		json_object_int_add(json, "count", pnc_flow_table_count(pn_flows));
-		json_object_int_add(json, "capacity", pnc_flow_table_capacity(pn_flows));
-		json_object_int_add(json, "bytes", pnc_flow_table_bytes(pn_flows));
+		json_object_int_add(json, "count", pnc_flow_table_count(cnpproxy_proxy_flows));
+		json_object_int_add(json, "capacity",
+				    pnc_flow_table_capacity(cnpproxy_proxy_flows));
+		json_object_int_add(json, "bytes", pnc_flow_table_bytes(cnpproxy_proxy_flows));
 		vty_json(vty, json);
-	} else if (pn_flows) {
+	} else if (cnpproxy_proxy_flows) {
 		vty_out(vty, "%zu of %zu flows, the table holds %zu bytes\n",
-			pnc_flow_table_count(pn_flows), pnc_flow_table_capacity(pn_flows),
-			pnc_flow_table_bytes(pn_flows));
+			pnc_flow_table_count(cnpproxy_proxy_flows),
+			pnc_flow_table_capacity(cnpproxy_proxy_flows),
+			pnc_flow_table_bytes(cnpproxy_proxy_flows));
 	}
 	return CMD_SUCCESS;
 }

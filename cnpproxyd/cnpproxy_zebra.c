@@ -60,7 +60,7 @@ static void cnpproxy_zebra_subscribe(void);
 
 static void cnpproxy_zebra_connected(struct zclient *zclient)
 {
-	DEBUGD(&cnp_dbg_zebra, "zebra: connected, sending registrations");
+	DEBUGD(&cnpproxy_dbg_zebra, "zebra: connected, sending registrations");
 	zclient_send_reg_requests(zclient, VRF_DEFAULT);
 	/*
 	 * A failed session goes through zclient_stop(), which forgets the
@@ -77,7 +77,7 @@ static int cnpproxy_zebra_redist_route(ZAPI_CALLBACK_ARGS)
 	struct zapi_route api;
 
 	if (zapi_route_decode(zclient->ibuf, &api) < 0) {
-		cnp_proxies_stats.decode_errors++;
+		cnpproxy_rib_proxies_stats.decode_errors++;
 		zlog_warn("zebra: could not decode a redistributed route");
 		return -1;
 	}

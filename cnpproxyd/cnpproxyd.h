@@ -16,12 +16,12 @@
 
 struct cnpproxy_globals {
 	/* Configuration as applied by the northbound. */
-	struct cnp_config cfg;
+	struct pnc_config cfg;
 };
 
 DECLARE_MGROUP(CNPPROXYD);
 
-extern struct cnpproxy_globals cnp_g;
+extern struct cnpproxy_globals cnpproxy_g;
 extern struct zebra_privs_t cnpproxy_privs;
 extern struct event_loop *master;
 

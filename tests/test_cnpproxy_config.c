@@ -14,15 +14,15 @@
 
 static void test_defaults(void **state)
 {
-	struct cnp_config cfg;
+	struct pnc_config cfg;
 
 	(void)state;
 	memset(&cfg, 0xa5, sizeof(cfg));
-	cnp_config_init(&cfg);
+	pnc_config_init(&cfg);
 
 	/* The drafts require every feature to be off by default. */
 	assert_false(cfg.present);
-	for (int r = 0; r < CNP_ROLE_MAX; r++)
+	for (int r = 0; r < PNC_ROLE_MAX; r++)
 		assert_false(cfg.role[r]);
 	/*
 	 * No value of its own: the defaults are the YANG module's, read by
@@ -38,7 +38,7 @@ static void test_default_ports_valid(void **state)
 
 	(void)state;
 	/* The module's defaults (doc/wire-formats.md section 0). */
-	assert_true(cnp_config_ports_valid(61791, 61792, err, sizeof(err)));
+	assert_true(pnc_config_ports_valid(61791, 61792, err, sizeof(err)));
 	assert_string_equal(err, "");
 }
 
@@ -68,7 +68,7 @@ static void test_port_table(void **state)
 	for (size_t i = 0; i < sizeof(port_cases) / sizeof(port_cases[0]); i++) {
 		const struct port_case *c = &port_cases[i];
 		char err[128] = "";
-		bool ok = cnp_config_ports_valid(c->notif, c->flow, err, sizeof(err));
+		bool ok = pnc_config_ports_valid(c->notif, c->flow, err, sizeof(err));
 
 		if (ok != c->valid)
 			fail_msg("case %zu (%u, %u): expected %s, got %s (%s)", i, c->notif,
@@ -85,7 +85,7 @@ static void test_message_truncation(void **state)
 
 	(void)state;
 	memset(err, 'x', sizeof(err));
-	assert_false(cnp_config_ports_valid(5000, 5000, err, sizeof(err)));
+	assert_false(pnc_config_ports_valid(5000, 5000, err, sizeof(err)));
 	/* never writes past the buffer, always terminates it */
 	assert_int_equal(strlen(err), sizeof(err) - 1);
 }
@@ -96,18 +96,18 @@ static void test_icmp6_types(void **state)
 	char err[128];
 
 	(void)state;
-	assert_true(cnp_config_icmp6_types_valid(201, 200, err, sizeof(err)));
-	assert_true(cnp_config_icmp6_types_valid(200, 201, err, sizeof(err)));
-	assert_false(cnp_config_icmp6_types_valid(200, 200, err, sizeof(err)));
+	assert_true(pnc_config_icmp6_types_valid(201, 200, err, sizeof(err)));
+	assert_true(pnc_config_icmp6_types_valid(200, 201, err, sizeof(err)));
+	assert_false(pnc_config_icmp6_types_valid(200, 200, err, sizeof(err)));
 	assert_non_null(strstr(err, "Long-haul"));
 }
 
 static void test_proxy_defaults(void **state)
 {
-	struct cnp_config cfg;
+	struct pnc_config cfg;
 
 	(void)state;
-	cnp_config_init(&cfg);
+	pnc_config_init(&cfg);
 	/* Off by default: no CNP source, no accepted notification source. */
 	assert_false(cfg.proxy.src4_set);
 	assert_false(cfg.proxy.src6_set);
@@ -128,34 +128,34 @@ static void test_sender_formats(void **state)
 		{ "long-haul-rocev2", true, true },
 		{ "rate-advice", true, true },
 	};
-	enum cnp_sender_format fmt;
+	enum pnc_sender_format fmt;
 	char err[160];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		err[0] = 0;
-		assert_true(cnp_sender_format_parse(table[i].name, &fmt));
-		assert_string_equal(cnp_sender_format_name(fmt), table[i].name);
-		assert_int_equal(cnp_sender_format_valid(fmt, 6, err, sizeof(err)), table[i].v6);
-		assert_int_equal(cnp_sender_format_valid(fmt, 4, err, sizeof(err)), table[i].v4);
+		assert_true(pnc_sender_format_parse(table[i].name, &fmt));
+		assert_string_equal(pnc_sender_format_name(fmt), table[i].name);
+		assert_int_equal(pnc_sender_format_valid(fmt, 6, err, sizeof(err)), table[i].v6);
+		assert_int_equal(pnc_sender_format_valid(fmt, 4, err, sizeof(err)), table[i].v4);
 		/* A refusal always says why. */
 		if (!table[i].v4)
 			assert_non_null(strstr(err, "IPv6 sender prefix"));
 	}
 	/* The names refused before the formats existed are gone. */
-	assert_false(cnp_sender_format_parse("long-haul-cnp", &fmt));
-	assert_false(cnp_sender_format_parse("scone-rate-advice", &fmt));
-	assert_false(cnp_sender_format_parse("rocev2", &fmt));
-	assert_false(cnp_sender_format_valid(CNP_FMT_MAX, 6, err, sizeof(err)));
+	assert_false(pnc_sender_format_parse("long-haul-cnp", &fmt));
+	assert_false(pnc_sender_format_parse("scone-rate-advice", &fmt));
+	assert_false(pnc_sender_format_parse("rocev2", &fmt));
+	assert_false(pnc_sender_format_valid(PNC_FMT_MAX, 6, err, sizeof(err)));
 }
 
 static void test_role_names(void **state)
 {
 	(void)state;
-	assert_string_equal(cnp_role_name(CNP_ROLE_PROXY), "proxy");
-	assert_string_equal(cnp_role_name(CNP_ROLE_CONGESTION_POINT), "congestion-point");
-	assert_string_equal(cnp_role_json_key(CNP_ROLE_CONGESTION_POINT), "congestionPoint");
-	assert_string_equal(cnp_role_name(CNP_ROLE_MAX), "unknown");
+	assert_string_equal(pnc_role_name(PNC_ROLE_PROXY), "proxy");
+	assert_string_equal(pnc_role_name(PNC_ROLE_CONGESTION_POINT), "congestion-point");
+	assert_string_equal(pnc_role_json_key(PNC_ROLE_CONGESTION_POINT), "congestionPoint");
+	assert_string_equal(pnc_role_name(PNC_ROLE_MAX), "unknown");
 }
 
 int main(void)

@@ -18,15 +18,15 @@
 #define FALL 10	     /* percent */
 
 struct run {
-	struct cp_collab c;
+	struct pnc_cp_collab c;
 	uint64_t now;
 	unsigned int deferred, escalated;
 };
 
-static enum cp_collab_event reading(struct run *r, uint64_t rate, uint64_t backlog, bool onset,
-				    bool resume)
+static enum pnc_cp_collab_event reading(struct run *r, uint64_t rate, uint64_t backlog, bool onset,
+					bool resume)
 {
-	struct cp_collab_input in = {
+	struct pnc_cp_collab_input in = {
 		.now_us = r->now,
 		.onset = onset,
 		.resume = resume,
@@ -36,10 +36,10 @@ static enum cp_collab_event reading(struct run *r, uint64_t rate, uint64_t backl
 		.rtt_us = RTT,
 		.fall_percent = FALL,
 	};
-	enum cp_collab_event ev = cp_collab_step(&r->c, &in);
+	enum pnc_cp_collab_event ev = pnc_cp_collab_step(&r->c, &in);
 
-	r->deferred += ev == CP_COLLAB_EV_DEFERRED;
-	r->escalated += ev == CP_COLLAB_EV_ESCALATED;
+	r->deferred += ev == PNC_CP_COLLAB_EV_DEFERRED;
+	r->escalated += ev == PNC_CP_COLLAB_EV_ESCALATED;
 	r->now += POLL;
 	return ev;
 }
@@ -47,17 +47,17 @@ static enum cp_collab_event reading(struct run *r, uint64_t rate, uint64_t backl
 /* Steady arrivals before the episode, then its onset. */
 static void start(struct run *r)
 {
-	cp_collab_init(&r->c);
+	pnc_cp_collab_init(&r->c);
 	r->now = 1000000;
 	r->deferred = r->escalated = 0;
 	for (int i = 0; i < 20; i++)
 		reading(r, FAST, 0, false, false);
-	assert_int_equal(r->c.state, CP_COLLAB_IDLE);
-	assert_true(cp_collab_notify_ok(&r->c));
+	assert_int_equal(r->c.state, PNC_CP_COLLAB_IDLE);
+	assert_true(pnc_cp_collab_notify_ok(&r->c));
 	reading(r, FAST, 20000, true, false);
-	assert_int_equal(r->c.state, CP_COLLAB_WATCH);
+	assert_int_equal(r->c.state, PNC_CP_COLLAB_WATCH);
 	/* Watching: this node's notifications wait. */
-	assert_false(cp_collab_notify_ok(&r->c));
+	assert_false(pnc_cp_collab_notify_ok(&r->c));
 }
 
 static void test_alone_notifies_after_rtt(void **state)
@@ -69,21 +69,21 @@ static void test_alone_notifies_after_rtt(void **state)
 	/* Nobody upstream: the rate holds, and after RTT_est it notifies. */
 	for (int i = 0; i < RTT / POLL - 1; i++) {
 		reading(&r, FAST, 20000 + i * 1000, false, false);
-		assert_int_equal(r.c.state, CP_COLLAB_WATCH);
+		assert_int_equal(r.c.state, PNC_CP_COLLAB_WATCH);
 	}
 	reading(&r, FAST, 40000, false, false);
-	assert_int_equal(r.c.state, CP_COLLAB_NOTIFY);
-	assert_true(cp_collab_notify_ok(&r.c));
-	assert_int_equal(cp_collab_level_boost(&r.c), 0);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_NOTIFY);
+	assert_true(pnc_cp_collab_notify_ok(&r.c));
+	assert_int_equal(pnc_cp_collab_level_boost(&r.c), 0);
 	assert_int_equal(r.deferred + r.escalated, 0);
 	/* Small wobbles do not count as someone else's action. */
 	reading(&r, FAST * 95 / 100, 40000, false, false);
-	assert_int_equal(r.c.state, CP_COLLAB_NOTIFY);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_NOTIFY);
 	/* The episode ends; the next starts watching again. */
 	reading(&r, FAST, 0, false, true);
-	assert_int_equal(r.c.state, CP_COLLAB_IDLE);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_IDLE);
 	reading(&r, FAST, 20000, true, false);
-	assert_int_equal(r.c.state, CP_COLLAB_WATCH);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_WATCH);
 }
 
 static void test_upstream_acted_defers_then_drains(void **state)
@@ -94,21 +94,21 @@ static void test_upstream_acted_defers_then_drains(void **state)
 	(void)state;
 	start(&r);
 	/* The senders slow within RTT_est: defer once the smoothed rate shows it. */
-	for (i = 0; i < RTT / POLL && r.c.state == CP_COLLAB_WATCH; i++)
+	for (i = 0; i < RTT / POLL && r.c.state == PNC_CP_COLLAB_WATCH; i++)
 		reading(&r, FAST / 2, 20000, false, false);
-	assert_int_equal(r.c.state, CP_COLLAB_DEFER);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_DEFER);
 	assert_int_equal(r.deferred, 1);
-	assert_false(cp_collab_notify_ok(&r.c));
+	assert_false(pnc_cp_collab_notify_ok(&r.c));
 	/* A gain of 1/4: 50 % falls below 90 % after a single reading. */
 	assert_int_equal(i, 1);
 	/* Draining: it keeps deferring, well past RTT_est, and never escalates. */
 	for (i = 0; i < 5 * RTT / POLL; i++)
 		reading(&r, FAST / 2, 20000 - i * 50, false, false);
-	assert_int_equal(r.c.state, CP_COLLAB_DEFER);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_DEFER);
 	assert_int_equal(r.escalated, 0);
 	reading(&r, FAST / 2, 0, false, true);
-	assert_int_equal(r.c.state, CP_COLLAB_IDLE);
-	assert_true(cp_collab_notify_ok(&r.c));
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_IDLE);
+	assert_true(pnc_cp_collab_notify_ok(&r.c));
 }
 
 static void test_deferred_but_growing_escalates(void **state)
@@ -119,29 +119,29 @@ static void test_deferred_but_growing_escalates(void **state)
 	(void)state;
 	start(&r);
 	reading(&r, FAST / 2, backlog, false, false);
-	assert_int_equal(r.c.state, CP_COLLAB_DEFER);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_DEFER);
 	/* Not enough upstream: the queue still grows; RTT_est later, escalate. */
 	for (int i = 0; i < RTT / POLL - 1; i++) {
 		backlog += 500;
 		reading(&r, FAST / 2, backlog, false, false);
-		assert_int_equal(r.c.state, CP_COLLAB_DEFER);
+		assert_int_equal(r.c.state, PNC_CP_COLLAB_DEFER);
 	}
 	reading(&r, FAST / 2, backlog + 500, false, false);
-	assert_int_equal(r.c.state, CP_COLLAB_ESCALATE);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_ESCALATE);
 	assert_int_equal(r.escalated, 1);
-	assert_true(cp_collab_notify_ok(&r.c));
-	assert_int_equal(cp_collab_level_boost(&r.c), 1);
+	assert_true(pnc_cp_collab_notify_ok(&r.c));
+	assert_int_equal(pnc_cp_collab_level_boost(&r.c), 1);
 	/* Escalated stays so until the episode ends; counted once. */
 	for (int i = 0; i < 30; i++)
 		reading(&r, FAST / 2, backlog, false, false);
-	assert_int_equal(r.c.state, CP_COLLAB_ESCALATE);
+	assert_int_equal(r.c.state, PNC_CP_COLLAB_ESCALATE);
 	assert_int_equal(r.escalated, 1);
 }
 
 static void test_no_rate_never_defers(void **state)
 {
-	struct cp_collab c;
-	struct cp_collab_input in = {
+	struct pnc_cp_collab c;
+	struct pnc_cp_collab_input in = {
 		.now_us = 1000,
 		.onset = true,
 		.backlog = 20000,
@@ -151,23 +151,23 @@ static void test_no_rate_never_defers(void **state)
 
 	(void)state;
 	/* No rate measured before the onset: nothing to compare; notify at once. */
-	cp_collab_init(&c);
-	assert_int_equal(cp_collab_step(&c, &in), CP_COLLAB_EV_NONE);
+	pnc_cp_collab_init(&c);
+	assert_int_equal(pnc_cp_collab_step(&c, &in), PNC_CP_COLLAB_EV_NONE);
 	in.onset = false;
 	in.now_us += POLL;
 	in.have_rate = true;
 	in.arrival_Bps = 1;
-	assert_int_equal(cp_collab_step(&c, &in), CP_COLLAB_EV_NONE);
-	assert_int_equal(c.state, CP_COLLAB_NOTIFY);
-	assert_true(cp_collab_notify_ok(&c));
+	assert_int_equal(pnc_cp_collab_step(&c, &in), PNC_CP_COLLAB_EV_NONE);
+	assert_int_equal(c.state, PNC_CP_COLLAB_NOTIFY);
+	assert_true(pnc_cp_collab_notify_ok(&c));
 }
 
 static void test_names(void **state)
 {
 	(void)state;
-	assert_string_equal(cp_collab_state_name(CP_COLLAB_DEFER), "deferring");
-	assert_string_equal(cp_collab_state_name(CP_COLLAB_ESCALATE), "escalated");
-	assert_string_equal(cp_collab_state_name(CP_COLLAB_MAX), "?");
+	assert_string_equal(pnc_cp_collab_state_name(PNC_CP_COLLAB_DEFER), "deferring");
+	assert_string_equal(pnc_cp_collab_state_name(PNC_CP_COLLAB_ESCALATE), "escalated");
+	assert_string_equal(pnc_cp_collab_state_name(PNC_CP_COLLAB_MAX), "?");
 }
 
 int main(void)

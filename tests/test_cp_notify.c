@@ -65,13 +65,13 @@ static size_t tunnelled_pkt(uint32_t fl, uint8_t *buf, size_t buflen)
 static void test_plain_samples(void **state)
 {
 	uint8_t pkt[1200];
-	struct cp_sample_view v;
+	struct pnc_cp_sample_view v;
 	size_t len;
 
 	(void)state;
 	len = write_pkt(4, pkt, sizeof(pkt));
 	/* A sample holds the first 256 octets only. */
-	assert_int_equal(cp_sample_parse(pkt, 256, 0, &v), PNC_OK);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 256, 0, &v), PNC_OK);
 	assert_false(v.tunnelled);
 	assert_int_equal(v.outer_version, 4);
 	assert_memory_equal(v.outer_src, S4, 4);
@@ -81,11 +81,11 @@ static void test_plain_samples(void **state)
 	assert_ptr_equal(v.ip, pkt);
 	assert_int_equal(v.ip_len, 256);
 	/* A whole packet plus Ethernet padding: the padding is not kept. */
-	assert_int_equal(cp_sample_parse(pkt, len + 6, 0, &v), PNC_OK);
+	assert_int_equal(pnc_cp_sample_parse(pkt, len + 6, 0, &v), PNC_OK);
 	assert_int_equal(v.ip_len, len);
 
 	len = write_pkt(6, pkt, sizeof(pkt));
-	assert_int_equal(cp_sample_parse(pkt, 300, 0, &v), PNC_OK);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 300, 0, &v), PNC_OK);
 	assert_int_equal(v.outer_version, 6);
 	assert_memory_equal(v.outer_src, S6, 16);
 	assert_memory_equal(v.roce.ip.dst, R6, 16);
@@ -95,11 +95,11 @@ static void test_plain_samples(void **state)
 static void test_tunnelled_sample(void **state)
 {
 	uint8_t pkt[1300];
-	struct cp_sample_view v;
+	struct pnc_cp_sample_view v;
 
 	(void)state;
 	tunnelled_pkt(0x12345, pkt, sizeof(pkt));
-	assert_int_equal(cp_sample_parse(pkt, 256, 40, &v), PNC_OK);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 256, 40, &v), PNC_OK);
 	assert_true(v.tunnelled);
 	assert_int_equal(v.flow_label, 0x12345);
 	assert_memory_equal(v.outer_src, PE1, 16);
@@ -114,25 +114,25 @@ static void test_tunnelled_sample(void **state)
 static void test_sample_rejections(void **state)
 {
 	uint8_t pkt[1300] = {};
-	struct cp_sample_view v;
+	struct pnc_cp_sample_view v;
 	size_t len;
 
 	(void)state;
-	assert_int_equal(cp_sample_parse(pkt, 0, 0, &v), PNC_E_IP_TRUNCATED);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 0, 0, &v), PNC_E_IP_TRUNCATED);
 	tunnelled_pkt(0x12345, pkt, sizeof(pkt));
 	/* Inner offset inside the outer header, or past the sample. */
-	assert_int_equal(cp_sample_parse(pkt, 256, 20, &v), PNC_E_INVALID_ARG);
-	assert_int_equal(cp_sample_parse(pkt, 256, 256, &v), PNC_E_INVALID_ARG);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 256, 20, &v), PNC_E_INVALID_ARG);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 256, 256, &v), PNC_E_INVALID_ARG);
 	/* Tunnelled samples need an outer IPv6 header. */
 	len = write_pkt(4, pkt, sizeof(pkt));
-	assert_int_equal(cp_sample_parse(pkt, len, 20, &v), PNC_E_INVALID_ARG);
+	assert_int_equal(pnc_cp_sample_parse(pkt, len, 20, &v), PNC_E_INVALID_ARG);
 	/* Cut inside the BTH. */
-	assert_int_equal(cp_sample_parse(pkt, 20 + 8 + 6, 0, &v), PNC_E_BTH_TRUNCATED);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 20 + 8 + 6, 0, &v), PNC_E_BTH_TRUNCATED);
 	/* Not UDP. */
 	pkt[9] = 6;
-	assert_true(cp_sample_parse(pkt, len, 0, &v) < 0);
+	assert_true(pnc_cp_sample_parse(pkt, len, 0, &v) < 0);
 	pkt[0] = 0x55;
-	assert_int_equal(cp_sample_parse(pkt, len, 0, &v), PNC_E_IP_VERSION);
+	assert_int_equal(pnc_cp_sample_parse(pkt, len, 0, &v), PNC_E_IP_VERSION);
 }
 
 static void test_notification(void **state)
@@ -141,15 +141,15 @@ static void test_notification(void **state)
 	static const struct pnc_notif_icmp icmp4 = { .version = 4, .type = PNC_NOTIF_ICMP_TYPE };
 	static const struct pnc_notif_icmp icmp6 = { .version = 6, .type = PNC_NOTIF_ICMP6_TYPE };
 	uint8_t pkt[1300], msg[1400];
-	struct cp_sample_view v;
+	struct pnc_cp_sample_view v;
 	struct pnc_notif n;
 	struct pnc_roce_view inv;
 	size_t len, ip_off;
 
 	(void)state;
 	tunnelled_pkt(0x777, pkt, sizeof(pkt));
-	assert_int_equal(cp_sample_parse(pkt, 256, 40, &v), PNC_OK);
-	assert_int_equal(cp_notification_build(&v, 6, &over6, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(pnc_cp_sample_parse(pkt, 256, 40, &v), PNC_OK);
+	assert_int_equal(pnc_cp_notification_build(&v, 6, &over6, msg, sizeof(msg), &len), PNC_OK);
 	assert_int_equal(len, PNC_NOTIF_HLEN4 + 216);
 	assert_int_equal(pnc_notif_decode(msg, len, &n), PNC_OK);
 	assert_int_equal(n.af, 4);
@@ -167,28 +167,30 @@ static void test_notification(void **state)
 
 	/* A whole IPv6 packet fits an IPv6 carrier, and is cut for IPv4. */
 	len = write_pkt(6, pkt, sizeof(pkt));
-	assert_int_equal(cp_sample_parse(pkt, len, 0, &v), PNC_OK);
-	assert_int_equal(cp_notification_build(&v, 2, &over6, msg, sizeof(msg), &ip_off), PNC_OK);
+	assert_int_equal(pnc_cp_sample_parse(pkt, len, 0, &v), PNC_OK);
+	assert_int_equal(pnc_cp_notification_build(&v, 2, &over6, msg, sizeof(msg), &ip_off),
+			 PNC_OK);
 	assert_int_equal(ip_off, PNC_NOTIF_HLEN6 + len);
-	assert_int_equal(cp_notification_build(&v, 2, &over4, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(pnc_cp_notification_build(&v, 2, &over4, msg, sizeof(msg), &len), PNC_OK);
 	assert_int_equal(len, PNC_NOTIF_MAX_LEN4);
 	assert_int_equal(pnc_notif_decode(msg, len, &n), PNC_OK);
 	assert_int_equal(n.af, 6);
 	assert_int_equal(n.cl, 2);
 	assert_int_equal(n.invoking_len, PNC_NOTIF_MAX_LEN4 - PNC_NOTIF_HLEN6);
-	assert_int_equal(cp_notification_build(&v, 8, &over4, msg, sizeof(msg), &len),
+	assert_int_equal(pnc_cp_notification_build(&v, 8, &over4, msg, sizeof(msg), &len),
 			 PNC_E_INVALID_ARG);
-	assert_int_equal(cp_notification_build(&v, 2, &over4, msg, 100, &len), PNC_E_BUF_TOO_SMALL);
+	assert_int_equal(pnc_cp_notification_build(&v, 2, &over4, msg, 100, &len),
+			 PNC_E_BUF_TOO_SMALL);
 
 	/* The ICMP form: the same message behind the ICMP header (6.5). */
-	assert_int_equal(cp_notification_build(&v, 2, &icmp4, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(pnc_cp_notification_build(&v, 2, &icmp4, msg, sizeof(msg), &len), PNC_OK);
 	assert_int_equal(len, PNC_NOTIF_ICMP_HLEN + PNC_NOTIF_MAX_LEN4);
 	assert_int_equal(msg[0], PNC_NOTIF_ICMP_TYPE);
 	assert_int_equal(pnc_notif_icmp_decode(&icmp4, msg, len, &n), PNC_OK);
 	assert_int_equal(n.af, 6);
 	assert_int_equal(n.cl, 2);
 	assert_int_equal(n.invoking_len, PNC_NOTIF_MAX_LEN4 - PNC_NOTIF_HLEN6);
-	assert_int_equal(cp_notification_build(&v, 3, &icmp6, msg, sizeof(msg), &len), PNC_OK);
+	assert_int_equal(pnc_cp_notification_build(&v, 3, &icmp6, msg, sizeof(msg), &len), PNC_OK);
 	assert_int_equal(msg[0], PNC_NOTIF_ICMP6_TYPE);
 	assert_int_equal(pnc_notif_icmp_decode(&icmp6, msg, len, &n), PNC_OK);
 	assert_int_equal(n.cl, 3);
@@ -196,29 +198,29 @@ static void test_notification(void **state)
 
 static void test_gate(void **state)
 {
-	struct cp_gate_slot slots[4];
-	struct cp_gate g;
+	struct pnc_cp_gate_slot slots[4];
+	struct pnc_cp_gate g;
 	uint32_t a = 1, b = 2;
 
 	(void)state;
-	cp_gate_init(&g, slots, 4);
-	assert_true(cp_gate_pass(&g, &a, sizeof(a), 1000, 500));
-	assert_false(cp_gate_pass(&g, &a, sizeof(a), 1499, 500));
-	assert_true(cp_gate_pass(&g, &a, sizeof(a), 1500, 500));
+	pnc_cp_gate_init(&g, slots, 4);
+	assert_true(pnc_cp_gate_pass(&g, &a, sizeof(a), 1000, 500));
+	assert_false(pnc_cp_gate_pass(&g, &a, sizeof(a), 1499, 500));
+	assert_true(pnc_cp_gate_pass(&g, &a, sizeof(a), 1500, 500));
 	/* Another flow is independent. */
-	assert_true(cp_gate_pass(&g, &b, sizeof(b), 1500, 500));
-	assert_false(cp_gate_pass(&g, &b, sizeof(b), 1600, 500));
+	assert_true(pnc_cp_gate_pass(&g, &b, sizeof(b), 1500, 500));
+	assert_false(pnc_cp_gate_pass(&g, &b, sizeof(b), 1600, 500));
 	/* Interval 0: no limit. */
-	assert_true(cp_gate_pass(&g, &b, sizeof(b), 1600, 0));
-	cp_gate_clear(&g);
-	assert_true(cp_gate_pass(&g, &a, sizeof(a), 1501, 500));
+	assert_true(pnc_cp_gate_pass(&g, &b, sizeof(b), 1600, 0));
+	pnc_cp_gate_clear(&g);
+	assert_true(pnc_cp_gate_pass(&g, &a, sizeof(a), 1501, 500));
 
 	/* More flows than slots: early, never late. */
-	cp_gate_clear(&g);
+	pnc_cp_gate_clear(&g);
 	for (uint32_t k = 0; k < 64; k++)
-		assert_true(cp_gate_pass(&g, &k, sizeof(k), 5000, 1000000));
+		assert_true(pnc_cp_gate_pass(&g, &k, sizeof(k), 5000, 1000000));
 	for (uint32_t k = 0, passed = 0; k < 64; k++) {
-		passed += cp_gate_pass(&g, &k, sizeof(k), 5001, 1000000);
+		passed += pnc_cp_gate_pass(&g, &k, sizeof(k), 5001, 1000000);
 		if (k == 63)
 			assert_true(passed >= 60);
 	}
@@ -231,26 +233,26 @@ static void test_gate(void **state)
  */
 static void test_share(void **state)
 {
-	struct cp_share s = {};
+	struct pnc_cp_share s = {};
 
 	(void)state;
 	/* First samples: nothing known, every flow selected. */
-	assert_true(cp_share_select(&s, 0, 1000, 10000, 50));
-	assert_true(cp_share_select(&s, 0, 1001, 10000, 50));
+	assert_true(pnc_cp_share_select(&s, 0, 1000, 10000, 50));
+	assert_true(pnc_cp_share_select(&s, 0, 1001, 10000, 50));
 	/* A window later, with figures. */
-	assert_true(cp_share_select(&s, 800000, 11000, 10000, 50));
-	assert_true(cp_share_select(&s, 600000, 11100, 10000, 50));
-	assert_false(cp_share_select(&s, 100000, 11200, 10000, 50));
+	assert_true(pnc_cp_share_select(&s, 800000, 11000, 10000, 50));
+	assert_true(pnc_cp_share_select(&s, 600000, 11100, 10000, 50));
+	assert_false(pnc_cp_share_select(&s, 100000, 11200, 10000, 50));
 	/* The next window still knows the largest flow of the last one. */
-	assert_false(cp_share_select(&s, 100000, 21500, 10000, 50));
-	assert_true(cp_share_select(&s, 400000, 21600, 10000, 50));
+	assert_false(pnc_cp_share_select(&s, 100000, 21500, 10000, 50));
+	assert_true(pnc_cp_share_select(&s, 400000, 21600, 10000, 50));
 	/* After a quiet window the old maximum is forgotten. */
-	assert_true(cp_share_select(&s, 100000, 45000, 10000, 50));
+	assert_true(pnc_cp_share_select(&s, 100000, 45000, 10000, 50));
 	/* 0 %: every flow. */
-	assert_true(cp_share_select(&s, 1, 45001, 10000, 0));
+	assert_true(pnc_cp_share_select(&s, 1, 45001, 10000, 0));
 	/* The largest figure the program sends, no overflow. */
-	assert_true(cp_share_select(&s, UINT32_MAX, 60000, 10000, 100));
-	assert_false(cp_share_select(&s, UINT32_MAX - 1, 60001, 10000, 100));
+	assert_true(pnc_cp_share_select(&s, UINT32_MAX, 60000, 10000, 100));
+	assert_false(pnc_cp_share_select(&s, UINT32_MAX - 1, 60001, 10000, 100));
 }
 
 int main(void)

@@ -26,34 +26,34 @@
 #define MB 1000000ull
 
 /* 100 Gb/s, RTT_est 10 ms, alpha 1.0, K_base 64 KB (step 2). */
-static void example_link(struct cp_policy_config *pc, struct cp_thresholds *thr)
+static void example_link(struct pnc_cp_policy_config *pc, struct pnc_cp_thresholds *thr)
 {
-	cp_policy_config_init(pc);
+	pnc_cp_policy_config_init(pc);
 	pc->rate_bps = 100000000000ull;
 	pc->rtt_us = 10000;
 	pc->alpha_milli = 1000;
 	pc->k_base = 64000;
 	pc->k_min_percent = 50;
-	pc->marking = CP_MARK_CE;
-	cp_thresholds_compute(pc, 0, 0, thr);
+	pc->marking = PNC_CP_MARK_CE;
+	pnc_cp_thresholds_compute(pc, 0, 0, thr);
 }
 
-static void step(struct cp_machine *m, const struct cp_policy_config *pc,
-		 const struct cp_thresholds *thr, uint64_t now_us, uint64_t backlog,
-		 int64_t growth, enum cp_event want)
+static void step(struct pnc_cp_machine *m, const struct pnc_cp_policy_config *pc,
+		 const struct pnc_cp_thresholds *thr, uint64_t now_us, uint64_t backlog,
+		 int64_t growth, enum pnc_cp_event want)
 {
-	struct cp_observation obs = {
+	struct pnc_cp_observation obs = {
 		.now_us = now_us,
 		.backlog = backlog,
 		.growth_bps = growth,
 		.have_growth = true,
 	};
 
-	assert_int_equal(cp_machine_step(m, pc, thr, &obs), want);
+	assert_int_equal(pnc_cp_machine_step(m, pc, thr, &obs), want);
 }
 
 /* The RoCEv2 form to the source (10.0.0.1, QP 100), from N1 (10.0.0.2). */
-static void encode(const struct cnp_reaction *r, uint64_t backlog, uint8_t *pkt, size_t *len)
+static void encode(const struct pnc_reaction *r, uint64_t backlog, uint8_t *pkt, size_t *len)
 {
 	static const uint8_t n1[4] = { 10, 0, 0, 2 }, source[4] = { 10, 0, 0, 1 };
 	struct pnc_lh_roce lh;
@@ -102,12 +102,12 @@ static void test_operational_example(void **state)
 	static const uint8_t reduce[12] = { 180, 0x80, 0, 30, 0, 0, 0, 100, 1, 0x01, 0xfb, 0xd0 };
 	/* Step 8: Resume, parameter 50, QP 100, level 20, Metric 1, 30000. */
 	static const uint8_t resume[12] = { 20, 0xc0, 0, 50, 0, 0, 0, 100, 1, 0x00, 0x75, 0x30 };
-	struct cp_policy_config pc;
-	struct cnp_level_policy lp;
-	struct cp_thresholds thr;
-	struct cp_machine m;
-	struct cp_marks marks;
-	struct cnp_reaction r;
+	struct pnc_cp_policy_config pc;
+	struct pnc_level_policy lp;
+	struct pnc_cp_thresholds thr;
+	struct pnc_cp_machine m;
+	struct pnc_cp_marks marks;
+	struct pnc_reaction r;
 	uint8_t pkt[128];
 	size_t len;
 	uint8_t cl;
@@ -118,15 +118,15 @@ static void test_operational_example(void **state)
 	assert_int_equal(thr.k_max, 125 * MB);
 	assert_int_equal(thr.k_min, 62500000ull);
 	assert_false(thr.from_base);
-	cnp_level_policy_init(&lp);
-	cp_machine_init(&m, 0);
+	pnc_level_policy_init(&lp);
+	pnc_cp_machine_init(&m, 0);
 
 	/* Step 3: 70 MB, above K_min: the first level marks CE, nothing is sent. */
-	step(&m, &pc, &thr, 0, 70 * MB, 3000 * MB, CP_EV_ONSET);
-	assert_int_equal(m.state, CP_ST_MARKING);
-	cp_marks_compute(pc.marking, &thr, 70 * MB, &marks);
+	step(&m, &pc, &thr, 0, 70 * MB, 3000 * MB, PNC_CP_EV_ONSET);
+	assert_int_equal(m.state, PNC_CP_ST_MARKING);
+	pnc_cp_marks_compute(pc.marking, &thr, 70 * MB, &marks);
 	assert_true(marks.ce_prob > 0);
-	assert_false(cp_should_notify(pc.marking, &m, &thr, 70 * MB));
+	assert_false(pnc_cp_should_notify(pc.marking, &m, &thr, 70 * MB));
 
 	/*
 	 * Step 4: 130 MB, above K_max, 20 ms later at 3 GB/s: the second
@@ -134,12 +134,12 @@ static void test_operational_example(void **state)
 	 * of the notifications' scale: the policy's severe cut, 30 percent.
 	 * The block's level is the depth's, 180.
 	 */
-	step(&m, &pc, &thr, 20000, 130 * MB, 3000 * MB, CP_EV_CONGESTED);
-	assert_true(cp_should_notify(pc.marking, &m, &thr, 130 * MB));
-	cl = cp_level_projected(pc.marking, &thr, 130 * MB, 3000 * MB, pc.rtt_us);
+	step(&m, &pc, &thr, 20000, 130 * MB, 3000 * MB, PNC_CP_EV_CONGESTED);
+	assert_true(pnc_cp_should_notify(pc.marking, &m, &thr, 130 * MB));
+	cl = pnc_cp_level_projected(pc.marking, &thr, 130 * MB, 3000 * MB, pc.rtt_us);
 	assert_int_equal(cl, 4);
-	cnp_reaction_for(&lp, CNP_FMT_LONG_HAUL_ROCEV2, cl, &r);
-	cnp_reaction_at_depth(&r, cp_lh_level(&thr, 130 * MB));
+	pnc_reaction_for(&lp, PNC_FMT_LONG_HAUL_ROCEV2, cl, &r);
+	pnc_reaction_at_depth(&r, pnc_cp_lh_level(&thr, 130 * MB));
 	assert_true(r.send && r.severe);
 	assert_int_equal(r.lh_level, 180);
 	assert_int_equal(r.lh_action, PNC_LH_RATE_REDUCE);
@@ -148,20 +148,20 @@ static void test_operational_example(void **state)
 	assert_wire(pkt, len, reduce);
 
 	/* The queue drains: under K_min it is Resume territory, nothing sent. */
-	step(&m, &pc, &thr, 30000, 100 * MB, -4000 * MB, CP_EV_EASED);
-	assert_int_equal(m.state, CP_ST_MARKING);
-	assert_false(cp_should_notify(pc.marking, &m, &thr, 100 * MB));
-	step(&m, &pc, &thr, 40000, 60 * MB, -4000 * MB, CP_EV_NONE);
-	assert_int_equal(m.state, CP_ST_DRAINING);
-	step(&m, &pc, &thr, 45000, 40 * MB, -2000 * MB, CP_EV_NONE);
+	step(&m, &pc, &thr, 30000, 100 * MB, -4000 * MB, PNC_CP_EV_EASED);
+	assert_int_equal(m.state, PNC_CP_ST_MARKING);
+	assert_false(pnc_cp_should_notify(pc.marking, &m, &thr, 100 * MB));
+	step(&m, &pc, &thr, 40000, 60 * MB, -4000 * MB, PNC_CP_EV_NONE);
+	assert_int_equal(m.state, PNC_CP_ST_DRAINING);
+	step(&m, &pc, &thr, 45000, 40 * MB, -2000 * MB, PNC_CP_EV_NONE);
 	/* 10 ms under K_min is not yet "more than" RTT_est. */
-	step(&m, &pc, &thr, 49000, 32 * MB, -2000 * MB, CP_EV_NONE);
+	step(&m, &pc, &thr, 49000, 32 * MB, -2000 * MB, PNC_CP_EV_NONE);
 
 	/* Step 8: more than 10 ms under K_min, 30 MB: Resume 50, level 20. */
-	step(&m, &pc, &thr, 51000, 30 * MB, -1000 * MB, CP_EV_RESUME);
-	assert_int_equal(m.state, CP_ST_IDLE);
-	cnp_resume_for(&lp, CNP_FMT_LONG_HAUL_ROCEV2, &r);
-	cnp_reaction_at_depth(&r, cp_lh_level(&thr, 30 * MB));
+	step(&m, &pc, &thr, 51000, 30 * MB, -1000 * MB, PNC_CP_EV_RESUME);
+	assert_int_equal(m.state, PNC_CP_ST_IDLE);
+	pnc_resume_for(&lp, PNC_FMT_LONG_HAUL_ROCEV2, &r);
+	pnc_reaction_at_depth(&r, pnc_cp_lh_level(&thr, 30 * MB));
 	assert_true(r.send);
 	assert_int_equal(r.lh_level, 20);
 	assert_int_equal(r.lh_action, PNC_LH_RESUME);
@@ -171,23 +171,23 @@ static void test_operational_example(void **state)
 }
 
 /*
- * The level scale of cp_lh_level(): 72 at K_min, 172 at K_max, clamped;
+ * The level scale of pnc_cp_lh_level(): 72 at K_min, 172 at K_max, clamped;
  * 0 where the thresholds say nothing.
  */
 static void test_depth_levels(void **state)
 {
-	struct cp_policy_config pc;
-	struct cp_thresholds thr;
+	struct pnc_cp_policy_config pc;
+	struct pnc_cp_thresholds thr;
 
 	(void)state;
 	example_link(&pc, &thr);
-	assert_int_equal(cp_lh_level(&thr, thr.k_min), 72);
-	assert_int_equal(cp_lh_level(&thr, thr.k_max), 172);
-	assert_int_equal(cp_lh_level(&thr, 0), 0);
-	assert_int_equal(cp_lh_level(&thr, 250 * MB), 255);
-	assert_int_equal(cp_lh_level(&thr, UINT64_MAX), 255);
+	assert_int_equal(pnc_cp_lh_level(&thr, thr.k_min), 72);
+	assert_int_equal(pnc_cp_lh_level(&thr, thr.k_max), 172);
+	assert_int_equal(pnc_cp_lh_level(&thr, 0), 0);
+	assert_int_equal(pnc_cp_lh_level(&thr, 250 * MB), 255);
+	assert_int_equal(pnc_cp_lh_level(&thr, UINT64_MAX), 255);
 	memset(&thr, 0, sizeof(thr));
-	assert_int_equal(cp_lh_level(&thr, 130 * MB), 0);
+	assert_int_equal(pnc_cp_lh_level(&thr, 130 * MB), 0);
 }
 
 /*
@@ -197,23 +197,23 @@ static void test_depth_levels(void **state)
  */
 static void test_escalation(void **state)
 {
-	struct cp_policy_config pc;
-	struct cnp_level_policy lp;
-	struct cp_thresholds thr;
-	struct cnp_reaction first, again;
+	struct pnc_cp_policy_config pc;
+	struct pnc_level_policy lp;
+	struct pnc_cp_thresholds thr;
+	struct pnc_reaction first, again;
 
 	(void)state;
 	example_link(&pc, &thr);
-	cnp_level_policy_init(&lp);
-	cnp_reaction_for(&lp, CNP_FMT_LONG_HAUL_ROCEV2, 4, &first);
-	cnp_reaction_at_depth(&first, cp_lh_level(&thr, 130 * MB));
-	cnp_reaction_for(&lp, CNP_FMT_LONG_HAUL_ROCEV2, 5, &again);
-	cnp_reaction_at_depth(&again, cp_lh_level(&thr, 140 * MB));
+	pnc_level_policy_init(&lp);
+	pnc_reaction_for(&lp, PNC_FMT_LONG_HAUL_ROCEV2, 4, &first);
+	pnc_reaction_at_depth(&first, pnc_cp_lh_level(&thr, 130 * MB));
+	pnc_reaction_for(&lp, PNC_FMT_LONG_HAUL_ROCEV2, 5, &again);
+	pnc_reaction_at_depth(&again, pnc_cp_lh_level(&thr, 140 * MB));
 	assert_true(again.lh_level > first.lh_level);
 	assert_int_equal(again.lh_action, PNC_LH_RATE_REDUCE);
 	assert_true(again.lh_parameter > first.lh_parameter);
 	lp.lh_pause_us = 5000;
-	cnp_reaction_for(&lp, CNP_FMT_LONG_HAUL_ROCEV2, 7, &again);
+	pnc_reaction_for(&lp, PNC_FMT_LONG_HAUL_ROCEV2, 7, &again);
 	assert_int_equal(again.lh_action, PNC_LH_PAUSE);
 	assert_int_equal(again.lh_parameter, 5000);
 	assert_int_equal(again.lh_level, 255);

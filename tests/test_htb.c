@@ -125,17 +125,17 @@ static void test_class(void **state)
 static void test_rate_steps(void **state)
 {
 	(void)state;
-	assert_int_equal(fl_shape_next_rate(8000000, 50, 2000000), 4000000);
-	assert_int_equal(fl_shape_next_rate(4000000, 50, 2000000), 2000000);
-	assert_int_equal(fl_shape_next_rate(2000000, 50, 2000000), 2000000);
-	assert_int_equal(fl_shape_next_rate(100000000, 20, 1000000), 80000000);
+	assert_int_equal(cnpproxy_shape_next_rate(8000000, 50, 2000000), 4000000);
+	assert_int_equal(cnpproxy_shape_next_rate(4000000, 50, 2000000), 2000000);
+	assert_int_equal(cnpproxy_shape_next_rate(2000000, 50, 2000000), 2000000);
+	assert_int_equal(cnpproxy_shape_next_rate(100000000, 20, 1000000), 80000000);
 	/* No overflow at the largest rates. */
-	assert_int_equal(fl_shape_next_rate(UINT64_MAX, 1, 0),
+	assert_int_equal(cnpproxy_shape_next_rate(UINT64_MAX, 1, 0),
 			 UINT64_MAX / 100 * 99 + 15 * 99 / 100);
 	/* Measured: 1 MB in 1 s is 8 Mb/s; unknown before a second packet. */
-	assert_int_equal(fl_shape_measured(1000000, 5000000000ull, 6000000000ull), 8000000);
-	assert_int_equal(fl_shape_measured(1000, 7, 7), 0);
-	assert_int_equal(fl_shape_measured(UINT64_MAX, 0, 1), 0);
+	assert_int_equal(cnpproxy_shape_measured(1000000, 5000000000ull, 6000000000ull), 8000000);
+	assert_int_equal(cnpproxy_shape_measured(1000, 7, 7), 0);
+	assert_int_equal(cnpproxy_shape_measured(UINT64_MAX, 0, 1), 0);
 }
 
 int main(void)

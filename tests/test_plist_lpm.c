@@ -17,10 +17,10 @@
 
 #define MAX_RULES 64
 
-static struct cnp_plist_rule rule4(int64_t seq, bool permit, uint32_t addr, uint8_t plen,
-				   uint8_t ge, uint8_t le)
+static struct cnpproxy_plist_rule rule4(int64_t seq, bool permit, uint32_t addr, uint8_t plen,
+					uint8_t ge, uint8_t le)
 {
-	struct cnp_plist_rule r = {
+	struct cnpproxy_plist_rule r = {
 		.seq = seq,
 		.permit = permit,
 		.version = 4,
@@ -36,14 +36,14 @@ static struct cnp_plist_rule rule4(int64_t seq, bool permit, uint32_t addr, uint
 	return r;
 }
 
-static bool table_permits(const struct cnp_plist_rule *rules, size_t n, uint32_t host)
+static bool table_permits(const struct cnpproxy_plist_rule *rules, size_t n, uint32_t host)
 {
-	struct cnp_lpm_rule t[MAX_RULES];
+	struct cnpproxy_lpm_rule t[MAX_RULES];
 	uint8_t a[16] = { host >> 24, host >> 16, host >> 8, host };
-	size_t nt = cnp_plist_lpm(rules, n, t);
+	size_t nt = cnpproxy_plist_lpm(rules, n, t);
 
-	assert_int_equal(cnp_lpm_permits(t, nt, 4, a), cnp_plist_permits(rules, n, 4, a));
-	return cnp_lpm_permits(t, nt, 4, a);
+	assert_int_equal(cnpproxy_lpm_permits(t, nt, 4, a), cnpproxy_plist_permits(rules, n, 4, a));
+	return cnpproxy_lpm_permits(t, nt, 4, a);
 }
 
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
@@ -51,7 +51,7 @@ static bool table_permits(const struct cnp_plist_rule *rules, size_t n, uint32_t
 /* seq 5 deny 10.0.1.0/24 le 32, seq 10 permit 10.0.0.0/16 le 32. */
 static void test_deny_inside_permit(void **state)
 {
-	struct cnp_plist_rule r[] = {
+	struct cnpproxy_plist_rule r[] = {
 		rule4(5, false, IP(10, 0, 1, 0), 24, 0, 32),
 		rule4(10, true, IP(10, 0, 0, 0), 16, 0, 32),
 	};
@@ -64,27 +64,27 @@ static void test_deny_inside_permit(void **state)
 /* The same entries the other way round: the permit matches first, everywhere. */
 static void test_shadowed_entry_left_out(void **state)
 {
-	struct cnp_plist_rule r[] = {
+	struct cnpproxy_plist_rule r[] = {
 		rule4(5, true, IP(10, 0, 0, 0), 16, 0, 32),
 		rule4(10, false, IP(10, 0, 1, 0), 24, 0, 32),
 	};
-	struct cnp_lpm_rule t[2];
+	struct cnpproxy_lpm_rule t[2];
 
-	assert_int_equal(cnp_plist_lpm(r, 2, t), 1);
+	assert_int_equal(cnpproxy_plist_lpm(r, 2, t), 1);
 	assert_true(table_permits(r, 2, IP(10, 0, 1, 7)));
 }
 
 /* Without ge/le a /24 matches only the /24 itself, never a host. */
 static void test_exact_prefix_never_decides(void **state)
 {
-	struct cnp_plist_rule r[] = {
+	struct cnpproxy_plist_rule r[] = {
 		rule4(5, false, IP(10, 0, 1, 0), 24, 0, 0),
 		rule4(10, true, IP(10, 0, 1, 9), 32, 0, 0),
 		rule4(15, true, IP(10, 0, 0, 0), 8, 0, 24), /* le below the host length */
 	};
-	struct cnp_lpm_rule t[3];
+	struct cnpproxy_lpm_rule t[3];
 
-	assert_int_equal(cnp_plist_lpm(r, 3, t), 1);
+	assert_int_equal(cnpproxy_plist_lpm(r, 3, t), 1);
 	assert_true(table_permits(r, 3, IP(10, 0, 1, 9)));
 	assert_false(table_permits(r, 3, IP(10, 0, 1, 8)));
 }
@@ -92,7 +92,7 @@ static void test_exact_prefix_never_decides(void **state)
 /* `any`: 0.0.0.0/0 le 32; ge 32 alone reaches hosts too. */
 static void test_any_and_ge(void **state)
 {
-	struct cnp_plist_rule r[] = {
+	struct cnpproxy_plist_rule r[] = {
 		rule4(5, false, IP(192, 0, 2, 0), 24, 32, 0),
 		rule4(10, true, 0, 0, 0, 32),
 	};
@@ -104,7 +104,7 @@ static void test_any_and_ge(void **state)
 /* IPv6 entries judge IPv6 addresses only. */
 static void test_families_apart(void **state)
 {
-	struct cnp_plist_rule r[2] = {
+	struct cnpproxy_plist_rule r[2] = {
 		{ .seq = 5,
 		  .permit = true,
 		  .version = 6,
@@ -113,15 +113,15 @@ static void test_families_apart(void **state)
 		  .addr = { 0x20, 0x01, 0x0d, 0xb8 } },
 		rule4(10, true, IP(10, 0, 0, 0), 8, 0, 32),
 	};
-	struct cnp_lpm_rule t[2];
+	struct cnpproxy_lpm_rule t[2];
 	uint8_t in6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1 }, out6[16] = { 0x20, 0x01, 0x0d, 0xb9 };
 	uint8_t v4[16] = { 0x20, 0x01, 0x0d, 0xb8 };
-	size_t n = cnp_plist_lpm(r, 2, t);
+	size_t n = cnpproxy_plist_lpm(r, 2, t);
 
 	assert_int_equal(n, 2);
-	assert_true(cnp_lpm_permits(t, n, 6, in6));
-	assert_false(cnp_lpm_permits(t, n, 6, out6));
-	assert_false(cnp_lpm_permits(t, n, 4, v4)); /* 32.1.13.184 */
+	assert_true(cnpproxy_lpm_permits(t, n, 6, in6));
+	assert_false(cnpproxy_lpm_permits(t, n, 6, out6));
+	assert_false(cnpproxy_lpm_permits(t, n, 4, v4)); /* 32.1.13.184 */
 }
 
 /*
@@ -131,7 +131,7 @@ static void test_families_apart(void **state)
  */
 static void test_random_lists_agree(void **state)
 {
-	struct cnp_plist_rule r[MAX_RULES];
+	struct cnpproxy_plist_rule r[MAX_RULES];
 	unsigned int seed = 20261124;
 
 	for (int round = 0; round < 2000; round++) {

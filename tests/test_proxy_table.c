@@ -15,17 +15,17 @@
 
 #include "rib/lpm.h"
 
-static struct pt_addr v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+static struct pnc_pt_addr v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
 {
-	struct pt_addr x = { .family = PT_AF_INET, .bytes = { a, b, c, d } };
+	struct pnc_pt_addr x = { .family = PNC_PT_AF_INET, .bytes = { a, b, c, d } };
 
 	return x;
 }
 
-static struct pt_entry entry(struct pt_addr pfx, uint8_t len, enum pt_source src,
-			     struct pt_addr proxy)
+static struct pnc_pt_entry entry(struct pnc_pt_addr pfx, uint8_t len, enum pnc_pt_source src,
+				 struct pnc_pt_addr proxy)
 {
-	struct pt_entry e = { .source = src, .proxy = proxy, .origin = 15 };
+	struct pnc_pt_entry e = { .source = src, .proxy = proxy, .origin = 15 };
 
 	e.prefix.addr = pfx;
 	e.prefix.len = len;
@@ -34,130 +34,131 @@ static struct pt_entry entry(struct pt_addr pfx, uint8_t len, enum pt_source src
 
 static void test_prefix_make(void **state)
 {
-	struct pt_prefix p;
-	struct pt_addr a = v4(10, 1, 255, 255);
-	struct pt_addr bad = { .family = 5 };
+	struct pnc_pt_prefix p;
+	struct pnc_pt_addr a = v4(10, 1, 255, 255);
+	struct pnc_pt_addr bad = { .family = 5 };
 
 	(void)state;
-	assert_true(pt_prefix_make(&p, &a, 20));
+	assert_true(pnc_pt_prefix_make(&p, &a, 20));
 	assert_int_equal(p.addr.bytes[1], 1);
 	assert_int_equal(p.addr.bytes[2], 0xf0);
 	assert_int_equal(p.addr.bytes[3], 0);
-	assert_true(pt_prefix_make(&p, &a, 0));
+	assert_true(pnc_pt_prefix_make(&p, &a, 0));
 	assert_int_equal(p.addr.bytes[0], 0);
-	assert_true(pt_prefix_make(&p, &a, 32));
-	assert_false(pt_prefix_make(&p, &a, 33));
-	assert_false(pt_prefix_make(&p, &bad, 8));
+	assert_true(pnc_pt_prefix_make(&p, &a, 32));
+	assert_false(pnc_pt_prefix_make(&p, &a, 33));
+	assert_false(pnc_pt_prefix_make(&p, &bad, 8));
 }
 
 static void test_set_unset(void **state)
 {
-	struct proxy_table pt;
-	struct pt_entry e = entry(v4(10, 1, 2, 3), 24, PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
-	struct pt_addr q = v4(10, 1, 2, 200);
-	const struct pt_entry *r;
+	struct pnc_pt_table pt;
+	struct pnc_pt_entry e = entry(v4(10, 1, 2, 3), 24, PNC_PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
+	struct pnc_pt_addr q = v4(10, 1, 2, 200);
+	const struct pnc_pt_entry *r;
 
 	(void)state;
-	pt_init(&pt);
-	assert_int_equal(pt_set(&pt, &e), 1);
-	assert_int_equal(pt_set(&pt, &e), 0); /* identical: no change */
+	pnc_pt_init(&pt);
+	assert_int_equal(pnc_pt_set(&pt, &e), 1);
+	assert_int_equal(pnc_pt_set(&pt, &e), 0); /* identical: no change */
 	e.proxy = v4(192, 0, 2, 2);
-	assert_int_equal(pt_set(&pt, &e), 2); /* proxy changed */
+	assert_int_equal(pnc_pt_set(&pt, &e), 2); /* proxy changed */
 	assert_int_equal(pt.count, 1);
 
-	r = pt_lookup(&pt, &q);
+	r = pnc_pt_lookup(&pt, &q);
 	assert_non_null(r);
 	/* host bits of the stored prefix are cleared */
 	assert_int_equal(r->prefix.addr.bytes[3], 0);
 	assert_int_equal(r->proxy.bytes[3], 2);
 
 	/* a static entry for the same prefix loses to the learned one */
-	e.source = PT_SOURCE_STATIC;
+	e.source = PNC_PT_SOURCE_STATIC;
 	e.proxy = v4(198, 51, 100, 1);
-	assert_int_equal(pt_set(&pt, &e), 1);
-	assert_int_equal(pt_lookup(&pt, &q)->source, PT_SOURCE_LEARNED);
-	assert_true(pt_unset(&pt, &e.prefix, PT_SOURCE_LEARNED));
-	assert_false(pt_unset(&pt, &e.prefix, PT_SOURCE_LEARNED));
-	assert_int_equal(pt_lookup(&pt, &q)->source, PT_SOURCE_STATIC);
+	assert_int_equal(pnc_pt_set(&pt, &e), 1);
+	assert_int_equal(pnc_pt_lookup(&pt, &q)->source, PNC_PT_SOURCE_LEARNED);
+	assert_true(pnc_pt_unset(&pt, &e.prefix, PNC_PT_SOURCE_LEARNED));
+	assert_false(pnc_pt_unset(&pt, &e.prefix, PNC_PT_SOURCE_LEARNED));
+	assert_int_equal(pnc_pt_lookup(&pt, &q)->source, PNC_PT_SOURCE_STATIC);
 
 	/* invalid input is refused and changes nothing */
 	e.prefix.len = 40;
-	assert_int_equal(pt_set(&pt, &e), -1);
+	assert_int_equal(pnc_pt_set(&pt, &e), -1);
 	e.prefix.len = 24;
 	e.proxy.family = 0;
-	assert_int_equal(pt_set(&pt, &e), -1);
+	assert_int_equal(pnc_pt_set(&pt, &e), -1);
 	assert_int_equal(pt.count, 1);
 
-	assert_int_equal(pt_flush(&pt, PT_SOURCE_STATIC), 1);
-	assert_null(pt_lookup(&pt, &q));
-	pt_fini(&pt);
+	assert_int_equal(pnc_pt_flush(&pt, PNC_PT_SOURCE_STATIC), 1);
+	assert_null(pnc_pt_lookup(&pt, &q));
+	pnc_pt_fini(&pt);
 }
 
 /* Where a walk in order resumes: the first entry of a prefix, or of the next one. */
 static void test_rank(void **state)
 {
-	struct proxy_table pt;
-	struct pt_entry a = entry(v4(10, 1, 0, 0), 16, PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
-	struct pt_entry a_static = entry(v4(10, 1, 0, 0), 16, PT_SOURCE_STATIC, v4(192, 0, 2, 2));
-	struct pt_entry b = entry(v4(10, 3, 0, 0), 16, PT_SOURCE_STATIC, v4(192, 0, 2, 3));
-	struct pt_prefix p;
-	struct pt_addr host = v4(10, 1, 7, 7), gap = v4(10, 2, 0, 0);
+	struct pnc_pt_table pt;
+	struct pnc_pt_entry a = entry(v4(10, 1, 0, 0), 16, PNC_PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
+	struct pnc_pt_entry a_static = entry(v4(10, 1, 0, 0), 16, PNC_PT_SOURCE_STATIC,
+					     v4(192, 0, 2, 2));
+	struct pnc_pt_entry b = entry(v4(10, 3, 0, 0), 16, PNC_PT_SOURCE_STATIC, v4(192, 0, 2, 3));
+	struct pnc_pt_prefix p;
+	struct pnc_pt_addr host = v4(10, 1, 7, 7), gap = v4(10, 2, 0, 0);
 	size_t i;
 
 	(void)state;
-	pt_init(&pt);
-	assert_int_equal(pt_set(&pt, &b), 1);
-	assert_int_equal(pt_set(&pt, &a_static), 1);
-	assert_int_equal(pt_set(&pt, &a), 1);
+	pnc_pt_init(&pt);
+	assert_int_equal(pnc_pt_set(&pt, &b), 1);
+	assert_int_equal(pnc_pt_set(&pt, &a_static), 1);
+	assert_int_equal(pnc_pt_set(&pt, &a), 1);
 	/* Sorted by length, then address: 10.1/16 learned, 10.1/16 static, 10.3/16 */
-	i = pt_rank(&pt, &a.prefix);
+	i = pnc_pt_rank(&pt, &a.prefix);
 	assert_int_equal(i, 0);
-	assert_int_equal(pt.entries[i].source, PT_SOURCE_LEARNED);
+	assert_int_equal(pt.entries[i].source, PNC_PT_SOURCE_LEARNED);
 	/* host bits typed: the same prefix */
 	p.addr = host;
 	p.len = 16;
-	assert_int_equal(pt_rank(&pt, &p), 0);
+	assert_int_equal(pnc_pt_rank(&pt, &p), 0);
 	/* a prefix not in the table: where it would be */
 	p.addr = gap;
-	assert_int_equal(pt_rank(&pt, &p), 2);
-	assert_int_equal(pt_rank(&pt, &b.prefix), 2);
+	assert_int_equal(pnc_pt_rank(&pt, &p), 2);
+	assert_int_equal(pnc_pt_rank(&pt, &b.prefix), 2);
 	p.len = 17; /* after every /16 */
-	assert_int_equal(pt_rank(&pt, &p), pt.count);
+	assert_int_equal(pnc_pt_rank(&pt, &p), pt.count);
 	p.len = 40;
-	assert_int_equal(pt_rank(&pt, &p), pt.count);
-	pt_fini(&pt);
+	assert_int_equal(pnc_pt_rank(&pt, &p), pt.count);
+	pnc_pt_fini(&pt);
 }
 
 static void test_families_do_not_mix(void **state)
 {
-	struct proxy_table pt;
-	struct pt_addr six = { .family = PT_AF_INET6 };
-	struct pt_entry e = entry(v4(0, 0, 0, 0), 0, PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
+	struct pnc_pt_table pt;
+	struct pnc_pt_addr six = { .family = PNC_PT_AF_INET6 };
+	struct pnc_pt_entry e = entry(v4(0, 0, 0, 0), 0, PNC_PT_SOURCE_LEARNED, v4(192, 0, 2, 1));
 
 	(void)state;
-	pt_init(&pt);
-	assert_int_equal(pt_set(&pt, &e), 1); /* IPv4 default route */
-	assert_non_null(pt_lookup(&pt, &e.prefix.addr));
-	assert_null(pt_lookup(&pt, &six));
-	pt_fini(&pt);
+	pnc_pt_init(&pt);
+	assert_int_equal(pnc_pt_set(&pt, &e), 1); /* IPv4 default route */
+	assert_non_null(pnc_pt_lookup(&pt, &e.prefix.addr));
+	assert_null(pnc_pt_lookup(&pt, &six));
+	pnc_pt_fini(&pt);
 }
 
 /* ---- brute force reference ---------------------------------------------- */
 
-static bool covers(const struct pt_prefix *p, const struct pt_addr *a)
+static bool covers(const struct pnc_pt_prefix *p, const struct pnc_pt_addr *a)
 {
-	struct pt_prefix q;
+	struct pnc_pt_prefix q;
 
 	if (p->addr.family != a->family)
 		return false;
-	pt_prefix_make(&q, a, p->len);
+	pnc_pt_prefix_make(&q, a, p->len);
 	return !memcmp(q.addr.bytes, p->addr.bytes, 16);
 }
 
-static const struct pt_entry *reference(const struct pt_entry *set, const bool *live, size_t n,
-					const struct pt_addr *a)
+static const struct pnc_pt_entry *reference(const struct pnc_pt_entry *set, const bool *live,
+					    size_t n, const struct pnc_pt_addr *a)
 {
-	const struct pt_entry *best = NULL;
+	const struct pnc_pt_entry *best = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!live[i] || !covers(&set[i].prefix, a))
@@ -170,10 +171,10 @@ static const struct pt_entry *reference(const struct pt_entry *set, const bool *
 }
 
 /* Addresses from a small pool of bit patterns, so prefixes nest often. */
-static struct pt_addr random_addr(uint8_t family)
+static struct pnc_pt_addr random_addr(uint8_t family)
 {
-	struct pt_addr a = { .family = family };
-	size_t len = pt_addr_len(family);
+	struct pnc_pt_addr a = { .family = family };
+	size_t len = pnc_pt_addr_len(family);
 	uint8_t pool[] = { 0x00, 0x0a, 0x80, 0xc0, 0xff, 0x20 };
 
 	for (size_t i = 0; i < len; i++)
@@ -187,25 +188,26 @@ static struct pt_addr random_addr(uint8_t family)
 
 static void run_random(uint8_t family, unsigned int seed)
 {
-	static struct pt_entry set[N_ENTRIES];
+	static struct pnc_pt_entry set[N_ENTRIES];
 	static bool live[N_ENTRIES];
-	struct proxy_table pt;
-	unsigned int maxlen = pt_addr_len(family) * 8;
+	struct pnc_pt_table pt;
+	unsigned int maxlen = pnc_pt_addr_len(family) * 8;
 
 	srand(seed);
-	pt_init(&pt);
+	pnc_pt_init(&pt);
 	memset(live, 0, sizeof(live));
 	for (size_t i = 0; i < N_ENTRIES; i++) {
 		bool dup;
 
 		/* keys must be unique, or the reference would be ambiguous */
 		do {
-			struct pt_addr a = random_addr(family);
+			struct pnc_pt_addr a = random_addr(family);
 			uint8_t len = (uint8_t)(rand() % (maxlen + 1));
 
-			set[i] = entry(a, len, rand() % 3 ? PT_SOURCE_LEARNED : PT_SOURCE_STATIC,
+			set[i] = entry(a, len,
+				       rand() % 3 ? PNC_PT_SOURCE_LEARNED : PNC_PT_SOURCE_STATIC,
 				       v4(192, 0, (uint8_t)(i >> 8), (uint8_t)i));
-			pt_prefix_make(&set[i].prefix, &a, len);
+			pnc_pt_prefix_make(&set[i].prefix, &a, len);
 			dup = false;
 			for (size_t j = 0; j < i && !dup; j++)
 				dup = !memcmp(&set[j].prefix, &set[i].prefix,
@@ -218,18 +220,18 @@ static void run_random(uint8_t family, unsigned int seed)
 		size_t i = (size_t)rand() % N_ENTRIES;
 
 		if (live[i]) {
-			assert_true(pt_unset(&pt, &set[i].prefix, set[i].source));
+			assert_true(pnc_pt_unset(&pt, &set[i].prefix, set[i].source));
 			live[i] = false;
-		} else if (pt_set(&pt, &set[i]) == 1) {
+		} else if (pnc_pt_set(&pt, &set[i]) == 1) {
 			live[i] = true;
 		}
 
 		if (op % 20)
 			continue;
 		for (int q = 0; q < N_QUERIES; q++) {
-			struct pt_addr a = random_addr(family);
-			const struct pt_entry *want = reference(set, live, N_ENTRIES, &a);
-			const struct pt_entry *got = pt_lookup(&pt, &a);
+			struct pnc_pt_addr a = random_addr(family);
+			const struct pnc_pt_entry *want = reference(set, live, N_ENTRIES, &a);
+			const struct pnc_pt_entry *got = pnc_pt_lookup(&pt, &a);
 
 			if (!want) {
 				assert_null(got);
@@ -241,21 +243,21 @@ static void run_random(uint8_t family, unsigned int seed)
 			assert_memory_equal(&got->proxy, &want->proxy, sizeof(got->proxy));
 		}
 	}
-	pt_fini(&pt);
+	pnc_pt_fini(&pt);
 }
 
 static void test_random_ipv4(void **state)
 {
 	(void)state;
 	for (unsigned int seed = 1; seed <= 3; seed++)
-		run_random(PT_AF_INET, seed);
+		run_random(PNC_PT_AF_INET, seed);
 }
 
 static void test_random_ipv6(void **state)
 {
 	(void)state;
 	for (unsigned int seed = 1; seed <= 3; seed++)
-		run_random(PT_AF_INET6, seed);
+		run_random(PNC_PT_AF_INET6, seed);
 }
 
 int main(void)

@@ -27,16 +27,16 @@
 
 #define BORDER_RETRY_S 5
 
-static const struct cnp_attach_ops border_ops;
+static const struct cnpproxy_attach_ops border_ops;
 
 static struct {
-	const struct cnp_config *cfg; /* the last apply's */
+	const struct pnc_config *cfg; /* the last apply's */
 	struct pnc_border_tc *bt;
-	struct cnp_attach_if ifs[CNP_BORDER_IF_MAX];
-	struct cnp_attach_set set;
+	struct cnpproxy_attach_if ifs[PNC_BORDER_IF_MAX];
+	struct cnpproxy_attach_set set;
 } border = {
-	.cfg = &cnp_config_off,
-	.set = CNP_ATTACH_SET(&border_ops, border.ifs, BORDER_RETRY_S),
+	.cfg = &pnc_config_off,
+	.set = CNPPROXY_ATTACH_SET(&border_ops, border.ifs, BORDER_RETRY_S),
 };
 
 static int border_attach(void *prog, int ifindex, unsigned int flags)
@@ -49,9 +49,9 @@ static void border_detach(void *prog, int ifindex)
 	pnc_border_tc_detach(prog, ifindex);
 }
 
-static void border_attached(void *prog, const struct cnp_attach_if *ai)
+static void border_attached(void *prog, const struct cnpproxy_attach_if *ai)
 {
-	const struct cnp_config *cfg = border.cfg;
+	const struct pnc_config *cfg = border.cfg;
 
 	zlog_info("cnpproxyd: border filter on %s (%s): UDP ports %u and %u, ICMP type %u and ICMPv6 type %u dropped",
 		  ai->name, pnc_border_tc_mode(prog, ai->ifindex), cfg->notification_port,
@@ -63,7 +63,7 @@ static void border_retry(void)
 	cnpproxy_border_apply(border.cfg);
 }
 
-static const struct cnp_attach_ops border_ops = {
+static const struct cnpproxy_attach_ops border_ops = {
 	.what = "border filter",
 	.attach_error = "cannot attach the tc ingress filter",
 	.attach = border_attach,
@@ -75,7 +75,7 @@ static const struct cnp_attach_ops border_ops = {
 /* Closing the program detaches it everywhere. */
 static void border_close(void)
 {
-	cnp_attach_clear(&border.set, NULL);
+	cnpproxy_attach_clear(&border.set, NULL);
 	if (border.bt) {
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_border_tc_close(border.bt);
@@ -84,7 +84,7 @@ static void border_close(void)
 	border.bt = NULL;
 }
 
-void cnpproxy_border_apply(const struct cnp_config *cfg)
+void cnpproxy_border_apply(const struct pnc_config *cfg)
 {
 	int err;
 
@@ -114,28 +114,28 @@ void cnpproxy_border_apply(const struct cnp_config *cfg)
 		zlog_warn("cnpproxyd: border filter ports: %s", safe_strerror(-err));
 		return;
 	}
-	cnp_attach_sync(&border.set, border.bt, cfg->border_if, NULL, cfg->n_border_if);
+	cnpproxy_attach_sync(&border.set, border.bt, cfg->border_if, NULL, cfg->n_border_if);
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void border_if_changed(const char *ifname, int ifindex)
 {
-	const struct cnp_config *cfg = border.cfg;
+	const struct pnc_config *cfg = border.cfg;
 
-	if (cnp_attach_if_changed(&border.set, border.bt, cfg->border_if, cfg->n_border_if, ifname,
-				  ifindex))
+	if (cnpproxy_attach_if_changed(&border.set, border.bt, cfg->border_if, cfg->n_border_if,
+				       ifname, ifindex))
 		border_retry();
 }
 
 const char *cnpproxy_border_not_operational(void)
 {
-	return cnp_attach_not_operational(&border.set);
+	return cnpproxy_attach_not_operational(&border.set);
 }
 
 void cnpproxy_border_count(unsigned int *n_configured, unsigned int *attached)
 {
 	*n_configured = border.cfg->present ? border.cfg->n_border_if : 0;
-	*attached = cnp_attach_count(&border.set);
+	*attached = cnpproxy_attach_count(&border.set);
 }
 
 void cnpproxy_border_counters_clear(void)
@@ -152,7 +152,7 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
       "Border filter: notification ports dropped where the domain ends\n"
       JSON_STR)
 {
-	const struct cnp_config *cfg = border.cfg;
+	const struct pnc_config *cfg = border.cfg;
 	json_object *json = NULL, *jifs = NULL;
 
 	if (uj) {
@@ -174,7 +174,7 @@ DEFPY(show_cnpproxy_border, show_cnpproxy_border_cmd,
 			"Mode", "Way", "Notifications", "Flow-label", "Header-chain");
 	}
 	for (unsigned int i = 0; i < border.set.n; i++) {
-		const struct cnp_attach_if *bi = &border.ifs[i];
+		const struct cnpproxy_attach_if *bi = &border.ifs[i];
 		struct pnc_border_if_counters c = {};
 		const char *state = bi->ifindex ? "filtering" : bi->error;
 		const char *mode = bi->ifindex ? pnc_border_tc_mode(border.bt, bi->ifindex) : "-";
@@ -246,9 +246,9 @@ void cnpproxy_border_cli_init(void)
 	install_element(CNPPROXY_NODE, &cnpproxy_border_if_cmd);
 }
 
-bool cnpproxy_border_attachment(unsigned int i, struct cnp_attach_if *out)
+bool cnpproxy_border_attachment(unsigned int i, struct cnpproxy_attach_if *out)
 {
-	return cnp_attach_view(&border.set, i, out);
+	return cnpproxy_attach_view(&border.set, i, out);
 }
 
 void cnpproxy_border_init(void)

@@ -9,8 +9,8 @@
 #define _CNPPROXY_BORDER_BORDER_H
 
 /* Follow the configuration (interfaces, ports). */
-struct cnp_config;
-extern void cnpproxy_border_apply(const struct cnp_config *cfg);
+struct pnc_config;
+extern void cnpproxy_border_apply(const struct pnc_config *cfg);
 /* Why the filter does not hold on every configured interface, or NULL. */
 extern const char *cnpproxy_border_not_operational(void);
 /* Configured interfaces, and those the filter runs on. */
@@ -20,7 +20,7 @@ extern void cnpproxy_border_init(void);
 extern void cnpproxy_border_fini(void);
 
 /* Its interface at position i, for the operational state; false past the end. */
-struct cnp_attach_if;
-extern bool cnpproxy_border_attachment(unsigned int i, struct cnp_attach_if *out);
+struct cnpproxy_attach_if;
+extern bool cnpproxy_border_attachment(unsigned int i, struct cnpproxy_attach_if *out);
 
 #endif /* _CNPPROXY_BORDER_BORDER_H */

@@ -24,17 +24,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum cp_collab_state {
-	CP_COLLAB_IDLE = 0, /* no congestion episode */
-	CP_COLLAB_WATCH,    /* first RTT_est of an episode: rate watched, notifications held */
-	CP_COLLAB_NOTIFY,   /* the rate did not fall: notify as usual */
-	CP_COLLAB_DEFER,    /* it fell: another node acted, notifications held */
-	CP_COLLAB_ESCALATE, /* deferred, yet the queue grew: notify one level higher */
-	CP_COLLAB_MAX,
+enum pnc_cp_collab_state {
+	PNC_CP_COLLAB_IDLE = 0, /* no congestion episode */
+	PNC_CP_COLLAB_WATCH,	/* first RTT_est of an episode: rate watched, notifications held */
+	PNC_CP_COLLAB_NOTIFY,	/* the rate did not fall: notify as usual */
+	PNC_CP_COLLAB_DEFER,	/* it fell: another node acted, notifications held */
+	PNC_CP_COLLAB_ESCALATE, /* deferred, yet the queue grew: notify one level higher */
+	PNC_CP_COLLAB_MAX,
 };
 
 /* What one queue reading tells the machine. */
-struct cp_collab_input {
+struct pnc_cp_collab_input {
 	uint64_t now_us;
 	bool onset;	      /* the congestion episode starts with this reading */
 	bool resume;	      /* ... or ends */
@@ -46,14 +46,14 @@ struct cp_collab_input {
 };
 
 /* What it changed; the counters of the interface follow from it. */
-enum cp_collab_event {
-	CP_COLLAB_EV_NONE = 0,
-	CP_COLLAB_EV_DEFERRED,
-	CP_COLLAB_EV_ESCALATED,
+enum pnc_cp_collab_event {
+	PNC_CP_COLLAB_EV_NONE = 0,
+	PNC_CP_COLLAB_EV_DEFERRED,
+	PNC_CP_COLLAB_EV_ESCALATED,
 };
 
-struct cp_collab {
-	enum cp_collab_state state;
+struct pnc_cp_collab {
+	enum pnc_cp_collab_state state;
 	uint64_t since_us;	/* entered the state */
 	uint64_t rate_ewma;	/* arrival rate, smoothed over readings */
 	uint64_t onset_rate;	/* the smoothed rate when the episode started */
@@ -61,23 +61,24 @@ struct cp_collab {
 	bool have_ewma;
 };
 
-extern void cp_collab_init(struct cp_collab *c);
+extern void pnc_cp_collab_init(struct pnc_cp_collab *c);
 
 /* One queue reading: the new state, and whether it deferred or escalated. */
-extern enum cp_collab_event cp_collab_step(struct cp_collab *c, const struct cp_collab_input *in);
+extern enum pnc_cp_collab_event pnc_cp_collab_step(struct pnc_cp_collab *c,
+						   const struct pnc_cp_collab_input *in);
 
 /* Whether a notification may leave now. */
-static inline bool cp_collab_notify_ok(const struct cp_collab *c)
+static inline bool pnc_cp_collab_notify_ok(const struct pnc_cp_collab *c)
 {
-	return c->state != CP_COLLAB_WATCH && c->state != CP_COLLAB_DEFER;
+	return c->state != PNC_CP_COLLAB_WATCH && c->state != PNC_CP_COLLAB_DEFER;
 }
 
 /* Levels added to the notifications' Congestion Level. */
-static inline uint8_t cp_collab_level_boost(const struct cp_collab *c)
+static inline uint8_t pnc_cp_collab_level_boost(const struct pnc_cp_collab *c)
 {
-	return c->state == CP_COLLAB_ESCALATE ? 1 : 0;
+	return c->state == PNC_CP_COLLAB_ESCALATE ? 1 : 0;
 }
 
-extern const char *cp_collab_state_name(enum cp_collab_state s);
+extern const char *pnc_cp_collab_state_name(enum pnc_cp_collab_state s);
 
 #endif /* _CNPPROXY_CP_COLLAB_H */

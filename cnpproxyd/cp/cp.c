@@ -70,12 +70,12 @@
 
 #define CP_DEBUG(fmt, ...)                                                                        \
 	do {                                                                                      \
-		if (DEBUG_MODE_CHECK(&cnp_dbg_cp, DEBUG_MODE_ALL) && cp_debug_allowed())          \
+		if (DEBUG_MODE_CHECK(&cnpproxy_dbg_cp, DEBUG_MODE_ALL) && cp_debug_allowed())     \
 			zlog_debug("congestion: " fmt, ##__VA_ARGS__);                            \
 	} while (0)
 
 struct cp_if {
-	struct cnp_cp_if_config cfg;
+	struct pnc_cp_if_config cfg;
 	int ifindex;
 	bool attached;
 	const char *not_operational;
@@ -87,89 +87,89 @@ struct cp_if {
 	bool have_cur;
 	struct pnc_qmon_rates rates;
 	uint64_t link_bps;
-	struct cp_thresholds thr;
-	struct cp_machine m;
-	struct cp_collab collab;
-	struct cp_share share;
+	struct pnc_cp_thresholds thr;
+	struct pnc_cp_machine m;
+	struct pnc_cp_collab collab;
+	struct pnc_cp_share share;
 	struct pnc_mark_state pushed;
 	bool pushed_valid;
 	uint8_t level;
 	uint64_t peak_backlog;
-	uint64_t avg_backlog; /* cp_queue_average() of the readings */
+	uint64_t avg_backlog; /* pnc_cp_queue_average() of the readings */
 
 	struct pnc_mark_if_counters ecn_prev;
 	uint32_t ecn_permille;
 	bool have_ecn;
 
-	struct cnp_bucket bucket;
+	struct pnc_bucket bucket;
 	uint64_t last_onset_us, last_resume_us, last_notify_us;
-	struct pn_flow_ref slowed[CP_RESUME_MAX];
+	struct cnpproxy_resume_flow_ref slowed[CP_RESUME_MAX];
 	unsigned int n_slowed;
-	uint64_t c[CP_C_MAX];
+	uint64_t c[CNPPROXY_CP_COUNTER_MAX];
 };
 
-static const struct cnp_attach_ops cp_attach_ops;
+static const struct cnpproxy_attach_ops cp_attach_ops;
 
 static struct {
-	const struct cnp_config *cfg; /* the last apply's */
-	struct cp_if ifs[CNP_CP_IF_MAX];
+	const struct pnc_config *cfg; /* the last apply's */
+	struct cp_if ifs[PNC_CP_IF_MAX];
 	unsigned int n_if;
 	struct pnc_mark_tc *mt;
 	/* Where the egress program runs; ifs[] mirrors it for its readings. */
-	struct cnp_attach_if att[CNP_CP_IF_MAX];
-	struct cnp_attach_set set;
+	struct cnpproxy_attach_if att[PNC_CP_IF_MAX];
+	struct cnpproxy_attach_set set;
 	const char *not_operational;
 	struct event *t_samples, *t_qmon;
 	int fd[2];	/* UDP, IPv4 and IPv6 */
 	int icmp_fd[2]; /* raw ICMP and ICMPv6, for notification-form icmp */
-	struct cp_gate gate;
-	struct cp_gate_slot slots[CP_GATE_SLOTS];
-	struct cnp_bucket debug;
+	struct pnc_cp_gate gate;
+	struct pnc_cp_gate_slot slots[CP_GATE_SLOTS];
+	struct pnc_bucket debug;
 } cp = {
-	.cfg = &cnp_config_off,
-	.set = CNP_ATTACH_SET(&cp_attach_ops, cp.att, CP_RETRY_S),
+	.cfg = &pnc_config_off,
+	.set = CNPPROXY_ATTACH_SET(&cp_attach_ops, cp.att, CP_RETRY_S),
 	.fd = { -1, -1 },
 	.icmp_fd = { -1, -1 },
 };
 
-static const char *const counter_names[CP_C_MAX] = {
-	[CP_C_POLLS] = "polls",
-	[CP_C_POLL_ERRORS] = "pollErrors",
-	[CP_C_ONSETS] = "onsets",
-	[CP_C_CONGESTED] = "congested",
-	[CP_C_RESUMES] = "resumes",
-	[CP_C_SAMPLES] = "samples",
-	[CP_C_SAMPLE_MALFORMED] = "samplesMalformed",
-	[CP_C_NOTIF_SENT] = "notificationsSent",
-	[CP_C_FCN_SENT] = "flowLabelSent",
-	[CP_C_FALLBACK_SENT] = "fallbackSent",
-	[CP_C_NO_PROXY] = "noProxy",
-	[CP_C_FLOW_INTERVAL] = "suppressedFlowInterval",
-	[CP_C_SMALL_FLOW] = "suppressedSmallFlow",
-	[CP_C_RATE_LIMITED] = "suppressedRateLimit",
-	[CP_C_COLLAB_HELD] = "suppressedCollaborative",
-	[CP_C_COLLAB_DEFERRED] = "deferred",
-	[CP_C_COLLAB_ESCALATED] = "escalated",
-	[CP_C_DIRECT_SENT] = "directSent",
-	[CP_C_DIRECT_SUPPRESSED] = "directSuppressed",
-	[CP_C_DIRECT_UNKNOWN] = "directUnknownFlow",
-	[CP_C_DIRECT_RESUMES] = "directResumes",
-	[CP_C_SEND_ERROR] = "sendErrors",
+static const char *const counter_names[CNPPROXY_CP_COUNTER_MAX] = {
+	[CNPPROXY_CP_POLLS] = "polls",
+	[CNPPROXY_CP_POLL_ERRORS] = "pollErrors",
+	[CNPPROXY_CP_ONSETS] = "onsets",
+	[CNPPROXY_CP_CONGESTED] = "congested",
+	[CNPPROXY_CP_RESUMES] = "resumes",
+	[CNPPROXY_CP_SAMPLES] = "samples",
+	[CNPPROXY_CP_SAMPLE_MALFORMED] = "samplesMalformed",
+	[CNPPROXY_CP_NOTIF_SENT] = "notificationsSent",
+	[CNPPROXY_CP_FCN_SENT] = "flowLabelSent",
+	[CNPPROXY_CP_FALLBACK_SENT] = "fallbackSent",
+	[CNPPROXY_CP_NO_PROXY] = "noProxy",
+	[CNPPROXY_CP_FLOW_INTERVAL] = "suppressedFlowInterval",
+	[CNPPROXY_CP_SMALL_FLOW] = "suppressedSmallFlow",
+	[CNPPROXY_CP_RATE_LIMITED] = "suppressedRateLimit",
+	[CNPPROXY_CP_COLLAB_HELD] = "suppressedCollaborative",
+	[CNPPROXY_CP_COLLAB_DEFERRED] = "deferred",
+	[CNPPROXY_CP_COLLAB_ESCALATED] = "escalated",
+	[CNPPROXY_CP_DIRECT_SENT] = "directSent",
+	[CNPPROXY_CP_DIRECT_SUPPRESSED] = "directSuppressed",
+	[CNPPROXY_CP_DIRECT_UNKNOWN] = "directUnknownFlow",
+	[CNPPROXY_CP_DIRECT_RESUMES] = "directResumes",
+	[CNPPROXY_CP_SEND_ERROR] = "sendErrors",
 };
 
-const char *cp_counter_name(enum cp_counter c)
+const char *cnpproxy_cp_counter_name(enum cnpproxy_cp_counter c)
 {
-	return c < CP_C_MAX ? counter_names[c] : "unknown";
+	return c < CNPPROXY_CP_COUNTER_MAX ? counter_names[c] : "unknown";
 }
 
 static bool cp_debug_allowed(void)
 {
-	return cnp_bucket_take(&cp.debug, cnpproxy_now_us());
+	return pnc_bucket_take(&cp.debug, cnpproxy_now_us());
 }
 
 static bool role_on(void)
 {
-	return cp.cfg->present && cp.cfg->role[CNP_ROLE_CONGESTION_POINT];
+	return cp.cfg->present && cp.cfg->role[PNC_ROLE_CONGESTION_POINT];
 }
 
 static struct cp_if *if_by_index(int ifindex)
@@ -263,7 +263,7 @@ static int socket_open(int family, bool icmp, bool bind_src, const uint8_t *src)
 
 static void sockets_open(void)
 {
-	const struct cnp_cp_config *cc = &cp.cfg->cp;
+	const struct pnc_cp_config *cc = &cp.cfg->cp;
 
 	sockets_close();
 	cp.fd[0] = socket_open(AF_INET, false, cc->src4_set, cc->src4);
@@ -278,11 +278,12 @@ static void sockets_open(void)
  * port 0: an ICMP message on the raw socket.  flow_label: for the IPv6
  * header of a datagram to an IPv6 address; 0: the kernel's.
  */
-static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, const uint8_t *msg,
-		    size_t len, enum cp_counter ok, uint32_t flow_label)
+static void send_to(struct cp_if *ci, const struct pnc_pt_addr *to, uint16_t port,
+		    const uint8_t *msg, size_t len, enum cnpproxy_cp_counter ok,
+		    uint32_t flow_label)
 {
 	union sockunion su = {};
-	int i = to->family == PT_AF_INET ? 0 : 1;
+	int i = to->family == PNC_PT_AF_INET ? 0 : 1;
 	int fd = port ? cp.fd[i] : cp.icmp_fd[i];
 
 	su.sa.sa_family = i == 0 ? AF_INET : AF_INET6;
@@ -295,23 +296,23 @@ static void send_to(struct cp_if *ci, const struct pt_addr *to, uint16_t port, c
 		su.sin6.sin6_flowinfo = htonl(flow_label & 0xfffff);
 	}
 	if (fd < 0 || sendto(fd, msg, len, 0, &su.sa, sockunion_sizeof(&su)) != (ssize_t)len) {
-		ci->c[CP_C_SEND_ERROR]++;
+		ci->c[CNPPROXY_CP_SEND_ERROR]++;
 		CP_DEBUG("%s: cannot send to %pSU: %s", ci->cfg.name, &su, safe_strerror(errno));
 		return;
 	}
 	ci->c[ok]++;
 	ci->last_notify_us = cnpproxy_now_us();
 	CP_DEBUG("%s: %s to %pSU (%zu octets, CL %u)", ci->cfg.name,
-		 ok == CP_C_FCN_SENT ? "flow-label FCN"
-		 : port		     ? "notification"
-				     : "ICMP notification",
+		 ok == CNPPROXY_CP_FCN_SENT ? "flow-label FCN"
+		 : port			    ? "notification"
+					    : "ICMP notification",
 		 &su, len, ci->level);
 }
 
-static void pt_addr_of(struct pt_addr *a, uint8_t version, const uint8_t *bytes)
+static void pt_addr_of(struct pnc_pt_addr *a, uint8_t version, const uint8_t *bytes)
 {
 	memset(a, 0, sizeof(*a));
-	a->family = version == 4 ? PT_AF_INET : PT_AF_INET6;
+	a->family = version == 4 ? PNC_PT_AF_INET : PNC_PT_AF_INET6;
 	memcpy(a->bytes, bytes, version == 4 ? 4 : 16);
 }
 
@@ -341,9 +342,9 @@ static bool plist_permits(const char *name, uint8_t version, const uint8_t *addr
 	return plist && prefix_list_apply(plist, &p) == PREFIX_PERMIT;
 }
 
-static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct pt_addr *src)
+static bool outer_source_is_tunnel_head(const struct pnc_cp_sample_view *v, struct pnc_pt_addr *src)
 {
-	const struct pt_entry *e;
+	const struct pnc_pt_entry *e;
 
 	if (!v->tunnelled || !v->flow_label)
 		return false;
@@ -357,23 +358,24 @@ static bool outer_source_is_tunnel_head(const struct cp_sample_view *v, struct p
 /* The level notifications carry: one more once collaboration escalated. */
 static uint8_t notify_level(const struct cp_if *ci, uint8_t level)
 {
-	return MIN(level + cp_collab_level_boost(&ci->collab), 7);
+	return MIN(level + pnc_cp_collab_level_boost(&ci->collab), 7);
 }
 
-static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const struct pt_addr *to)
+static void notify_fcn(struct cp_if *ci, const struct pnc_cp_sample_view *v,
+		       const struct pnc_pt_addr *to)
 {
 	struct pnc_fcn fcn = {
 		.flow_label = v->flow_label,
-		.cl = cp_level_fcn(notify_level(ci, ci->level)),
+		.cl = pnc_cp_level_fcn(notify_level(ci, ci->level)),
 	};
 	uint8_t msg[PNC_FCN_LEN];
 	size_t len;
 
 	if (pnc_fcn_encode(&fcn, msg, sizeof(msg), &len)) {
-		ci->c[CP_C_SEND_ERROR]++;
+		ci->c[CNPPROXY_CP_SEND_ERROR]++;
 		return;
 	}
-	send_to(ci, to, cp.cfg->flow_label_port, msg, len, CP_C_FCN_SENT,
+	send_to(ci, to, cp.cfg->flow_label_port, msg, len, CNPPROXY_CP_FCN_SENT,
 		cp.cfg->cp.fcn_copy_flow_label ? v->flow_label : 0);
 }
 
@@ -384,7 +386,7 @@ static void notify_fcn(struct cp_if *ci, const struct cp_sample_view *v, const s
  */
 static uint64_t depth_of(const struct cp_if *ci)
 {
-	return cp_marking_depth(ci->cfg.policy.marking, ci->cur.backlog_bytes, ci->avg_backlog);
+	return pnc_cp_marking_depth(ci->cfg.policy.marking, ci->cur.backlog_bytes, ci->avg_backlog);
 }
 
 /*
@@ -393,21 +395,22 @@ static uint64_t depth_of(const struct cp_if *ci)
  * drains at (the qdisc's shaping rate, else the link's) shared among
  * the flows slowed in this episode.
  */
-static void queue_report(const struct cp_if *ci, unsigned int flows, struct pn_queue_report *m)
+static void queue_report(const struct cp_if *ci, unsigned int flows,
+			 struct cnpproxy_proxy_queue_report *m)
 {
 	uint64_t drain_bps = ci->cur.rate_bps ? ci->cur.rate_bps : ci->link_bps;
 
 	memset(m, 0, sizeof(*m));
 	if (drain_bps && flows)
 		m->advice_mbps = (uint32_t)MAX(drain_bps / 1000000u / flows, 1);
-	m->lh_level = cp_lh_level(&ci->thr, ci->cur.backlog_bytes);
+	m->lh_level = pnc_cp_lh_level(&ci->thr, ci->cur.backlog_bytes);
 	if (cp.cfg->cp.hide_queue_state)
 		return;
 	m->type = PNC_LH_METRIC_QUEUE_KB;
 	m->value = pnc_lh_queue_kb(ci->cur.backlog_bytes);
 }
 
-static void flow_ref_of(const struct cp_sample_view *v, struct pn_flow_ref *ref)
+static void flow_ref_of(const struct pnc_cp_sample_view *v, struct cnpproxy_resume_flow_ref *ref)
 {
 	memset(ref, 0, sizeof(*ref));
 	ref->ip_version = v->roce.ip.version;
@@ -416,7 +419,7 @@ static void flow_ref_of(const struct cp_sample_view *v, struct pn_flow_ref *ref)
 	ref->receiver_qpn = v->roce.bth.dest_qp;
 }
 
-static bool slowed_has(const struct cp_if *ci, const struct pn_flow_ref *ref)
+static bool slowed_has(const struct cp_if *ci, const struct cnpproxy_resume_flow_ref *ref)
 {
 	for (unsigned int i = 0; i < ci->n_slowed; i++)
 		if (!memcmp(&ci->slowed[i], ref, sizeof(*ref)))
@@ -428,30 +431,30 @@ static bool slowed_has(const struct cp_if *ci, const struct pn_flow_ref *ref)
  * This router's proxy role sends the sender's message itself, with the
  * level of the depth one RTT_est ahead.  False when that role cannot.
  */
-static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
+static bool notify_local(struct cp_if *ci, const struct pnc_cp_sample_view *v)
 {
-	struct pn_queue_report m;
-	struct pn_flow_ref ref;
+	struct cnpproxy_proxy_queue_report m;
+	struct cnpproxy_resume_flow_ref ref;
 	bool known;
 	uint8_t cl;
 
-	cl = notify_level(ci, cp_level_projected(ci->cfg.policy.marking, &ci->thr, depth_of(ci),
-						 ci->rates.valid ? ci->rates.growth_Bps : 0,
-						 ci->cfg.policy.rtt_us));
+	cl = notify_level(ci, pnc_cp_level_projected(ci->cfg.policy.marking, &ci->thr, depth_of(ci),
+						     ci->rates.valid ? ci->rates.growth_Bps : 0,
+						     ci->cfg.policy.rtt_us));
 	flow_ref_of(v, &ref);
 	known = slowed_has(ci, &ref);
 	queue_report(ci, ci->n_slowed + !known, &m);
 	switch (cnpproxy_proxy_local(&v->roce, cl, &m)) {
-	case PN_LOCAL_OFF:
+	case CNPPROXY_PROXY_LOCAL_OFF:
 		return false;
-	case PN_LOCAL_UNKNOWN_FLOW:
-		ci->c[CP_C_DIRECT_UNKNOWN]++;
+	case CNPPROXY_PROXY_LOCAL_UNKNOWN_FLOW:
+		ci->c[CNPPROXY_CP_DIRECT_UNKNOWN]++;
 		break;
-	case PN_LOCAL_SUPPRESSED:
-		ci->c[CP_C_DIRECT_SUPPRESSED]++;
+	case CNPPROXY_PROXY_LOCAL_SUPPRESSED:
+		ci->c[CNPPROXY_CP_DIRECT_SUPPRESSED]++;
 		break;
-	case PN_LOCAL_SENT:
-		ci->c[CP_C_DIRECT_SENT]++;
+	case CNPPROXY_PROXY_LOCAL_SENT:
+		ci->c[CNPPROXY_CP_DIRECT_SENT]++;
 		ci->last_notify_us = cnpproxy_now_us();
 		/* Full: a later flow recovers by its own timer, not by Resume. */
 		if (!known && ci->n_slowed < CP_RESUME_MAX)
@@ -466,23 +469,23 @@ static bool notify_local(struct cp_if *ci, const struct cp_sample_view *v)
 /* The queue drained: the senders slowed from here may speed up again. */
 static void resume_slowed(struct cp_if *ci)
 {
-	struct pn_queue_report m;
+	struct cnpproxy_proxy_queue_report m;
 
 	/* Rate advice: each flow slowed gets its share of the drain rate back. */
 	queue_report(ci, ci->n_slowed, &m);
 	for (unsigned int i = 0; i < ci->n_slowed; i++)
 		if (cnpproxy_proxy_local_resume(&ci->slowed[i], &m))
-			ci->c[CP_C_DIRECT_RESUMES]++;
+			ci->c[CNPPROXY_CP_DIRECT_RESUMES]++;
 	ci->n_slowed = 0;
 }
 
-static bool direct_wanted(const struct cp_sample_view *v)
+static bool direct_wanted(const struct pnc_cp_sample_view *v)
 {
 	return plist_permits(cp.cfg->cp.direct_plist, v->roce.ip.version, v->roce.ip.src);
 }
 
 /* The proxy named is this router: the report needs no datagram. */
-static bool proxy_is_self(const struct pt_addr *to)
+static bool proxy_is_self(const struct pnc_pt_addr *to)
 {
 	/* if_address_is_local() reads an in_addr or in6_addr: not at bytes' offset. */
 	union {
@@ -491,15 +494,15 @@ static bool proxy_is_self(const struct pt_addr *to)
 	} addr;
 
 	memcpy(&addr, to->bytes, sizeof(addr));
-	return if_address_is_local(&addr, to->family == PT_AF_INET ? AF_INET : AF_INET6,
+	return if_address_is_local(&addr, to->family == PNC_PT_AF_INET ? AF_INET : AF_INET6,
 				   VRF_DEFAULT);
 }
 
-static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
+static void notify_proxy(struct cp_if *ci, const struct pnc_cp_sample_view *v)
 {
-	const struct cnp_cp_config *cc = &cp.cfg->cp;
-	const struct pt_entry *e;
-	struct pt_addr sender, to;
+	const struct pnc_cp_config *cc = &cp.cfg->cp;
+	const struct pnc_pt_entry *e;
+	struct pnc_pt_addr sender, to;
 	uint8_t msg[PNC_NOTIF_ICMP_HLEN + PNC_NOTIF_MAX_LEN6];
 	struct pnc_notif_icmp form = {};
 	bool fallback = false;
@@ -515,22 +518,24 @@ static void notify_proxy(struct cp_if *ci, const struct cp_sample_view *v)
 		pt_addr_of(&to, cc->fallback_family, cc->fallback);
 		fallback = true;
 	} else {
-		ci->c[CP_C_NO_PROXY]++;
+		ci->c[CNPPROXY_CP_NO_PROXY]++;
 		CP_DEBUG("%s: no proxy for sender of QP 0x%06x", ci->cfg.name, v->roce.bth.dest_qp);
 		return;
 	}
 	/* The carrier's family; with the ICMP form, its type (0: UDP). */
-	form.version = to.family == PT_AF_INET ? 4 : 6;
+	form.version = to.family == PNC_PT_AF_INET ? 4 : 6;
 	if (cc->notify_icmp)
 		form.type = form.version == 4 ? cp.cfg->notification_icmp_type
 					      : cp.cfg->notification_icmp6_type;
-	if (cp_notification_build(v, notify_level(ci, ci->level), &form, msg, sizeof(msg), &len)) {
-		ci->c[CP_C_SEND_ERROR]++;
+	if (pnc_cp_notification_build(v, notify_level(ci, ci->level), &form, msg, sizeof(msg),
+				      &len)) {
+		ci->c[CNPPROXY_CP_SEND_ERROR]++;
 		return;
 	}
-	send_to(ci, &to, form.type ? 0 : cp.cfg->notification_port, msg, len, CP_C_NOTIF_SENT, 0);
+	send_to(ci, &to, form.type ? 0 : cp.cfg->notification_port, msg, len,
+		CNPPROXY_CP_NOTIF_SENT, 0);
 	if (fallback)
-		ci->c[CP_C_FALLBACK_SENT]++;
+		ci->c[CNPPROXY_CP_FALLBACK_SENT]++;
 }
 
 /* Names the flow for the per-flow interval: the PE's label, or the QP. */
@@ -540,7 +545,7 @@ struct cp_flow_key {
 	uint32_t n;
 };
 
-static void flow_key(struct cp_flow_key *k, const struct cp_sample_view *v)
+static void flow_key(struct cp_flow_key *k, const struct pnc_cp_sample_view *v)
 {
 	memset(k, 0, sizeof(*k));
 	if (v->tunnelled && v->flow_label) {
@@ -564,39 +569,39 @@ static uint32_t notify_interval(const struct cp_if *ci)
 static void sample_cb(void *arg, const struct pnc_mark_sample *s)
 {
 	struct cp_if *ci = if_by_index((int)s->hdr.ifindex);
-	struct cp_sample_view v;
+	struct pnc_cp_sample_view v;
 	struct cp_flow_key k;
-	struct pt_addr tunnel_src;
+	struct pnc_pt_addr tunnel_src;
 	uint64_t now = cnpproxy_now_us();
 	int err;
 
 	if (!ci)
 		return;
-	ci->c[CP_C_SAMPLES]++;
-	err = cp_sample_parse(s->data, s->cap_len, s->inner_off, &v);
+	ci->c[CNPPROXY_CP_SAMPLES]++;
+	err = pnc_cp_sample_parse(s->data, s->cap_len, s->inner_off, &v);
 	if (err) {
-		ci->c[CP_C_SAMPLE_MALFORMED]++;
+		ci->c[CNPPROXY_CP_SAMPLE_MALFORMED]++;
 		CP_DEBUG("%s: sample dropped: %s", ci->cfg.name, pnc_codec_strerror(err));
 		return;
 	}
 	/* Held while another node's action is awaited or seen. */
-	if (ci->cfg.collab_fall_percent && !cp_collab_notify_ok(&ci->collab)) {
-		ci->c[CP_C_COLLAB_HELD]++;
+	if (ci->cfg.collab_fall_percent && !pnc_cp_collab_notify_ok(&ci->collab)) {
+		ci->c[CNPPROXY_CP_COLLAB_HELD]++;
 		return;
 	}
 	/* Seed 000 5.5: the flows that fill the queue, not every flow in it. */
-	if (!cp_share_select(&ci->share, s->flow_bytes, now, notify_interval(ci),
-			     ci->cfg.notify_min_share)) {
-		ci->c[CP_C_SMALL_FLOW]++;
+	if (!pnc_cp_share_select(&ci->share, s->flow_bytes, now, notify_interval(ci),
+				 ci->cfg.notify_min_share)) {
+		ci->c[CNPPROXY_CP_SMALL_FLOW]++;
 		return;
 	}
 	flow_key(&k, &v);
-	if (!cp_gate_pass(&cp.gate, &k, sizeof(k), now, notify_interval(ci))) {
-		ci->c[CP_C_FLOW_INTERVAL]++;
+	if (!pnc_cp_gate_pass(&cp.gate, &k, sizeof(k), now, notify_interval(ci))) {
+		ci->c[CNPPROXY_CP_FLOW_INTERVAL]++;
 		return;
 	}
-	if (!cnp_bucket_take(&ci->bucket, now)) {
-		ci->c[CP_C_RATE_LIMITED]++;
+	if (!pnc_bucket_take(&ci->bucket, now)) {
+		ci->c[CNPPROXY_CP_RATE_LIMITED]++;
 		return;
 	}
 	if (outer_source_is_tunnel_head(&v, &tunnel_src))
@@ -648,10 +653,10 @@ static uint64_t state_lifetime_ns(const struct cp_if *ci)
 static void push_state(struct cp_if *ci, bool sampling)
 {
 	struct pnc_mark_state st = {};
-	struct cp_marks mk;
+	struct pnc_cp_marks mk;
 	uint64_t now = pnc_mark_tc_now_ns(), life = state_lifetime_ns(ci);
 
-	cp_marks_compute(ci->cfg.policy.marking, &ci->thr, depth_of(ci), &mk);
+	pnc_cp_marks_compute(ci->cfg.policy.marking, &ci->thr, depth_of(ci), &mk);
 	st.ect1_prob = mk.ect1_prob;
 	st.ce_prob = mk.ce_prob;
 	st.sample = sampling;
@@ -668,70 +673,70 @@ static void push_state(struct cp_if *ci, bool sampling)
 	}
 }
 
-static void machine_event(struct cp_if *ci, enum cp_event ev, uint64_t now)
+static void machine_event(struct cp_if *ci, enum pnc_cp_event ev, uint64_t now)
 {
 	switch (ev) {
-	case CP_EV_NONE:
+	case PNC_CP_EV_NONE:
 		return;
-	case CP_EV_ONSET:
-		ci->c[CP_C_ONSETS]++;
+	case PNC_CP_EV_ONSET:
+		ci->c[CNPPROXY_CP_ONSETS]++;
 		ci->last_onset_us = now;
-		if (ci->m.state == CP_ST_CONGESTED)
-			ci->c[CP_C_CONGESTED]++;
+		if (ci->m.state == PNC_CP_ST_CONGESTED)
+			ci->c[CNPPROXY_CP_CONGESTED]++;
 		break;
-	case CP_EV_CONGESTED:
-		ci->c[CP_C_CONGESTED]++;
+	case PNC_CP_EV_CONGESTED:
+		ci->c[CNPPROXY_CP_CONGESTED]++;
 		break;
-	case CP_EV_EASED:
+	case PNC_CP_EV_EASED:
 		break;
-	case CP_EV_RESUME:
-		ci->c[CP_C_RESUMES]++;
+	case PNC_CP_EV_RESUME:
+		ci->c[CNPPROXY_CP_RESUMES]++;
 		ci->last_resume_us = now;
 		resume_slowed(ci);
 		break;
 	}
 	/* State changes are few and worth seeing, debug limits or not. */
-	if (DEBUG_MODE_CHECK(&cnp_dbg_cp, DEBUG_MODE_ALL))
+	if (DEBUG_MODE_CHECK(&cnpproxy_dbg_cp, DEBUG_MODE_ALL))
 		zlog_debug("congestion: %s: %s (backlog %u octets, K_min %" PRIu64
 			   ", K_max %" PRIu64 ", trigger %s)",
-			   ci->cfg.name, cp_state_name(ci->m.state), ci->cur.backlog_bytes,
-			   ci->thr.k_min, ci->thr.k_max, cp_trigger_name(ci->m.trigger));
+			   ci->cfg.name, pnc_cp_state_name(ci->m.state), ci->cur.backlog_bytes,
+			   ci->thr.k_min, ci->thr.k_max, pnc_cp_trigger_name(ci->m.trigger));
 }
 
 /* Collaborative suppression follows every reading (cp/collab.h). */
-static void collab_step(struct cp_if *ci, enum cp_event ev, const struct pnc_qmon_sample *s)
+static void collab_step(struct cp_if *ci, enum pnc_cp_event ev, const struct pnc_qmon_sample *s)
 {
-	struct cp_collab_input in = {};
+	struct pnc_cp_collab_input in = {};
 	int64_t arrival;
 
 	if (!ci->cfg.collab_fall_percent) {
-		cp_collab_init(&ci->collab);
+		pnc_cp_collab_init(&ci->collab);
 		return;
 	}
 	/* What left plus what stayed is what arrived. */
 	arrival = (int64_t)(ci->rates.tx_bps / 8) + ci->rates.growth_Bps;
 	in.now_us = s->ts_us;
-	in.onset = ev == CP_EV_ONSET;
-	in.resume = ev == CP_EV_RESUME;
+	in.onset = ev == PNC_CP_EV_ONSET;
+	in.resume = ev == PNC_CP_EV_RESUME;
 	in.have_rate = ci->rates.valid;
 	in.arrival_Bps = arrival > 0 ? (uint64_t)arrival : 0;
 	in.backlog = s->backlog_bytes;
 	in.rtt_us = ci->cfg.policy.rtt_us;
 	in.fall_percent = ci->cfg.collab_fall_percent;
-	switch (cp_collab_step(&ci->collab, &in)) {
-	case CP_COLLAB_EV_DEFERRED:
-		ci->c[CP_C_COLLAB_DEFERRED]++;
+	switch (pnc_cp_collab_step(&ci->collab, &in)) {
+	case PNC_CP_COLLAB_EV_DEFERRED:
+		ci->c[CNPPROXY_CP_COLLAB_DEFERRED]++;
 		break;
-	case CP_COLLAB_EV_ESCALATED:
-		ci->c[CP_C_COLLAB_ESCALATED]++;
+	case PNC_CP_COLLAB_EV_ESCALATED:
+		ci->c[CNPPROXY_CP_COLLAB_ESCALATED]++;
 		break;
-	case CP_COLLAB_EV_NONE:
+	case PNC_CP_COLLAB_EV_NONE:
 		return;
 	}
-	if (DEBUG_MODE_CHECK(&cnp_dbg_cp, DEBUG_MODE_ALL))
+	if (DEBUG_MODE_CHECK(&cnpproxy_dbg_cp, DEBUG_MODE_ALL))
 		zlog_debug("congestion: %s: collaborative suppression: %s (arrival %" PRIu64
 			   " octets/s, %" PRIu64 " at onset, backlog %u octets)",
-			   ci->cfg.name, cp_collab_state_name(ci->collab.state),
+			   ci->cfg.name, pnc_cp_collab_state_name(ci->collab.state),
 			   ci->collab.rate_ewma, ci->collab.onset_rate, s->backlog_bytes);
 }
 
@@ -744,7 +749,7 @@ static void poll_arm(struct cp_if *ci)
 
 static void poll_failed(struct cp_if *ci, int err)
 {
-	ci->c[CP_C_POLL_ERRORS]++;
+	ci->c[CNPPROXY_CP_POLL_ERRORS]++;
 	/* No new state: what the program has expires (push_state()). */
 	ci->not_operational = "cannot read the interface's qdisc";
 	CP_DEBUG("%s: qdisc: %s", ci->cfg.name, pnc_qmon_strerror(err));
@@ -753,27 +758,28 @@ static void poll_failed(struct cp_if *ci, int err)
 /* A complete reading of the queue: thresholds, state machine, marking. */
 static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 {
-	struct cp_observation obs = {};
-	enum cp_event ev;
+	struct pnc_cp_observation obs = {};
+	enum pnc_cp_event ev;
 
 	ci->not_operational = NULL;
 	if (ci->have_cur) {
 		pnc_qmon_derive(&ci->cur, s, &ci->rates);
-		ci->avg_backlog =
-			cp_queue_average(ci->avg_backlog, s->backlog_bytes,
-					 s->ts_us > ci->cur.ts_us ? s->ts_us - ci->cur.ts_us : 0,
-					 ci->cfg.policy.rtt_us);
+		ci->avg_backlog = pnc_cp_queue_average(ci->avg_backlog, s->backlog_bytes,
+						       s->ts_us > ci->cur.ts_us
+							       ? s->ts_us - ci->cur.ts_us
+							       : 0,
+						       ci->cfg.policy.rtt_us);
 	} else {
 		ci->avg_backlog = s->backlog_bytes;
 	}
 	ci->cur = *s;
 	ci->have_cur = true;
 	ecn_rate_update(ci);
-	cp_thresholds_compute(&ci->cfg.policy, s->rate_bps, ci->link_bps, &ci->thr);
+	pnc_cp_thresholds_compute(&ci->cfg.policy, s->rate_bps, ci->link_bps, &ci->thr);
 	if (!strcmp(s->kind, "noqueue"))
 		/* Nothing queues: the link rate makes thresholds, but no backlog. */
 		ci->not_operational = "no queue to watch (qdisc noqueue): add a root qdisc";
-	else if (!cp_thresholds_known(&ci->thr))
+	else if (!pnc_cp_thresholds_known(&ci->thr))
 		ci->not_operational =
 			"no rate known and K_base 0: not marking (set rate or k-base)";
 
@@ -783,14 +789,15 @@ static void if_reading(struct cp_if *ci, const struct pnc_qmon_sample *s)
 	obs.have_growth = ci->rates.valid;
 	obs.ecn_permille = ci->ecn_permille;
 	obs.have_ecn = ci->have_ecn;
-	ev = cp_machine_step(&ci->m, &ci->cfg.policy, &ci->thr, &obs);
+	ev = pnc_cp_machine_step(&ci->m, &ci->cfg.policy, &ci->thr, &obs);
 	machine_event(ci, ev, s->ts_us);
 	collab_step(ci, ev, s);
 
-	ci->level = cp_level(ci->cfg.policy.marking, &ci->thr, depth_of(ci));
+	ci->level = pnc_cp_level(ci->cfg.policy.marking, &ci->thr, depth_of(ci));
 	if (s->backlog_bytes > ci->peak_backlog)
 		ci->peak_backlog = s->backlog_bytes;
-	push_state(ci, cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, depth_of(ci)));
+	push_state(ci,
+		   pnc_cp_should_notify(ci->cfg.policy.marking, &ci->m, &ci->thr, depth_of(ci)));
 }
 
 /* A reading is over, with an answer or an error: use it, poll again. */
@@ -839,7 +846,7 @@ static void if_poll(struct event *t)
 	struct cp_if *ci = EVENT_ARG(t);
 	int err;
 
-	ci->c[CP_C_POLLS]++;
+	ci->c[CNPPROXY_CP_POLLS]++;
 	err = pnc_qmon_begin(ci->qm, ci->ifindex);
 	if (err) {
 		poll_failed(ci, err);
@@ -894,7 +901,7 @@ static void if_start(struct cp_if *ci, int ifindex)
 	}
 	ci->not_operational = "waiting for the first reading";
 	ci->link_bps = link_speed(ci->cfg.name);
-	cp_machine_init(&ci->m, cnpproxy_now_us());
+	pnc_cp_machine_init(&ci->m, cnpproxy_now_us());
 	event_add_timer_msec(master, if_poll, ci, 0, &ci->t_poll);
 }
 
@@ -910,7 +917,7 @@ static void cp_detach(void *prog, int ifindex)
 	pnc_mark_tc_detach(prog, ifindex);
 }
 
-static void cp_attached(void *prog, const struct cnp_attach_if *ai)
+static void cp_attached(void *prog, const struct cnpproxy_attach_if *ai)
 {
 	struct cp_if *ci = if_find(cp.ifs, cp.n_if, ai->name);
 
@@ -931,25 +938,25 @@ static void cp_qmon_retry(struct event *t)
  */
 static void cp_sync(void)
 {
-	char names[CNP_CP_IF_MAX][CNP_IFNAME_MAX], err[128];
-	const struct cnp_attach_if *ai;
+	char names[PNC_CP_IF_MAX][PNC_IFNAME_MAX], err[128];
+	const struct cnpproxy_attach_if *ai;
 	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < cp.n_if; i++) {
 		struct cp_if *ci = &cp.ifs[i];
 
-		if (!cp_policy_config_valid(&ci->cfg.policy, err, sizeof(err))) {
+		if (!pnc_cp_policy_config_valid(&ci->cfg.policy, err, sizeof(err))) {
 			ci->not_operational = "invalid thresholds";
 			continue;
 		}
 		strlcpy(names[n++], ci->cfg.name, sizeof(names[0]));
 	}
-	cnp_attach_sync(&cp.set, cp.mt, names, NULL, n);
+	cnpproxy_attach_sync(&cp.set, cp.mt, names, NULL, n);
 	event_cancel(&cp.t_qmon);
 	for (unsigned int i = 0; i < cp.n_if; i++) {
 		struct cp_if *ci = &cp.ifs[i];
 
-		ai = cnp_attach_find(&cp.set, ci->cfg.name);
+		ai = cnpproxy_attach_find(&cp.set, ci->cfg.name);
 		if (ai && ai->ifindex) {
 			/* Attached, but no netlink socket to read the queue with yet. */
 			if (ci->attached && !ci->qm)
@@ -967,7 +974,7 @@ static void cp_sync(void)
 	}
 }
 
-static const struct cnp_attach_ops cp_attach_ops = {
+static const struct cnpproxy_attach_ops cp_attach_ops = {
 	.what = "congestion point",
 	.attach_error = "cannot attach the egress program",
 	.attach = cp_attach,
@@ -978,7 +985,7 @@ static const struct cnp_attach_ops cp_attach_ops = {
 
 static void cp_stop(void)
 {
-	cnp_attach_clear(&cp.set, cp.mt);
+	cnpproxy_attach_clear(&cp.set, cp.mt);
 	event_cancel(&cp.t_qmon);
 	for (unsigned int i = 0; i < cp.n_if; i++)
 		if_stop(&cp.ifs[i]);
@@ -1007,7 +1014,7 @@ static bool cp_start(void)
 	return true;
 }
 
-static bool configured(const struct cnp_cp_config *cc, const char *name)
+static bool configured(const struct pnc_cp_config *cc, const char *name)
 {
 	for (unsigned int k = 0; k < cc->n_if; k++)
 		if (!strcmp(cc->ifs[k].name, name))
@@ -1015,10 +1022,10 @@ static bool configured(const struct cnp_cp_config *cc, const char *name)
 	return false;
 }
 
-void cnpproxy_cp_apply(const struct cnp_config *cfg)
+void cnpproxy_cp_apply(const struct pnc_config *cfg)
 {
-	const struct cnp_cp_config *cc = &cfg->cp;
-	static struct cp_if old[CNP_CP_IF_MAX];
+	const struct pnc_cp_config *cc = &cfg->cp;
+	static struct cp_if old[PNC_CP_IF_MAX];
 	unsigned int n_old = cp.n_if;
 
 	cp.cfg = cfg;
@@ -1054,7 +1061,7 @@ void cnpproxy_cp_apply(const struct cnp_config *cfg)
 		ci->t_poll = ci->t_read = ci->t_timeout = NULL;
 		ci->cfg = cc->ifs[k];
 		ci->pushed_valid = false;
-		cnp_bucket_init(&ci->bucket, ci->cfg.notify_rate, ci->cfg.notify_rate,
+		pnc_bucket_init(&ci->bucket, ci->cfg.notify_rate, ci->cfg.notify_rate,
 				cnpproxy_now_us());
 	}
 	cp.n_if = cc->n_if;
@@ -1078,15 +1085,15 @@ const char *cnpproxy_cp_not_operational(void)
 
 /* ---- state for the show commands ---------------------------------------- */
 
-const struct cnp_config *cnpproxy_cp_config(void)
+const struct pnc_config *cnpproxy_cp_config(void)
 {
 	return cp.cfg;
 }
 
-bool cnpproxy_cp_attachment(unsigned int i, struct cnp_attach_if *out)
+bool cnpproxy_cp_attachment(unsigned int i, struct cnpproxy_attach_if *out)
 {
-	const struct cnp_cp_config *cc = &cp.cfg->cp;
-	const struct cnp_attach_if *ai;
+	const struct pnc_cp_config *cc = &cp.cfg->cp;
+	const struct cnpproxy_attach_if *ai;
 
 	if (!cp.mt) {
 		/* The program did not load: the configured interfaces, and why. */
@@ -1099,7 +1106,7 @@ bool cnpproxy_cp_attachment(unsigned int i, struct cnp_attach_if *out)
 	}
 	if (i >= cp.n_if)
 		return false;
-	ai = cnp_attach_find(&cp.set, cp.ifs[i].cfg.name);
+	ai = cnpproxy_attach_find(&cp.set, cp.ifs[i].cfg.name);
 	if (ai) {
 		*out = *ai;
 		return true;
@@ -1116,7 +1123,7 @@ unsigned int cnpproxy_cp_if_count(void)
 	return cp.n_if;
 }
 
-bool cnpproxy_cp_if_view(unsigned int i, struct cp_if_view *out)
+bool cnpproxy_cp_if_view(unsigned int i, struct cnpproxy_cp_if_view *out)
 {
 	const struct cp_if *ci;
 
@@ -1181,7 +1188,7 @@ uint32_t cnpproxy_cp_prog_id(void)
 static void cp_if_changed(const char *ifname, int ifindex)
 {
 	struct cp_if *ci = if_find(cp.ifs, cp.n_if, ifname);
-	char names[1][CNP_IFNAME_MAX];
+	char names[1][PNC_IFNAME_MAX];
 
 	if (!ci)
 		return;
@@ -1190,15 +1197,15 @@ static void cp_if_changed(const char *ifname, int ifindex)
 		ci->not_operational = "no such interface";
 	}
 	strlcpy(names[0], ifname, sizeof(names[0]));
-	if (cnp_attach_if_changed(&cp.set, cp.mt, names, 1, ifname, ifindex))
+	if (cnpproxy_attach_if_changed(&cp.set, cp.mt, names, 1, ifname, ifindex))
 		cp_sync();
 }
 
 void cnpproxy_cp_init(void)
 {
 	cnpproxy_if_watch(cp_if_changed);
-	cp_gate_init(&cp.gate, cp.slots, CP_GATE_SLOTS);
-	cnp_bucket_init(&cp.debug, CP_DEBUG_PER_S, CP_DEBUG_PER_S, cnpproxy_now_us());
+	pnc_cp_gate_init(&cp.gate, cp.slots, CP_GATE_SLOTS);
+	pnc_bucket_init(&cp.debug, CP_DEBUG_PER_S, CP_DEBUG_PER_S, cnpproxy_now_us());
 	cp.not_operational = "role not enabled";
 }
 

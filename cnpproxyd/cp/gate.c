@@ -19,23 +19,23 @@ static uint64_t key_hash(const void *key, size_t len)
 	return h ? h : 1;
 }
 
-void cp_gate_init(struct cp_gate *g, struct cp_gate_slot *slots, size_t n)
+void pnc_cp_gate_init(struct pnc_cp_gate *g, struct pnc_cp_gate_slot *slots, size_t n)
 {
 	g->slots = slots;
 	g->mask = n - 1;
-	cp_gate_clear(g);
+	pnc_cp_gate_clear(g);
 }
 
-void cp_gate_clear(struct cp_gate *g)
+void pnc_cp_gate_clear(struct pnc_cp_gate *g)
 {
 	memset(g->slots, 0, (g->mask + 1) * sizeof(*g->slots));
 }
 
-bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint64_t now_us,
-		  uint32_t interval_us)
+bool pnc_cp_gate_pass(struct pnc_cp_gate *g, const void *key, size_t keylen, uint64_t now_us,
+		      uint32_t interval_us)
 {
 	uint64_t h = key_hash(key, keylen);
-	struct cp_gate_slot *s = &g->slots[(h ^ (h >> 32)) & g->mask];
+	struct pnc_cp_gate_slot *s = &g->slots[(h ^ (h >> 32)) & g->mask];
 
 	if (s->hash == h && now_us - s->last_us < interval_us)
 		return false;
@@ -44,8 +44,8 @@ bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint64_t no
 	return true;
 }
 
-bool cp_share_select(struct cp_share *s, uint32_t flow_bytes, uint64_t now_us, uint32_t window_us,
-		     uint8_t min_percent)
+bool pnc_cp_share_select(struct pnc_cp_share *s, uint32_t flow_bytes, uint64_t now_us,
+			 uint32_t window_us, uint8_t min_percent)
 {
 	uint64_t ref;
 

@@ -14,26 +14,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct cp_gate_slot {
+struct pnc_cp_gate_slot {
 	uint64_t hash; /* 0: empty */
 	uint64_t last_us;
 };
 
-struct cp_gate {
-	struct cp_gate_slot *slots;
+struct pnc_cp_gate {
+	struct pnc_cp_gate_slot *slots;
 	size_t mask; /* slots - 1; a power of two */
 };
 
 /* slots: storage for n entries, n a power of two. */
-extern void cp_gate_init(struct cp_gate *g, struct cp_gate_slot *slots, size_t n);
-extern void cp_gate_clear(struct cp_gate *g);
+extern void pnc_cp_gate_init(struct pnc_cp_gate *g, struct pnc_cp_gate_slot *slots, size_t n);
+extern void pnc_cp_gate_clear(struct pnc_cp_gate *g);
 
 /*
  * Whether the flow named by key may be notified at now_us; if so, its
  * time is recorded.  interval_us 0 lets everything through.
  */
-extern bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint64_t now_us,
-			 uint32_t interval_us);
+extern bool pnc_cp_gate_pass(struct pnc_cp_gate *g, const void *key, size_t keylen,
+			     uint64_t now_us, uint32_t interval_us);
 
 /*
  * Seed 000 5.5: notify the flows contributing most to the queue.  Each
@@ -43,12 +43,12 @@ extern bool cp_gate_pass(struct cp_gate *g, const void *key, size_t keylen, uint
  * min_percent of it.  A flow's first sample (0 octets: not known yet)
  * is always selected, and min_percent 0 selects every flow.
  */
-struct cp_share {
+struct pnc_cp_share {
 	uint64_t window_start_us;
 	uint32_t max_cur, max_prev; /* largest figure of this window and the last */
 };
 
-extern bool cp_share_select(struct cp_share *s, uint32_t flow_bytes, uint64_t now_us,
-			    uint32_t window_us, uint8_t min_percent);
+extern bool pnc_cp_share_select(struct pnc_cp_share *s, uint32_t flow_bytes, uint64_t now_us,
+				uint32_t window_us, uint8_t min_percent);
 
 #endif /* _CNPPROXY_CP_GATE_H */

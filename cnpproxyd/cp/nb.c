@@ -33,15 +33,16 @@ static void source_load(const struct lyd_node *cp, const char *leaf, bool *set, 
 	memcpy(dst, len == 4 ? (void *)&a.ipaddr_v4 : (void *)&a.ipaddr_v6, len);
 }
 
-static void if_load(struct cnp_cp_if_config *ic, const struct lyd_node *dn)
+static void if_load(struct pnc_cp_if_config *ic, const struct lyd_node *dn)
 {
-	struct cp_policy_config *pc = &ic->policy;
+	struct pnc_cp_policy_config *pc = &ic->policy;
 	const char *marking;
 
-	cnp_cp_if_config_init(ic, yang_dnode_get_string(dn, "name"));
+	pnc_cp_if_config_init(ic, yang_dnode_get_string(dn, "name"));
 	ic->poll_ms = yang_dnode_get_uint16(dn, "poll-interval");
-	pc->mode = strmatch(yang_dnode_get_string(dn, "threshold-mode"), "static") ? CP_THR_STATIC
-										   : CP_THR_BDP;
+	pc->mode = strmatch(yang_dnode_get_string(dn, "threshold-mode"), "static")
+			   ? PNC_CP_THR_STATIC
+			   : PNC_CP_THR_BDP;
 	if (yang_dnode_exists(dn, "k-min"))
 		pc->k_min = yang_dnode_get_uint64(dn, "k-min");
 	if (yang_dnode_exists(dn, "k-max"))
@@ -57,8 +58,8 @@ static void if_load(struct cnp_cp_if_config *ic, const struct lyd_node *dn)
 	if (yang_dnode_exists(dn, "growth-rate-threshold"))
 		pc->growth_bps = yang_dnode_get_uint64(dn, "growth-rate-threshold");
 	marking = yang_dnode_get_string(dn, "marking");
-	if (!cp_marking_parse(marking, &pc->marking))
-		pc->marking = CP_MARK_CE;
+	if (!pnc_cp_marking_parse(marking, &pc->marking))
+		pc->marking = PNC_CP_MARK_CE;
 	if (yang_dnode_exists(dn, "notify-min-interval"))
 		ic->notify_min_interval_us = yang_dnode_get_uint32(dn, "notify-min-interval");
 	ic->notify_rate = yang_dnode_get_uint32(dn, "notify-rate-limit");
@@ -69,14 +70,14 @@ static void if_load(struct cnp_cp_if_config *ic, const struct lyd_node *dn)
 
 static int if_add(const struct lyd_node *dn, void *arg)
 {
-	struct cnp_cp_config *cc = arg;
+	struct pnc_cp_config *cc = arg;
 
-	if (cc->n_if < CNP_CP_IF_MAX)
+	if (cc->n_if < PNC_CP_IF_MAX)
 		if_load(&cc->ifs[cc->n_if++], dn);
 	return YANG_ITER_CONTINUE;
 }
 
-void cnpproxy_cp_config_load(struct cnp_cp_config *cc, const struct lyd_node *cnpproxy)
+void cnpproxy_cp_config_load(struct pnc_cp_config *cc, const struct lyd_node *cnpproxy)
 {
 	const struct lyd_node *cp;
 	struct ipaddr a;
@@ -106,7 +107,7 @@ void cnpproxy_cp_config_load(struct cnp_cp_config *cc, const struct lyd_node *cn
 		cc->notify_icmp = !strcmp(yang_dnode_get_string(cp, "notification-form"), "icmp");
 		yang_dnode_iterate(if_add, cc, cp, "interface");
 	}
-	DEBUGD(&cnp_dbg_nb, "northbound: congestion point settings reloaded (%u interfaces)",
+	DEBUGD(&cnpproxy_dbg_nb, "northbound: congestion point settings reloaded (%u interfaces)",
 	       cc->n_if);
 }
 

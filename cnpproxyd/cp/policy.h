@@ -24,22 +24,22 @@
 #include <stdint.h>
 
 /* Probabilities handed to the marking program: 0 never .. 65536 always. */
-#define CP_PROB_ONE 65536u
+#define PNC_CP_PROB_ONE 65536u
 
-enum cp_threshold_mode {
-	CP_THR_BDP = 0, /* K_max = max(K_base, alpha * R * RTT / 8) */
-	CP_THR_STATIC,	/* K_min / K_max as configured */
+enum pnc_cp_threshold_mode {
+	PNC_CP_THR_BDP = 0, /* K_max = max(K_base, alpha * R * RTT / 8) */
+	PNC_CP_THR_STATIC,  /* K_min / K_max as configured */
 };
 
-enum cp_marking {
-	CP_MARK_NONE = 0,      /* never touch ECN */
-	CP_MARK_CE,	       /* CE on ECN-capable packets above K_min */
-	CP_MARK_TWO_THRESHOLD, /* seed 003: ECT(1) ramp T1..T2, CE above T2 */
-	CP_MARK_MAX,
+enum pnc_cp_marking {
+	PNC_CP_MARK_NONE = 0,	   /* never touch ECN */
+	PNC_CP_MARK_CE,		   /* CE on ECN-capable packets above K_min */
+	PNC_CP_MARK_TWO_THRESHOLD, /* seed 003: ECT(1) ramp T1..T2, CE above T2 */
+	PNC_CP_MARK_MAX,
 };
 
-struct cp_policy_config {
-	enum cp_threshold_mode mode;
+struct pnc_cp_policy_config {
+	enum pnc_cp_threshold_mode mode;
 	uint64_t k_min;	       /* bytes; static mode, 0 = k_min_percent of K_max */
 	uint64_t k_max;	       /* bytes; static mode */
 	uint64_t k_base;       /* bytes; floor of K_max in BDP mode */
@@ -49,22 +49,22 @@ struct cp_policy_config {
 	uint8_t k_min_percent; /* K_min as a share of K_max */
 	uint32_t ecn_permille; /* V_ecn, marked/ECN-capable; 0 = off */
 	uint64_t growth_bps;   /* V_growth, queue growth in bytes/s; 0 = off */
-	enum cp_marking marking;
+	enum pnc_cp_marking marking;
 };
 
 /* Where the rate R of the BDP came from. */
-enum cp_rate_source {
-	CP_RATE_NONE = 0, /* unknown: K_max = K_base */
-	CP_RATE_CONFIG,
-	CP_RATE_QDISC,
-	CP_RATE_LINK,
+enum pnc_cp_rate_source {
+	PNC_CP_RATE_NONE = 0, /* unknown: K_max = K_base */
+	PNC_CP_RATE_CONFIG,
+	PNC_CP_RATE_QDISC,
+	PNC_CP_RATE_LINK,
 };
 
-struct cp_thresholds {
+struct pnc_cp_thresholds {
 	uint64_t k_min, k_max; /* bytes */
 	uint64_t bdp;	       /* alpha * R * RTT / 8, 0 in static mode */
 	uint64_t rate_bps;     /* the R used */
-	enum cp_rate_source rate_source;
+	enum pnc_cp_rate_source rate_source;
 	bool from_base; /* BDP mode, K_base was the larger */
 };
 
@@ -74,46 +74,47 @@ struct cp_thresholds {
  * nothing is marked, nothing notified and the machine stays idle,
  * rather than every ECN-capable packet being marked.
  */
-static inline bool cp_thresholds_known(const struct cp_thresholds *thr)
+static inline bool pnc_cp_thresholds_known(const struct pnc_cp_thresholds *thr)
 {
 	return thr->k_max > 0;
 }
 
 /* BDP mode, no marking, every value zero (the daemon reads them from YANG). */
-extern void cp_policy_config_init(struct cp_policy_config *pc);
+extern void pnc_cp_policy_config_init(struct pnc_cp_policy_config *pc);
 
 /*
  * Check a configuration; false with a reason for the operator (static
  * mode without K_max, K_min not below K_max, ...).
  */
-extern bool cp_policy_config_valid(const struct cp_policy_config *pc, char *err, size_t errlen);
+extern bool pnc_cp_policy_config_valid(const struct pnc_cp_policy_config *pc, char *err,
+				       size_t errlen);
 
 /*
  * Thresholds in force.  qdisc_bps / link_bps: the shaping rate the qdisc
  * reports and the interface speed, 0 when unknown; the configured rate
  * wins, then the qdisc's (it is the real bottleneck), then the link's.
  */
-extern void cp_thresholds_compute(const struct cp_policy_config *pc, uint64_t qdisc_bps,
-				  uint64_t link_bps, struct cp_thresholds *out);
+extern void pnc_cp_thresholds_compute(const struct pnc_cp_policy_config *pc, uint64_t qdisc_bps,
+				      uint64_t link_bps, struct pnc_cp_thresholds *out);
 
-enum cp_state {
-	CP_ST_IDLE = 0,	 /* queue below K_min */
-	CP_ST_MARKING,	 /* first level: above K_min */
-	CP_ST_CONGESTED, /* second level: notifications go out */
-	CP_ST_DRAINING,	 /* back under K_min, not yet for RTT_est: Resume territory */
-	CP_ST_MAX,
+enum pnc_cp_state {
+	PNC_CP_ST_IDLE = 0,  /* queue below K_min */
+	PNC_CP_ST_MARKING,   /* first level: above K_min */
+	PNC_CP_ST_CONGESTED, /* second level: notifications go out */
+	PNC_CP_ST_DRAINING,  /* back under K_min, not yet for RTT_est: Resume territory */
+	PNC_CP_ST_MAX,
 };
 
 /* Why the interface is (or last became) congested. */
-enum cp_trigger {
-	CP_TRIG_NONE = 0,
-	CP_TRIG_QUEUE,	/* backlog above K_max */
-	CP_TRIG_ECN,	/* marking rate above V_ecn */
-	CP_TRIG_GROWTH, /* growth above V_growth */
+enum pnc_cp_trigger {
+	PNC_CP_TRIG_NONE = 0,
+	PNC_CP_TRIG_QUEUE,  /* backlog above K_max */
+	PNC_CP_TRIG_ECN,    /* marking rate above V_ecn */
+	PNC_CP_TRIG_GROWTH, /* growth above V_growth */
 };
 
 /* One look at the queue. */
-struct cp_observation {
+struct pnc_cp_observation {
 	uint64_t now_us;
 	uint64_t backlog;      /* bytes */
 	int64_t growth_bps;    /* bytes/s, negative when draining */
@@ -121,22 +122,22 @@ struct cp_observation {
 	bool have_growth, have_ecn;
 };
 
-struct cp_machine {
-	enum cp_state state;
-	enum cp_trigger trigger;
+struct pnc_cp_machine {
+	enum pnc_cp_state state;
+	enum pnc_cp_trigger trigger;
 	uint64_t since_us; /* when the state was entered */
 };
 
 /* What a step did. */
-enum cp_event {
-	CP_EV_NONE = 0,
-	CP_EV_ONSET,	 /* IDLE -> MARKING or straight to CONGESTED */
-	CP_EV_CONGESTED, /* MARKING -> CONGESTED */
-	CP_EV_EASED,	 /* CONGESTED -> MARKING or DRAINING: no second-level condition holds */
-	CP_EV_RESUME,	 /* DRAINING -> IDLE after RTT_est under K_min */
+enum pnc_cp_event {
+	PNC_CP_EV_NONE = 0,
+	PNC_CP_EV_ONSET,     /* IDLE -> MARKING or straight to CONGESTED */
+	PNC_CP_EV_CONGESTED, /* MARKING -> CONGESTED */
+	PNC_CP_EV_EASED,  /* CONGESTED -> MARKING or DRAINING: no second-level condition holds */
+	PNC_CP_EV_RESUME, /* DRAINING -> IDLE after RTT_est under K_min */
 };
 
-extern void cp_machine_init(struct cp_machine *m, uint64_t now_us);
+extern void pnc_cp_machine_init(struct pnc_cp_machine *m, uint64_t now_us);
 /*
  * Feed one observation (seed 000 5.4).  CONGESTED (the second level)
  * while any of its conditions holds: queue above K_max, marking rate
@@ -146,9 +147,10 @@ extern void cp_machine_init(struct cp_machine *m, uint64_t now_us);
  * a Resume once the queue has stayed there for RTT_est; a queue that
  * rises again within RTT_est goes on with the same episode.
  */
-extern enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_policy_config *pc,
-				     const struct cp_thresholds *thr,
-				     const struct cp_observation *obs);
+extern enum pnc_cp_event pnc_cp_machine_step(struct pnc_cp_machine *m,
+					     const struct pnc_cp_policy_config *pc,
+					     const struct pnc_cp_thresholds *thr,
+					     const struct pnc_cp_observation *obs);
 
 /*
  * Seed 003 marks on the average queue, not the instantaneous one (its
@@ -156,30 +158,31 @@ extern enum cp_event cp_machine_step(struct cp_machine *m, const struct cp_polic
  * an exponential moving average with time constant tau_us (RTT_est:
  * what the WAN's feedback loop can act on).  tau 0: the reading itself.
  */
-extern uint64_t cp_queue_average(uint64_t avg, uint64_t backlog, uint64_t dt_us, uint32_t tau_us);
+extern uint64_t pnc_cp_queue_average(uint64_t avg, uint64_t backlog, uint64_t dt_us,
+				     uint32_t tau_us);
 /* The depth marking and notifications follow: the average in seed 003 mode. */
-extern uint64_t cp_marking_depth(enum cp_marking marking, uint64_t backlog, uint64_t avg);
+extern uint64_t pnc_cp_marking_depth(enum pnc_cp_marking marking, uint64_t backlog, uint64_t avg);
 
 /*
  * Marking probabilities for the egress program at this depth.  Seed
  * 003 (two-threshold): ECT(1) rising linearly from T1 to T2; above T2
  * CE rising linearly to certain at 2 T2 (RED-like), the rest ECT(1).
  */
-struct cp_marks {
+struct pnc_cp_marks {
 	uint32_t ect1_prob; /* ECT(0)/ECT(1) -> ECT(1) */
 	uint32_t ce_prob;   /* ECN-capable -> CE */
 };
 
-extern void cp_marks_compute(enum cp_marking marking, const struct cp_thresholds *thr,
-			     uint64_t backlog, struct cp_marks *out);
+extern void pnc_cp_marks_compute(enum pnc_cp_marking marking, const struct pnc_cp_thresholds *thr,
+				 uint64_t backlog, struct pnc_cp_marks *out);
 
 /*
  * Whether offending packets are sampled for notifications: in the
  * second level, and in seed 003 mode from T1 on (light congestion is
  * notified too).
  */
-extern bool cp_should_notify(enum cp_marking marking, const struct cp_machine *m,
-			     const struct cp_thresholds *thr, uint64_t backlog);
+extern bool pnc_cp_should_notify(enum pnc_cp_marking marking, const struct pnc_cp_machine *m,
+				 const struct pnc_cp_thresholds *thr, uint64_t backlog);
 
 /*
  * Congestion level 0-7 (seed 002 scale) for a notification.  Seed 003
@@ -187,16 +190,18 @@ extern bool cp_should_notify(enum cp_marking marking, const struct cp_machine *m
  * rising linearly to 7 at 2 * K_max; 4 as well when an ECN or growth
  * trigger fired below K_max.
  */
-extern uint8_t cp_level(enum cp_marking marking, const struct cp_thresholds *thr, uint64_t backlog);
+extern uint8_t pnc_cp_level(enum pnc_cp_marking marking, const struct pnc_cp_thresholds *thr,
+			    uint64_t backlog);
 
 /*
  * The level a congestion point reports to a source directly (seed 000,
- * which acts on depth and on how fast the queue grows): cp_level() of
+ * which acts on depth and on how fast the queue grows): pnc_cp_level() of
  * the backlog the queue will hold one RTT_est from now at its current
  * growth rate, when it grows; of the backlog itself otherwise.
  */
-extern uint8_t cp_level_projected(enum cp_marking marking, const struct cp_thresholds *thr,
-				  uint64_t backlog, int64_t growth_Bps, uint32_t rtt_us);
+extern uint8_t pnc_cp_level_projected(enum pnc_cp_marking marking,
+				      const struct pnc_cp_thresholds *thr, uint64_t backlog,
+				      int64_t growth_Bps, uint32_t rtt_us);
 
 /*
  * Long-haul Congestion Level (0-255) of a queue depth.  Seed 000 6.1
@@ -205,18 +210,18 @@ extern uint8_t cp_level_projected(enum cp_marking marking, const struct cp_thres
  * example lie (K_max 125 MB: 130 MB reads 180, 30 MB reads 20).  0 when
  * the thresholds say nothing.
  */
-extern uint8_t cp_lh_level(const struct cp_thresholds *thr, uint64_t backlog);
+extern uint8_t pnc_cp_lh_level(const struct pnc_cp_thresholds *thr, uint64_t backlog);
 
 /* Seed 001 carries 1-7 (0 means "not given"). */
-static inline uint8_t cp_level_fcn(uint8_t level)
+static inline uint8_t pnc_cp_level_fcn(uint8_t level)
 {
 	return level ? level : 1;
 }
 
-extern const char *cp_state_name(enum cp_state s);
-extern const char *cp_trigger_name(enum cp_trigger t);
-extern const char *cp_marking_name(enum cp_marking m);
-extern bool cp_marking_parse(const char *name, enum cp_marking *out);
-extern const char *cp_rate_source_name(enum cp_rate_source s);
+extern const char *pnc_cp_state_name(enum pnc_cp_state s);
+extern const char *pnc_cp_trigger_name(enum pnc_cp_trigger t);
+extern const char *pnc_cp_marking_name(enum pnc_cp_marking m);
+extern bool pnc_cp_marking_parse(const char *name, enum pnc_cp_marking *out);
+extern const char *pnc_cp_rate_source_name(enum pnc_cp_rate_source s);
 
 #endif /* _CNPPROXY_CP_POLICY_H */

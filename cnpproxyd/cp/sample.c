@@ -9,8 +9,8 @@
 
 #define IP6_HLEN 40
 
-int cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off,
-		    struct cp_sample_view *out)
+int pnc_cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off,
+			struct pnc_cp_sample_view *out)
 {
 	int ret;
 
@@ -51,9 +51,9 @@ int cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off,
 	return PNC_OK;
 }
 
-int cp_notification_build(const struct cp_sample_view *v, uint8_t level,
-			  const struct pnc_notif_icmp *form, uint8_t *buf, size_t buflen,
-			  size_t *outlen)
+int pnc_cp_notification_build(const struct pnc_cp_sample_view *v, uint8_t level,
+			      const struct pnc_notif_icmp *form, uint8_t *buf, size_t buflen,
+			      size_t *outlen)
 {
 	const struct pnc_ip_udp *ip = &v->roce.ip;
 	struct pnc_notif n = {

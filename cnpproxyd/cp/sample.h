@@ -20,7 +20,7 @@
 #include "codec/notif.h"
 #include "codec/roce.h"
 
-struct cp_sample_view {
+struct pnc_cp_sample_view {
 	bool tunnelled;
 	uint8_t outer_version; /* 4 or 6 */
 	uint8_t outer_src[16]; /* IPv4: first 4 octets */
@@ -38,8 +38,8 @@ struct cp_sample_view {
  * an inner offset outside the sample or an outer header that is not
  * IPv6.
  */
-extern int cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off,
-			   struct cp_sample_view *out);
+extern int pnc_cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off,
+			       struct pnc_cp_sample_view *out);
 
 /*
  * The seed 002 notification (6.2 layout) for a sample: the RoCEv2
@@ -49,8 +49,8 @@ extern int cp_sample_parse(const uint8_t *data, size_t cap_len, size_t inner_off
  * else the ICMP message of that type (6.5; the kernel fills in an
  * ICMPv6 checksum).
  */
-extern int cp_notification_build(const struct cp_sample_view *v, uint8_t level,
-				 const struct pnc_notif_icmp *form, uint8_t *buf, size_t buflen,
-				 size_t *outlen);
+extern int pnc_cp_notification_build(const struct pnc_cp_sample_view *v, uint8_t level,
+				     const struct pnc_notif_icmp *form, uint8_t *buf,
+				     size_t buflen, size_t *outlen);
 
 #endif /* _CNPPROXY_CP_SAMPLE_H */

@@ -35,20 +35,22 @@ static const char *ago_str(uint64_t t_us, char *buf, size_t len)
 	return buf;
 }
 
-static json_object *thresholds_json(const struct cp_if_view *v)
+static json_object *thresholds_json(const struct cnpproxy_cp_if_view *v)
 {
-	const struct cp_policy_config *pc = &v->cfg->policy;
+	const struct pnc_cp_policy_config *pc = &v->cfg->policy;
 	json_object *j = json_object_new_object();
 
-	json_object_string_add(j, "mode", pc->mode == CP_THR_STATIC ? "static" : "bdp-adaptive");
+	json_object_string_add(j, "mode",
+			       pc->mode == PNC_CP_THR_STATIC ? "static" : "bdp-adaptive");
 	json_object_int_add(j, "kMin", v->thr->k_min);
 	json_object_int_add(j, "kMax", v->thr->k_max);
 	json_object_int_add(j, "rttUs", pc->rtt_us);
-	if (pc->mode == CP_THR_BDP) {
+	if (pc->mode == PNC_CP_THR_BDP) {
 		json_object_int_add(j, "kBase", pc->k_base);
 		json_object_double_add(j, "alpha", pc->alpha_milli / 1000.0);
 		json_object_int_add(j, "rateBps", v->thr->rate_bps);
-		json_object_string_add(j, "rateSource", cp_rate_source_name(v->thr->rate_source));
+		json_object_string_add(j, "rateSource",
+				       pnc_cp_rate_source_name(v->thr->rate_source));
 		json_object_int_add(j, "bdp", v->thr->bdp);
 		json_object_boolean_add(j, "kBaseApplied", v->thr->from_base);
 	}
@@ -60,7 +62,7 @@ static json_object *thresholds_json(const struct cp_if_view *v)
 	return j;
 }
 
-static json_object *if_json(const struct cp_if_view *v)
+static json_object *if_json(const struct cnpproxy_cp_if_view *v)
 {
 	json_object *j = json_object_new_object(), *jq, *jm, *jc;
 
@@ -70,8 +72,8 @@ static json_object *if_json(const struct cp_if_view *v)
 		json_object_string_add(j, "reason", v->not_operational);
 	if (v->attach)
 		json_object_string_add(j, "attach", v->attach);
-	json_object_string_add(j, "state", cp_state_name(v->machine->state));
-	json_object_string_add(j, "trigger", cp_trigger_name(v->machine->trigger));
+	json_object_string_add(j, "state", pnc_cp_state_name(v->machine->state));
+	json_object_string_add(j, "trigger", pnc_cp_trigger_name(v->machine->trigger));
 	json_object_int_add(j, "stateSinceUs", v->machine->since_us);
 	if (v->qdisc) {
 		jq = json_object_new_object();
@@ -93,7 +95,7 @@ static json_object *if_json(const struct cp_if_view *v)
 	json_object_int_add(j, "linkBps", v->link_bps);
 	json_object_object_add(j, "thresholds", thresholds_json(v));
 	jm = json_object_new_object();
-	json_object_string_add(jm, "mode", cp_marking_name(v->cfg->policy.marking));
+	json_object_string_add(jm, "mode", pnc_cp_marking_name(v->cfg->policy.marking));
 	json_object_int_add(jm, "ect1Probability", v->ect1_prob);
 	json_object_int_add(jm, "ceProbability", v->ce_prob);
 	json_object_object_add(j, "marking", jm);
@@ -102,7 +104,7 @@ static json_object *if_json(const struct cp_if_view *v)
 	if (v->cfg->collab_fall_percent) {
 		jc = json_object_new_object();
 		json_object_int_add(jc, "fallPercent", v->cfg->collab_fall_percent);
-		json_object_string_add(jc, "state", cp_collab_state_name(v->collab->state));
+		json_object_string_add(jc, "state", pnc_cp_collab_state_name(v->collab->state));
 		json_object_int_add(jc, "arrivalBytesPerSec", v->collab->rate_ewma);
 		json_object_int_add(jc, "onsetArrivalBytesPerSec", v->collab->onset_rate);
 		json_object_object_add(j, "collaborativeSuppression", jc);
@@ -113,22 +115,22 @@ static json_object *if_json(const struct cp_if_view *v)
 	json_object_int_add(j, "lastResumeUs", v->last_resume_us);
 	json_object_int_add(j, "lastNotificationUs", v->last_notify_us);
 	jc = json_object_new_object();
-	for (int c = 0; c < CP_C_MAX; c++)
-		json_object_int_add(jc, cp_counter_name(c), v->counters[c]);
+	for (int c = 0; c < CNPPROXY_CP_COUNTER_MAX; c++)
+		json_object_int_add(jc, cnpproxy_cp_counter_name(c), v->counters[c]);
 	json_object_object_add(j, "counters", jc);
 	return j;
 }
 
-static void if_text(struct vty *vty, const struct cp_if_view *v)
+static void if_text(struct vty *vty, const struct cnpproxy_cp_if_view *v)
 {
-	const struct cp_policy_config *pc = &v->cfg->policy;
+	const struct pnc_cp_policy_config *pc = &v->cfg->policy;
 	char onset[32], resume[32], notified[32];
 
 	vty_out(vty, "Interface %s (ifindex %d): %s, %s for %" PRId64 " ms", v->cfg->name,
 		v->ifindex, v->not_operational ? v->not_operational : "running",
-		cp_state_name(v->machine->state), ms_ago(v->machine->since_us));
-	if (v->machine->state == CP_ST_CONGESTED)
-		vty_out(vty, " (trigger %s)", cp_trigger_name(v->machine->trigger));
+		pnc_cp_state_name(v->machine->state), ms_ago(v->machine->since_us));
+	if (v->machine->state == PNC_CP_ST_CONGESTED)
+		vty_out(vty, " (trigger %s)", pnc_cp_trigger_name(v->machine->trigger));
 	vty_out(vty, "\n");
 	if (v->attach)
 		vty_out(vty, "  Egress program: %s\n", v->attach);
@@ -144,7 +146,7 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 				" octets/s, ECN marked %u permille\n",
 				v->rates->tx_bps, v->rates->growth_Bps, v->ecn_permille);
 	}
-	if (pc->mode == CP_THR_STATIC)
+	if (pc->mode == PNC_CP_THR_STATIC)
 		vty_out(vty, "  Thresholds: K_min %" PRIu64 ", K_max %" PRIu64 " octets (static)\n",
 			v->thr->k_min, v->thr->k_max);
 	else
@@ -153,16 +155,16 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 			" octets (bdp-adaptive: max(K_base %" PRIu64 ", %.3f x %" PRIu64
 			" bit/s (%s) x %u us / 8 = %" PRIu64 "), K_min %u%%)\n",
 			v->thr->k_min, v->thr->k_max, pc->k_base, pc->alpha_milli / 1000.0,
-			v->thr->rate_bps, cp_rate_source_name(v->thr->rate_source), pc->rtt_us,
+			v->thr->rate_bps, pnc_cp_rate_source_name(v->thr->rate_source), pc->rtt_us,
 			v->thr->bdp, pc->k_min_percent);
 	vty_out(vty, "  Marking: %s (ECT(1) %u/65536, CE %u/65536), sampling %s, level %u\n",
-		cp_marking_name(pc->marking), v->ect1_prob, v->ce_prob, v->sampling ? "on" : "off",
-		v->level);
+		pnc_cp_marking_name(pc->marking), v->ect1_prob, v->ce_prob,
+		v->sampling ? "on" : "off", v->level);
 	if (v->cfg->collab_fall_percent)
 		vty_out(vty,
 			"  Collaborative suppression: %s (fall %u%%; arrival %" PRIu64
 			" octets/s, %" PRIu64 " at onset)\n",
-			cp_collab_state_name(v->collab->state), v->cfg->collab_fall_percent,
+			pnc_cp_collab_state_name(v->collab->state), v->cfg->collab_fall_percent,
 			v->collab->rate_ewma, v->collab->onset_rate);
 	vty_out(vty,
 		"  Peak backlog %" PRIu64 " octets, average %" PRIu64
@@ -170,8 +172,9 @@ static void if_text(struct vty *vty, const struct cp_if_view *v)
 		v->peak_backlog, v->avg_backlog, ago_str(v->last_onset_us, onset, sizeof(onset)),
 		ago_str(v->last_resume_us, resume, sizeof(resume)),
 		ago_str(v->last_notify_us, notified, sizeof(notified)));
-	for (int c = 0; c < CP_C_MAX; c++)
-		vty_out(vty, "    %-26s %" PRIu64 "\n", cp_counter_name(c), v->counters[c]);
+	for (int c = 0; c < CNPPROXY_CP_COUNTER_MAX; c++)
+		vty_out(vty, "    %-26s %" PRIu64 "\n", cnpproxy_cp_counter_name(c),
+			v->counters[c]);
 }
 
 /*
@@ -216,10 +219,10 @@ DEFPY(show_cnpproxy_congestion, show_cnpproxy_congestion_cmd,
       "Congestion point: watched queues, thresholds, state, counters\n"
       JSON_STR)
 {
-	const struct cnp_config *cfg = cnpproxy_cp_config();
+	const struct pnc_config *cfg = cnpproxy_cp_config();
 	json_object *json = NULL, *jifs = NULL, *jp;
 	struct pnc_mark_counters pc;
-	struct cp_if_view v;
+	struct cnpproxy_cp_if_view v;
 	const char *why = cnpproxy_cp_not_operational();
 
 	if (uj) {

@@ -24,7 +24,7 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_ACCEPT_LIST, "cnpproxyd compiled accept 
 
 static struct {
 	/* In force for the fast path: IPv4, IPv6. */
-	struct cnp_lpm_rule *rules[2];
+	struct cnpproxy_lpm_rule *rules[2];
 	size_t n[2];
 	/* The configured list's name: in the configuration the owner handed. */
 	const char *plist;
@@ -35,7 +35,8 @@ static struct {
 };
 
 /* The entries of the list of one family, in seq order. */
-static size_t plist_rules(afi_t afi, const struct prefix_list *plist, struct cnp_plist_rule *rules)
+static size_t plist_rules(afi_t afi, const struct prefix_list *plist,
+			  struct cnpproxy_plist_rule *rules)
 {
 	struct prefix_list_entry *e;
 	size_t n = 0;
@@ -48,7 +49,7 @@ static size_t plist_rules(afi_t afi, const struct prefix_list *plist, struct cnp
 		return 1;
 	}
 	for (e = plist->head; e && n < (size_t)plist->count; e = e->next) {
-		struct cnp_plist_rule *r = &rules[n];
+		struct cnpproxy_plist_rule *r = &rules[n];
 
 		if (!e->installed || e->prefix.family != afi2family(afi))
 			continue;
@@ -64,10 +65,10 @@ static size_t plist_rules(afi_t afi, const struct prefix_list *plist, struct cnp
 	return n;
 }
 
-size_t cnpproxy_accept_rules(afi_t afi, const char *name, struct cnp_lpm_rule **out)
+size_t cnpproxy_accept_rules(afi_t afi, const char *name, struct cnpproxy_lpm_rule **out)
 {
 	struct prefix_list *plist = name[0] ? prefix_list_lookup(afi, name) : NULL;
-	struct cnp_plist_rule *rules;
+	struct cnpproxy_plist_rule *rules;
 	size_t n, room;
 
 	*out = NULL;
@@ -77,12 +78,12 @@ size_t cnpproxy_accept_rules(afi_t afi, const char *name, struct cnp_lpm_rule **
 	rules = XCALLOC(MTYPE_CNPPROXY_ACCEPT_LIST, sizeof(*rules) * room);
 	n = plist_rules(afi, plist, rules);
 	*out = XCALLOC(MTYPE_CNPPROXY_ACCEPT_LIST, sizeof(**out) * room);
-	n = cnp_plist_lpm(rules, n, *out);
+	n = cnpproxy_plist_lpm(rules, n, *out);
 	XFREE(MTYPE_CNPPROXY_ACCEPT_LIST, rules);
 	return n;
 }
 
-void cnpproxy_accept_rules_free(struct cnp_lpm_rule **rules)
+void cnpproxy_accept_rules_free(struct cnpproxy_lpm_rule **rules)
 {
 	XFREE(MTYPE_CNPPROXY_ACCEPT_LIST, *rules);
 }
@@ -91,7 +92,7 @@ bool cnpproxy_accept_permits(uint8_t version, const uint8_t *addr)
 {
 	int i = version == 4 ? 0 : 1;
 
-	return cnp_lpm_permits(acc.rules[i], acc.n[i], version, addr);
+	return cnpproxy_lpm_permits(acc.rules[i], acc.n[i], version, addr);
 }
 
 void cnpproxy_accept_update(const char *plist)

@@ -22,8 +22,8 @@
  * without entries one that permits all.  Free with
  * cnpproxy_accept_rules_free().
  */
-extern size_t cnpproxy_accept_rules(afi_t afi, const char *name, struct cnp_lpm_rule **out);
-extern void cnpproxy_accept_rules_free(struct cnp_lpm_rule **rules);
+extern size_t cnpproxy_accept_rules(afi_t afi, const char *name, struct cnpproxy_lpm_rule **out);
+extern void cnpproxy_accept_rules_free(struct cnpproxy_lpm_rule **rules);
 
 /*
  * The fast-path thread's question, with cnpproxy_fp_mtx held: does the

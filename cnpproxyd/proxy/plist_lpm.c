@@ -28,7 +28,7 @@ static bool same_bits(const uint8_t *a, const uint8_t *b, unsigned int plen)
  * for a prefix of the host length): without ge/le only a host entry
  * does; with them the host length must be in [ge, le].
  */
-static bool decides_hosts(const struct cnp_plist_rule *r)
+static bool decides_hosts(const struct cnpproxy_plist_rule *r)
 {
 	unsigned int len = host_len(r->version);
 
@@ -43,13 +43,14 @@ static bool covers(uint8_t version, const uint8_t *addr, unsigned int plen, uint
 	return version == hver && plen <= hplen && same_bits(addr, haddr, plen);
 }
 
-size_t cnp_plist_lpm(const struct cnp_plist_rule *rules, size_t n, struct cnp_lpm_rule *out)
+size_t cnpproxy_plist_lpm(const struct cnpproxy_plist_rule *rules, size_t n,
+			  struct cnpproxy_lpm_rule *out)
 {
 	size_t i, j, nout = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct cnp_plist_rule *r = &rules[i];
-		struct cnp_lpm_rule *o = &out[nout];
+		const struct cnpproxy_plist_rule *r = &rules[i];
+		struct cnpproxy_lpm_rule *o = &out[nout];
 		bool shadowed = false;
 		unsigned int b;
 
@@ -78,11 +79,11 @@ size_t cnp_plist_lpm(const struct cnp_plist_rule *rules, size_t n, struct cnp_lp
 	return nout;
 }
 
-bool cnp_plist_permits(const struct cnp_plist_rule *rules, size_t n, uint8_t version,
-		       const uint8_t *addr)
+bool cnpproxy_plist_permits(const struct cnpproxy_plist_rule *rules, size_t n, uint8_t version,
+			    const uint8_t *addr)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct cnp_plist_rule *r = &rules[i];
+		const struct cnpproxy_plist_rule *r = &rules[i];
 
 		if (r->version == version && decides_hosts(r) && same_bits(r->addr, addr, r->plen))
 			return r->permit;
@@ -90,9 +91,10 @@ bool cnp_plist_permits(const struct cnp_plist_rule *rules, size_t n, uint8_t ver
 	return false;
 }
 
-bool cnp_lpm_permits(const struct cnp_lpm_rule *t, size_t n, uint8_t version, const uint8_t *addr)
+bool cnpproxy_lpm_permits(const struct cnpproxy_lpm_rule *t, size_t n, uint8_t version,
+			  const uint8_t *addr)
 {
-	const struct cnp_lpm_rule *best = NULL;
+	const struct cnpproxy_lpm_rule *best = NULL;
 
 	for (size_t i = 0; i < n; i++)
 		if (covers(t[i].version, t[i].addr, t[i].plen, version, addr, host_len(version)) &&

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* One prefix-list entry: `seq N permit|deny P/len [ge G] [le L]`. */
-struct cnp_plist_rule {
+struct cnpproxy_plist_rule {
 	int64_t seq;
 	bool permit;
 	uint8_t version; /* 4 or 6 */
@@ -21,7 +21,7 @@ struct cnp_plist_rule {
 };
 
 /* A longest-match entry; a host address that matches none is denied. */
-struct cnp_lpm_rule {
+struct cnpproxy_lpm_rule {
 	uint8_t version;
 	uint8_t addr[16]; /* masked to plen */
 	uint8_t plen;
@@ -36,13 +36,14 @@ struct cnp_lpm_rule {
  * never be picked and is left out, and then the two agree.  Returns the
  * number of entries written.
  */
-extern size_t cnp_plist_lpm(const struct cnp_plist_rule *rules, size_t n, struct cnp_lpm_rule *out);
+extern size_t cnpproxy_plist_lpm(const struct cnpproxy_plist_rule *rules, size_t n,
+				 struct cnpproxy_lpm_rule *out);
 
 /* The reference: what the prefix-list says of a host address. */
-extern bool cnp_plist_permits(const struct cnp_plist_rule *rules, size_t n, uint8_t version,
-			      const uint8_t *addr);
+extern bool cnpproxy_plist_permits(const struct cnpproxy_plist_rule *rules, size_t n,
+				   uint8_t version, const uint8_t *addr);
 /* What the table says of it (a linear longest match). */
-extern bool cnp_lpm_permits(const struct cnp_lpm_rule *t, size_t n, uint8_t version,
-			    const uint8_t *addr);
+extern bool cnpproxy_lpm_permits(const struct cnpproxy_lpm_rule *t, size_t n, uint8_t version,
+				 const uint8_t *addr);
 
 #endif /* _CNPPROXY_PROXY_PLIST_LPM_H */

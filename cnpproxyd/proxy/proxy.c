@@ -11,7 +11,7 @@
  * notification can end is counted.
  *
  * The sockets and the pipeline belong to the fast-path thread
- * (cnpproxy_fp.h): a burst of up to PN_BATCH datagrams is read with one
+ * (cnpproxy_fp.h): a burst of up to CNPPROXY_PROXY_BATCH datagrams is read with one
  * recvmmsg() without the mutex, then translated under it, and its
  * messages leave in one sendmmsg() per family.  The main thread changes
  * the configuration, learns flows and answers show commands; it asks
@@ -81,51 +81,51 @@ static bool pn_debug_allowed(void);
 
 #define PN_DEBUG(fmt, ...)                                                                        \
 	do {                                                                                      \
-		if (DEBUG_MODE_CHECK(&cnp_dbg_proxy, DEBUG_MODE_ALL) && pn_debug_allowed())       \
+		if (DEBUG_MODE_CHECK(&cnpproxy_dbg_proxy, DEBUG_MODE_ALL) && pn_debug_allowed())  \
 			zlog_debug("proxy: " fmt, ##__VA_ARGS__);                                 \
 	} while (0)
 
 /* Written under the fast path's mutex: read through cnpproxy_proxy_counter_values(). */
-static struct pn_counters pn_counters;
-struct pnc_flow_table *pn_flows;
+static struct cnpproxy_proxy_counters counters;
+struct pnc_flow_table *cnpproxy_proxy_flows;
 
-static const char *const counter_names[PN_COUNTER_MAX] = {
-	[PN_RX] = "received",
-	[PN_RX_FCN] = "receivedFlowLabel",
-	[PN_RX_ICMP] = "receivedIcmp",
-	[PN_RX_LOCAL] = "receivedLocal",
-	[PN_RX_OVERFLOW] = "droppedSocketOverflow",
-	[PN_RX_XSK] = "receivedAfXdp",
-	[PN_RX_XSK_DROPPED] = "droppedAfXdpRing",
-	[PN_XDP_DENIED] = "droppedAtDriverSourceDenied",
-	[PN_XDP_RL_SOURCE] = "droppedAtDriverRateLimitSource",
-	[PN_XDP_HDR_CHAIN] = "droppedAtDriverHeaderChain",
-	[PN_NO_ACCEPT_LIST] = "droppedNoAcceptList",
-	[PN_SOURCE_DENIED] = "droppedSourceDenied",
-	[PN_RL_SOURCE] = "droppedRateLimitSource",
-	[PN_RL_GLOBAL] = "droppedRateLimitGlobal",
-	[PN_MALFORMED] = "droppedMalformed",
-	[PN_NO_INVOKING] = "droppedNoInvokingPacket",
-	[PN_UNKNOWN_FLOW] = "droppedUnknownFlow",
-	[PN_FCN_UNRESOLVED] = "droppedFlowLabelUnresolved",
-	[PN_NO_CNP_SOURCE] = "droppedNoCnpSource",
-	[PN_MIN_INTERVAL] = "suppressedMinInterval",
-	[PN_LIGHT] = "suppressedLight",
-	[PN_SHAPED_LOCALLY] = "shapedLocally",
-	[PN_RESUMES] = "resumesSent",
-	[PN_CNP_SENT] = "cnpSent",
-	[PN_XDP_SENT] = "cnpSentAtDriver",
-	[PN_XDP_PASSED] = "passedToSocketPath",
-	[PN_LH_ICMP6_SENT] = "longHaulIcmpv6Sent",
-	[PN_LH_ROCE_SENT] = "longHaulRocev2Sent",
-	[PN_RA_SENT] = "rateAdviceSent",
-	[PN_TX_XSK] = "sentAfXdp",
-	[PN_SEND_ERROR] = "cnpSendError",
+static const char *const counter_names[CNPPROXY_PROXY_COUNTER_MAX] = {
+	[CNPPROXY_PROXY_RX] = "received",
+	[CNPPROXY_PROXY_RX_FCN] = "receivedFlowLabel",
+	[CNPPROXY_PROXY_RX_ICMP] = "receivedIcmp",
+	[CNPPROXY_PROXY_RX_LOCAL] = "receivedLocal",
+	[CNPPROXY_PROXY_RX_OVERFLOW] = "droppedSocketOverflow",
+	[CNPPROXY_PROXY_RX_XSK] = "receivedAfXdp",
+	[CNPPROXY_PROXY_RX_XSK_DROPPED] = "droppedAfXdpRing",
+	[CNPPROXY_PROXY_XDP_DENIED] = "droppedAtDriverSourceDenied",
+	[CNPPROXY_PROXY_XDP_RL_SOURCE] = "droppedAtDriverRateLimitSource",
+	[CNPPROXY_PROXY_XDP_HDR_CHAIN] = "droppedAtDriverHeaderChain",
+	[CNPPROXY_PROXY_NO_ACCEPT_LIST] = "droppedNoAcceptList",
+	[CNPPROXY_PROXY_SOURCE_DENIED] = "droppedSourceDenied",
+	[CNPPROXY_PROXY_RL_SOURCE] = "droppedRateLimitSource",
+	[CNPPROXY_PROXY_RL_GLOBAL] = "droppedRateLimitGlobal",
+	[CNPPROXY_PROXY_MALFORMED] = "droppedMalformed",
+	[CNPPROXY_PROXY_NO_INVOKING] = "droppedNoInvokingPacket",
+	[CNPPROXY_PROXY_UNKNOWN_FLOW] = "droppedUnknownFlow",
+	[CNPPROXY_PROXY_FCN_UNRESOLVED] = "droppedFlowLabelUnresolved",
+	[CNPPROXY_PROXY_NO_CNP_SOURCE] = "droppedNoCnpSource",
+	[CNPPROXY_PROXY_MIN_INTERVAL] = "suppressedMinInterval",
+	[CNPPROXY_PROXY_LIGHT] = "suppressedLight",
+	[CNPPROXY_PROXY_SHAPED_LOCALLY] = "shapedLocally",
+	[CNPPROXY_PROXY_RESUMES] = "resumesSent",
+	[CNPPROXY_PROXY_CNP_SENT] = "cnpSent",
+	[CNPPROXY_PROXY_XDP_SENT] = "cnpSentAtDriver",
+	[CNPPROXY_PROXY_XDP_PASSED] = "passedToSocketPath",
+	[CNPPROXY_PROXY_LH_ICMP6_SENT] = "longHaulIcmpv6Sent",
+	[CNPPROXY_PROXY_LH_ROCE_SENT] = "longHaulRocev2Sent",
+	[CNPPROXY_PROXY_RA_SENT] = "rateAdviceSent",
+	[CNPPROXY_PROXY_TX_XSK] = "sentAfXdp",
+	[CNPPROXY_PROXY_SEND_ERROR] = "cnpSendError",
 };
 
-const char *cnpproxy_proxy_counter_name(enum pn_counter c)
+const char *cnpproxy_proxy_counter_name(enum cnpproxy_proxy_counter c)
 {
-	return c < PN_COUNTER_MAX ? counter_names[c] : "unknown";
+	return c < CNPPROXY_PROXY_COUNTER_MAX ? counter_names[c] : "unknown";
 }
 
 /* A rate-limited source, or a sender QP's last CNP time. */
@@ -137,7 +137,7 @@ struct pn_key {
 
 struct pn_source {
 	struct pn_key key;
-	struct cnp_bucket bucket;
+	struct pnc_bucket bucket;
 };
 
 struct pn_qp {
@@ -159,7 +159,7 @@ static bool pn_key_cmp(const void *a, const void *b)
 
 static struct {
 	/* The last apply's; the fast path reads it under the mutex, like the rest. */
-	const struct cnp_config *cfg;
+	const struct pnc_config *cfg;
 	int notif_fd[2]; /* IPv4, IPv6 */
 	int fcn_fd[2];
 	int icmp_fd[2]; /* the notification's ICMP form: raw ICMP, ICMPv6 */
@@ -172,15 +172,15 @@ static struct {
 	bool open_warned; /* warned of the sockets that failed since they last worked */
 	struct hash *sources;
 	struct hash *qps;
-	struct cnp_bucket global;
-	struct cnp_bucket debug;
+	struct pnc_bucket global;
+	struct pnc_bucket debug;
 	uint16_t ip_id;
 	/* The kernel's drop count last seen on each socket (SO_RXQ_OVFL). */
 	uint32_t notif_ovfl[2], fcn_ovfl[2], icmp_ovfl[2];
 	bool role_off;
 	const char *sockets_missing; /* NULL: all sockets open */
 } pn = {
-	.cfg = &cnp_config_off,
+	.cfg = &pnc_config_off,
 	.role_off = true,
 	.notif_fd = { -1, -1 },
 	.fcn_fd = { -1, -1 },
@@ -195,7 +195,7 @@ static uint64_t now_us(void)
 
 static bool pn_debug_allowed(void)
 {
-	return cnp_bucket_take(&pn.debug, now_us());
+	return pnc_bucket_take(&pn.debug, now_us());
 }
 
 static void pn_source_free(void *item)
@@ -304,8 +304,8 @@ static void pn_close(void)
 static void pn_age(struct event *t)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		if (pn_flows)
-			pnc_flow_table_age(pn_flows, now_us());
+		if (cnpproxy_proxy_flows)
+			pnc_flow_table_age(cnpproxy_proxy_flows, now_us());
 	}
 	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
 }
@@ -426,7 +426,7 @@ static void flow_move(const struct pnc_flow_saved *s, void *arg)
 }
 
 /*
- * A table of another size in place of pn_flows, with the flows it had
+ * A table of another size in place of cnpproxy_proxy_flows, with the flows it had
  * learned (as many as fit; pending CM requests and PSN evidence start
  * over).  The caller hands the new table to learning.
  */
@@ -435,58 +435,58 @@ static void pn_flows_resize(size_t size)
 	struct flows_move m = { .now = now_us() };
 
 	m.to = pnc_flow_table_new(size, PN_FLOW_IDLE_US);
-	pnc_flow_table_walk_saved(pn_flows, flow_move, &m);
+	pnc_flow_table_walk_saved(cnpproxy_proxy_flows, flow_move, &m);
 	cnpproxy_flows_file_stop();
-	pnc_flow_table_free(pn_flows);
-	pn_flows = m.to;
-	cnpproxy_flows_file_start(pn_flows);
+	pnc_flow_table_free(cnpproxy_proxy_flows);
+	cnpproxy_proxy_flows = m.to;
+	cnpproxy_flows_file_start(cnpproxy_proxy_flows);
 	zlog_info("cnpproxyd: flow table resized to %zu flows (%zu bytes): %zu flows kept, %zu did not fit",
-		  size, pnc_flow_table_bytes(pn_flows), m.moved, m.dropped);
+		  size, pnc_flow_table_bytes(cnpproxy_proxy_flows), m.moved, m.dropped);
 }
 
 /* A sender cut by a remote notification, quiet since: its Resume. */
-static bool pn_resume_quiet(const struct pn_flow_ref *ref)
+static bool pn_resume_quiet(const struct cnpproxy_resume_flow_ref *ref)
 {
 	return cnpproxy_proxy_local_resume(ref, NULL);
 }
 
-void cnpproxy_proxy_apply(const struct cnp_config *cfg)
+void cnpproxy_proxy_apply(const struct pnc_config *cfg)
 {
-	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY];
+	bool on = cfg->present && cfg->role[PNC_ROLE_PROXY];
 	size_t flows_size = cfg->proxy.flow_table_size ? cfg->proxy.flow_table_size : PN_FLOWS;
 
 	pn.cfg = cfg;
-	cnp_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
+	pnc_bucket_init(&pn.global, cfg->proxy.rl_global, cfg->proxy.rl_global, now_us());
 	cnpproxy_resume_apply(on ? cfg->proxy.resume_after_us : 0, pn_resume_quiet);
 	/* New limits apply to sources from scratch. */
 	hash_clean(pn.sources, pn_source_free);
 
 	/* The flow table's pools are large: only the enabled role has one. */
-	if (on && !pn_flows) {
-		pn_flows = pnc_flow_table_new(flows_size, PN_FLOW_IDLE_US);
+	if (on && !cnpproxy_proxy_flows) {
+		cnpproxy_proxy_flows = pnc_flow_table_new(flows_size, PN_FLOW_IDLE_US);
 		/* What a previous cnpproxyd had learned (a restart, not a new role). */
-		cnpproxy_flows_file_restore(pn_flows, PN_FLOW_IDLE_US / 1000000u);
-		cnpproxy_flows_file_start(pn_flows);
-	} else if (on && pnc_flow_table_capacity(pn_flows) != flows_size) {
+		cnpproxy_flows_file_restore(cnpproxy_proxy_flows, PN_FLOW_IDLE_US / 1000000u);
+		cnpproxy_flows_file_start(cnpproxy_proxy_flows);
+	} else if (on && pnc_flow_table_capacity(cnpproxy_proxy_flows) != flows_size) {
 		pn_flows_resize(flows_size);
 	}
 	if (!on) {
 		/* Disabling the role forgets the flows, on file too. */
-		if (pn_flows)
+		if (cnpproxy_proxy_flows)
 			cnpproxy_flows_file_forget();
 		/* Learning lets go of the table before it is freed. */
 		cnpproxy_learn_apply(cfg, NULL);
 		cnpproxy_tunnel_apply(cfg);
 		event_cancel(&pn.t_age);
-		pnc_flow_table_free(pn_flows);
-		pn_flows = NULL;
+		pnc_flow_table_free(cnpproxy_proxy_flows);
+		cnpproxy_proxy_flows = NULL;
 		hash_clean(pn.qps, pn_qp_free);
 		pn.role_off = true;
 		/* Closed by the thread: a read under way finds the role off. */
 		event_add_event(cnpproxy_fp_loop(), pn_sync, NULL, 0, &pn.t_sync);
 		return;
 	}
-	cnpproxy_learn_apply(cfg, pn_flows);
+	cnpproxy_learn_apply(cfg, cnpproxy_proxy_flows);
 	cnpproxy_tunnel_apply(cfg);
 	cnpproxy_accept_update(cfg->proxy.accept_plist);
 	if (!pn.t_age)
@@ -552,7 +552,7 @@ const char *cnpproxy_proxy_not_operational(void)
 struct pn_out {
 	uint8_t pkt[PN_OUT_MAX];
 	size_t len;
-	enum pn_counter sent; /* counted when the kernel takes it */
+	enum cnpproxy_proxy_counter sent; /* counted when the kernel takes it */
 	union sockunion dst;
 	/* Held to the sender QP's minimum interval: its time is the send's. */
 	bool paced;
@@ -560,22 +560,22 @@ struct pn_out {
 };
 
 static struct {
-	struct pn_out out[2][PN_BATCH];
+	struct pn_out out[2][CNPPROXY_PROXY_BATCH];
 	unsigned int n[2];
 } batch;
 
 /* The accept-from list, as compiled for this thread (proxy/accept.c). */
 static bool source_allowed(const union sockunion *from)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
 
 	if (!pc->accept_plist[0]) {
-		pn_counters.c[PN_NO_ACCEPT_LIST]++;
+		counters.c[CNPPROXY_PROXY_NO_ACCEPT_LIST]++;
 		return false;
 	}
 	if (!cnpproxy_accept_permits(sockunion_family(from) == AF_INET ? 4 : 6,
 				     sockunion_get_addr(from))) {
-		pn_counters.c[PN_SOURCE_DENIED]++;
+		counters.c[CNPPROXY_PROXY_SOURCE_DENIED]++;
 		PN_DEBUG("notification from %pSU refused by prefix-list %s", from,
 			 pc->accept_plist);
 		return false;
@@ -593,7 +593,7 @@ static void key_of(struct pn_key *k, int family, const void *addr, uint32_t qpn)
 
 static bool within_rate(const union sockunion *from, uint64_t now)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
 	struct pn_source lookup, *src;
 
 	key_of(&lookup.key, sockunion_family(from), sockunion_get_addr(from), 0);
@@ -604,15 +604,15 @@ static bool within_rate(const union sockunion *from, uint64_t now)
 			hash_clean(pn.sources, pn_source_free);
 		src = XCALLOC(MTYPE_CNPPROXY_NOTIF_SOURCE, sizeof(*src));
 		src->key = lookup.key;
-		cnp_bucket_init(&src->bucket, pc->rl_per_source, pc->rl_per_source, now);
+		pnc_bucket_init(&src->bucket, pc->rl_per_source, pc->rl_per_source, now);
 		(void)hash_get(pn.sources, src, hash_alloc_intern);
 	}
-	if (!cnp_bucket_take(&src->bucket, now)) {
-		pn_counters.c[PN_RL_SOURCE]++;
+	if (!pnc_bucket_take(&src->bucket, now)) {
+		counters.c[CNPPROXY_PROXY_RL_SOURCE]++;
 		return false;
 	}
-	if (!cnp_bucket_take(&pn.global, now)) {
-		pn_counters.c[PN_RL_GLOBAL]++;
+	if (!pnc_bucket_take(&pn.global, now)) {
+		counters.c[CNPPROXY_PROXY_RL_GLOBAL]++;
 		return false;
 	}
 	return true;
@@ -635,7 +635,7 @@ static bool interval_ok(const struct pnc_flow *f, uint64_t now, unsigned int fac
 		qp->key = lookup.key;
 		(void)hash_get(pn.qps, qp, hash_alloc_intern);
 	} else if (now - qp->last_cnp_us < (uint64_t)pn.cfg->proxy.cnp_min_interval_us * factor) {
-		pn_counters.c[PN_MIN_INTERVAL]++;
+		counters.c[CNPPROXY_PROXY_MIN_INTERVAL]++;
 		return false;
 	}
 	qp->last_cnp_us = now;
@@ -645,7 +645,7 @@ static bool interval_ok(const struct pnc_flow *f, uint64_t now, unsigned int fac
 /* IP and UDP fields every RoCEv2 message to the sender shares. */
 static void sender_ip(const struct pnc_flow *f, struct pnc_ip_udp *ip)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
 	int i = f->ip_version == 4 ? 0 : 1;
 
 	pnc_ip_udp_init(ip, f->ip_version);
@@ -668,10 +668,10 @@ static uint64_t ntp_now(void)
 }
 
 /* The Long-haul block and extension for a reaction. */
-static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r,
-		       const struct pn_queue_report *metric, struct pnc_lh_cnp *m)
+static void lh_message(const struct pnc_flow *f, const struct pnc_reaction *r,
+		       const struct cnpproxy_proxy_queue_report *metric, struct pnc_lh_cnp *m)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
 
 	memset(m, 0, sizeof(*m));
 	m->block.level = r->lh_level;
@@ -695,18 +695,18 @@ static void lh_message(const struct pnc_flow *f, const struct cnp_reaction *r,
 }
 
 /* Build the message the sender understands into o. */
-static int build_message(const struct pnc_flow *f, const struct cnp_sender *snd,
-			 const struct cnp_reaction *r, const struct pn_queue_report *metric,
-			 struct pn_out *o)
+static int build_message(const struct pnc_flow *f, const struct pnc_sender *snd,
+			 const struct pnc_reaction *r,
+			 const struct cnpproxy_proxy_queue_report *metric, struct pn_out *o)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
 	struct pnc_lh_icmp6 icmp;
 	struct pnc_rate_advice ra;
 	struct pnc_lh_roce lh;
 	struct pnc_cnp c;
 
 	switch (snd->format) {
-	case CNP_FMT_LONG_HAUL_ICMPV6:
+	case PNC_FMT_LONG_HAUL_ICMPV6:
 		memset(&icmp, 0, sizeof(icmp));
 		memcpy(icmp.src, pc->src6, 16);
 		memcpy(icmp.dst, f->sender, 16);
@@ -714,18 +714,18 @@ static int build_message(const struct pnc_flow *f, const struct cnp_sender *snd,
 		icmp.hop_limit = 64;
 		icmp.type = pc->lh_icmp6_type;
 		lh_message(f, r, metric, &icmp.msg);
-		o->sent = PN_LH_ICMP6_SENT;
+		o->sent = CNPPROXY_PROXY_LH_ICMP6_SENT;
 		return pnc_lh_icmp6_encode(&icmp, o->pkt, sizeof(o->pkt), &o->len);
-	case CNP_FMT_LONG_HAUL_ROCEV2:
+	case PNC_FMT_LONG_HAUL_ROCEV2:
 		memset(&lh, 0, sizeof(lh));
 		sender_ip(f, &lh.ip);
 		lh.pkey = f->pkey;
 		lh.dest_qp = f->sender_qpn;
 		lh.cnp_sized = snd->cnp_sized;
 		lh_message(f, r, metric, &lh.msg);
-		o->sent = PN_LH_ROCE_SENT;
+		o->sent = CNPPROXY_PROXY_LH_ROCE_SENT;
 		return pnc_lh_roce_encode(&lh, o->pkt, sizeof(o->pkt), &o->len);
-	case CNP_FMT_RATE_ADVICE:
+	case PNC_FMT_RATE_ADVICE:
 		memset(&ra, 0, sizeof(ra));
 		sender_ip(f, &ra.ip);
 		ra.opcode = pc->ra_opcode;
@@ -733,33 +733,34 @@ static int build_message(const struct pnc_flow *f, const struct cnp_sender *snd,
 		ra.dest_qp = f->sender_qpn;
 		ra.peer_qp = f->receiver_qpn;
 		ra.rate_mbps = r->ra_rate;
-		o->sent = PN_RA_SENT;
+		o->sent = CNPPROXY_PROXY_RA_SENT;
 		return pnc_rate_advice_encode(&ra, o->pkt, sizeof(o->pkt), &o->len);
-	case CNP_FMT_ROCEV2_CNP:
-	case CNP_FMT_MAX:
+	case PNC_FMT_ROCEV2_CNP:
+	case PNC_FMT_MAX:
 		break;
 	}
 	memset(&c, 0, sizeof(c));
 	sender_ip(f, &c.ip);
 	c.pkey = f->pkey;
 	c.dest_qp = f->sender_qpn;
-	o->sent = PN_CNP_SENT;
+	o->sent = CNPPROXY_PROXY_CNP_SENT;
 	return pnc_cnp_encode(&c, o->pkt, sizeof(o->pkt), &o->len);
 }
 
 /* Queue the message of reaction r to flow f's sender; false if none left. */
-static bool queue_message(const struct pnc_flow *f, const struct cnp_sender *snd,
-			  const struct cnp_reaction *r, const struct pn_queue_report *metric,
-			  uint8_t cl, bool paced, const char *why)
+static bool queue_message(const struct pnc_flow *f, const struct pnc_sender *snd,
+			  const struct pnc_reaction *r,
+			  const struct cnpproxy_proxy_queue_report *metric, uint8_t cl, bool paced,
+			  const char *why)
 {
 	int i = f->ip_version == 4 ? 0 : 1;
 	struct pn_out *o;
 
-	if (batch.n[i] == PN_BATCH)
+	if (batch.n[i] == CNPPROXY_PROXY_BATCH)
 		return false; /* flushed by the caller after every datagram batch */
 	o = &batch.out[i][batch.n[i]];
 	if (build_message(f, snd, r, metric, o)) {
-		pn_counters.c[PN_SEND_ERROR]++;
+		counters.c[CNPPROXY_PROXY_SEND_ERROR]++;
 		return false;
 	}
 	memset(&o->dst, 0, sizeof(o->dst));
@@ -767,33 +768,33 @@ static bool queue_message(const struct pnc_flow *f, const struct cnp_sender *snd
 	o->paced = paced;
 	key_of(&o->qp, i == 0 ? AF_INET : AF_INET6, f->sender, f->sender_qpn);
 	batch.n[i]++;
-	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", cnp_sender_format_name(snd->format), &o->dst,
+	PN_DEBUG("%s to %pSU QP 0x%06x (CL %u, %s)", pnc_sender_format_name(snd->format), &o->dst,
 		 f->sender_qpn, cl, why);
 	return true;
 }
 
 static bool source_set(const struct pnc_flow *f)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
 
 	if (f->ip_version == 4 ? pc->src4_set : pc->src6_set)
 		return true;
-	pn_counters.c[PN_NO_CNP_SOURCE]++;
+	counters.c[CNPPROXY_PROXY_NO_CNP_SOURCE]++;
 	return false;
 }
 
 /* Whether the message asks the sender to slow down (a Resume can undo it). */
-static bool cuts(enum cnp_sender_format fmt, const struct cnp_reaction *r)
+static bool cuts(enum pnc_sender_format fmt, const struct pnc_reaction *r)
 {
-	if (fmt == CNP_FMT_RATE_ADVICE)
+	if (fmt == PNC_FMT_RATE_ADVICE)
 		return true;
-	return (fmt == CNP_FMT_LONG_HAUL_ICMPV6 || fmt == CNP_FMT_LONG_HAUL_ROCEV2) &&
+	return (fmt == PNC_FMT_LONG_HAUL_ICMPV6 || fmt == PNC_FMT_LONG_HAUL_ROCEV2) &&
 	       (r->lh_action == PNC_LH_RATE_REDUCE || r->lh_action == PNC_LH_PAUSE);
 }
 
 static void resume_note(const struct pnc_flow *f, uint64_t now)
 {
-	struct pn_flow_ref ref = {};
+	struct cnpproxy_resume_flow_ref ref = {};
 
 	ref.ip_version = f->ip_version;
 	memcpy(ref.sender, f->sender, sizeof(ref.sender));
@@ -803,15 +804,15 @@ static void resume_note(const struct pnc_flow *f, uint64_t now)
 }
 
 /* A notification of level cl for flow f: the sender's message, if any. */
-static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_report *metric,
-		  uint64_t now)
+static bool react(const struct pnc_flow *f, uint8_t cl,
+		  const struct cnpproxy_proxy_queue_report *metric, uint64_t now)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
-	const struct cnp_sender *snd;
-	struct cnp_level_policy lp;
-	struct cnp_reaction r;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_sender *snd;
+	struct pnc_level_policy lp;
+	struct pnc_reaction r;
 
-	snd = cnp_sender_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
+	snd = pnc_sender_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
 	/*
 	 * A congestion point of this router knows its queue's drain rate:
 	 * the advice scales the flow's share of it, not the configured
@@ -820,18 +821,18 @@ static bool react(const struct pnc_flow *f, uint8_t cl, const struct pn_queue_re
 	lp = pc->level;
 	if (metric && metric->advice_mbps)
 		lp.ra_max_rate = metric->advice_mbps;
-	cnp_reaction_for(&lp, snd->format, cl, &r);
+	pnc_reaction_for(&lp, snd->format, cl, &r);
 	if (metric)
-		cnp_reaction_at_depth(&r, metric->lh_level);
+		pnc_reaction_at_depth(&r, metric->lh_level);
 	/* Seed 003 3.2.2.1: light congestion of a tunnelled flow stays at the PE. */
 	if (!r.severe && cnpproxy_shape_light(f)) {
-		pn_counters.c[PN_SHAPED_LOCALLY]++;
+		counters.c[CNPPROXY_PROXY_SHAPED_LOCALLY]++;
 		PN_DEBUG("light notification (CL %u) for QP 0x%06x: slowed at this PE", cl,
 			 f->sender_qpn);
 		return false;
 	}
 	if (!r.send) {
-		pn_counters.c[PN_LIGHT]++;
+		counters.c[CNPPROXY_PROXY_LIGHT]++;
 		PN_DEBUG("light notification (CL %u) for QP 0x%06x: no CNP by policy", cl,
 			 f->sender_qpn);
 		return false;
@@ -872,9 +873,9 @@ static void paced_sent(uint64_t now)
 static void flush_cnps(void)
 {
 	for (int i = 0; i < 2; i++) {
-		struct mmsghdr msgs[PN_BATCH] = {};
-		struct iovec iov[PN_BATCH];
-		struct pn_out *raw[PN_BATCH];
+		struct mmsghdr msgs[CNPPROXY_PROXY_BATCH] = {};
+		struct iovec iov[CNPPROXY_PROXY_BATCH];
+		struct pn_out *raw[CNPPROXY_PROXY_BATCH];
 		unsigned int n = 0;
 		int sent;
 
@@ -883,8 +884,8 @@ static void flush_cnps(void)
 
 			if (cnpproxy_xsk_tx(i == 0 ? 4 : 6, sockunion_get_addr(&o->dst), o->pkt,
 					    o->len)) {
-				pn_counters.c[o->sent]++;
-				pn_counters.c[PN_TX_XSK]++;
+				counters.c[o->sent]++;
+				counters.c[CNPPROXY_PROXY_TX_XSK]++;
 				continue;
 			}
 			raw[n] = o;
@@ -902,8 +903,8 @@ static void flush_cnps(void)
 		if (sent < 0)
 			sent = 0;
 		for (int k = 0; k < sent; k++)
-			pn_counters.c[raw[k]->sent]++;
-		pn_counters.c[PN_SEND_ERROR] += n - (unsigned int)sent;
+			counters.c[raw[k]->sent]++;
+		counters.c[CNPPROXY_PROXY_SEND_ERROR] += n - (unsigned int)sent;
 	}
 	cnpproxy_xsk_tx_flush();
 	paced_sent(now_us());
@@ -911,9 +912,9 @@ static void flush_cnps(void)
 
 static void malformed(int err, const union sockunion *from)
 {
-	pn_counters.c[PN_MALFORMED]++;
+	counters.c[CNPPROXY_PROXY_MALFORMED]++;
 	if (err < 0 && -err < PNC_CODEC_NERR)
-		pn_counters.malformed[-err]++;
+		counters.malformed[-err]++;
 	PN_DEBUG("malformed notification from %pSU: %s", from, pnc_codec_strerror(err));
 }
 
@@ -927,9 +928,9 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 	size_t ip_off;
 	int err;
 
-	pn_counters.c[PN_RX]++;
+	counters.c[CNPPROXY_PROXY_RX]++;
 	if (icmp)
-		pn_counters.c[PN_RX_ICMP]++;
+		counters.c[CNPPROXY_PROXY_RX_ICMP]++;
 	if (!source_allowed(from) || !within_rate(from, now))
 		return;
 	err = icmp ? pnc_notif_icmp_decode(icmp, buf, len, &n) : pnc_notif_decode(buf, len, &n);
@@ -940,16 +941,16 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 	/* The BTH of the invoking packet names the receiver's QP. */
 	err = pnc_notif_invoking_roce(&n, &ip_off, &v);
 	if (err) {
-		pn_counters.c[PN_NO_INVOKING]++;
+		counters.c[CNPPROXY_PROXY_NO_INVOKING]++;
 		PN_DEBUG("notification from %pSU without usable packet: %s", from,
 			 pnc_codec_strerror(err));
 		return;
 	}
-	f = pn_flows ? pnc_flow_lookup(pn_flows, v.ip.version, v.ip.src, v.ip.dst, v.bth.dest_qp,
-				       now)
-		     : NULL;
+	f = cnpproxy_proxy_flows ? pnc_flow_lookup(cnpproxy_proxy_flows, v.ip.version, v.ip.src,
+						   v.ip.dst, v.bth.dest_qp, now)
+				 : NULL;
 	if (!f) {
-		pn_counters.c[PN_UNKNOWN_FLOW]++;
+		counters.c[CNPPROXY_PROXY_UNKNOWN_FLOW]++;
 		PN_DEBUG("notification from %pSU for an unknown flow (QP 0x%06x)", from,
 			 v.bth.dest_qp);
 		return;
@@ -964,7 +965,7 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 	struct pnc_fcn fcn;
 	int err;
 
-	pn_counters.c[PN_RX_FCN]++;
+	counters.c[CNPPROXY_PROXY_RX_FCN]++;
 	if (!source_allowed(from) || !within_rate(from, now))
 		return;
 	err = pnc_fcn_decode(buf, len, &fcn);
@@ -973,15 +974,16 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 		return;
 	}
 	if (!cnpproxy_tunnel_resolve(fcn.flow_label, &ff)) {
-		pn_counters.c[PN_FCN_UNRESOLVED]++;
+		counters.c[CNPPROXY_PROXY_FCN_UNRESOLVED]++;
 		PN_DEBUG("flow-label notification from %pSU: label 0x%05x not ours", from,
 			 fcn.flow_label);
 		return;
 	}
-	f = pn_flows ? pnc_flow_lookup(pn_flows, ff.ip_version, ff.src, ff.dst, ff.dest_qp, now)
-		     : NULL;
+	f = cnpproxy_proxy_flows ? pnc_flow_lookup(cnpproxy_proxy_flows, ff.ip_version, ff.src,
+						   ff.dst, ff.dest_qp, now)
+				 : NULL;
 	if (!f) {
-		pn_counters.c[PN_UNKNOWN_FLOW]++;
+		counters.c[CNPPROXY_PROXY_UNKNOWN_FLOW]++;
 		PN_DEBUG("flow-label notification from %pSU: label 0x%05x, no learned flow", from,
 			 fcn.flow_label);
 		return;
@@ -1003,26 +1005,26 @@ static void overflow_count(struct msghdr *mh, uint32_t *seen)
 		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SO_RXQ_OVFL)
 			continue;
 		memcpy(&drops, CMSG_DATA(cm), sizeof(drops));
-		pn_counters.c[PN_RX_OVERFLOW] += (uint32_t)(drops - *seen);
+		counters.c[CNPPROXY_PROXY_RX_OVERFLOW] += (uint32_t)(drops - *seen);
 		*seen = drops;
 	}
 }
 
 /* One read burst: datagrams, their senders and the sockets' drop counts. */
 struct pn_burst {
-	uint8_t buf[PN_BATCH][2048];
-	union sockunion from[PN_BATCH];
-	struct iovec iov[PN_BATCH];
-	struct mmsghdr msgs[PN_BATCH];
+	uint8_t buf[CNPPROXY_PROXY_BATCH][2048];
+	union sockunion from[CNPPROXY_PROXY_BATCH];
+	struct iovec iov[CNPPROXY_PROXY_BATCH];
+	struct mmsghdr msgs[CNPPROXY_PROXY_BATCH];
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(uint32_t))];
-	} control[PN_BATCH];
+	} control[CNPPROXY_PROXY_BATCH];
 };
 
 static int pn_receive(int fd, struct pn_burst *b)
 {
-	for (int k = 0; k < PN_BATCH; k++) {
+	for (int k = 0; k < CNPPROXY_PROXY_BATCH; k++) {
 		b->iov[k].iov_base = b->buf[k];
 		b->iov[k].iov_len = sizeof(b->buf[k]);
 		b->msgs[k].msg_hdr = (struct msghdr){
@@ -1034,7 +1036,7 @@ static int pn_receive(int fd, struct pn_burst *b)
 			.msg_controllen = sizeof(b->control[k].buf),
 		};
 	}
-	return recvmmsg(fd, b->msgs, PN_BATCH, MSG_DONTWAIT, NULL);
+	return recvmmsg(fd, b->msgs, CNPPROXY_PROXY_BATCH, MSG_DONTWAIT, NULL);
 }
 
 /*
@@ -1112,7 +1114,7 @@ void cnpproxy_proxy_frame(void *arg, const uint8_t *frame, uint32_t len)
 	/* The role went off after the thread read the ring: nothing to answer. */
 	if (pn.role_off)
 		return;
-	pn_counters.c[PN_RX_XSK]++;
+	counters.c[CNPPROXY_PROXY_RX_XSK]++;
 	type = pnc_eth_l3(frame, len, &l3);
 	if (type == ETH_P_IP || type == ETH_P_IPV6)
 		err = pnc_ipudp_parse(frame + l3, len - l3, PNC_IPUDP_F_NO_CSUM, &v);
@@ -1129,8 +1131,8 @@ void cnpproxy_proxy_frame(void *arg, const uint8_t *frame, uint32_t len)
 			      v.ip.version == 4 ? 4 : 16);
 	if (err) {
 		/* Where the kernel would have delivered it, if it got that far. */
-		pn_counters.c[err != PNC_E_UDP_PORT && v.ip.dport == pn.fcn_port ? PN_RX_FCN
-										 : PN_RX]++;
+		counters.c[err != PNC_E_UDP_PORT && v.ip.dport == pn.fcn_port ? CNPPROXY_PROXY_RX_FCN
+									      : CNPPROXY_PROXY_RX]++;
 		malformed(err, &from);
 		return;
 	}
@@ -1149,75 +1151,77 @@ void cnpproxy_proxy_flush(void)
 
 bool cnpproxy_proxy_local_ready(void)
 {
-	return !pn.role_off && pn_flows;
+	return !pn.role_off && cnpproxy_proxy_flows;
 }
 
-static enum pn_local_result pn_local(const struct pnc_roce_view *inv, uint8_t cl,
-				     const struct pn_queue_report *metric)
+static enum cnpproxy_proxy_local_result pn_local(const struct pnc_roce_view *inv, uint8_t cl,
+						 const struct cnpproxy_proxy_queue_report *metric)
 {
 	const struct pnc_flow *f;
 	uint64_t now = now_us();
 	bool queued;
 
-	pn_counters.c[PN_RX_LOCAL]++;
-	f = pnc_flow_lookup(pn_flows, inv->ip.version, inv->ip.src, inv->ip.dst, inv->bth.dest_qp,
-			    now);
+	counters.c[CNPPROXY_PROXY_RX_LOCAL]++;
+	f = pnc_flow_lookup(cnpproxy_proxy_flows, inv->ip.version, inv->ip.src, inv->ip.dst,
+			    inv->bth.dest_qp, now);
 	if (!f) {
-		pn_counters.c[PN_UNKNOWN_FLOW]++;
+		counters.c[CNPPROXY_PROXY_UNKNOWN_FLOW]++;
 		PN_DEBUG("own congestion point: unknown flow (QP 0x%06x)", inv->bth.dest_qp);
-		return PN_LOCAL_UNKNOWN_FLOW;
+		return CNPPROXY_PROXY_LOCAL_UNKNOWN_FLOW;
 	}
 	queued = react(f, cl, metric, now);
 	flush_cnps();
-	return queued ? PN_LOCAL_SENT : PN_LOCAL_SUPPRESSED;
+	return queued ? CNPPROXY_PROXY_LOCAL_SENT : CNPPROXY_PROXY_LOCAL_SUPPRESSED;
 }
 
 /* The main thread's way into the fast path's pipeline. */
-enum pn_local_result cnpproxy_proxy_local(const struct pnc_roce_view *inv, uint8_t cl,
-					  const struct pn_queue_report *metric)
+enum cnpproxy_proxy_local_result
+cnpproxy_proxy_local(const struct pnc_roce_view *inv, uint8_t cl,
+		     const struct cnpproxy_proxy_queue_report *metric)
 {
-	enum pn_local_result res = PN_LOCAL_OFF;
+	enum cnpproxy_proxy_local_result res = CNPPROXY_PROXY_LOCAL_OFF;
 
 	if (!cnpproxy_proxy_local_ready())
-		return PN_LOCAL_OFF;
+		return CNPPROXY_PROXY_LOCAL_OFF;
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		res = pn_local(inv, cl, metric);
 	}
 	return res;
 }
 
-static bool pn_local_resume(const struct pn_flow_ref *ref, const struct pn_queue_report *metric)
+static bool pn_local_resume(const struct cnpproxy_resume_flow_ref *ref,
+			    const struct cnpproxy_proxy_queue_report *metric)
 {
-	const struct cnp_proxy_config *pc = &pn.cfg->proxy;
-	const struct cnp_sender *snd;
-	struct cnp_level_policy lp;
+	const struct pnc_proxy_config *pc = &pn.cfg->proxy;
+	const struct pnc_sender *snd;
+	struct pnc_level_policy lp;
 	const struct pnc_flow *f;
-	struct cnp_reaction r;
+	struct pnc_reaction r;
 	bool queued;
 
-	f = pnc_flow_lookup(pn_flows, ref->ip_version, ref->sender, ref->receiver,
+	f = pnc_flow_lookup(cnpproxy_proxy_flows, ref->ip_version, ref->sender, ref->receiver,
 			    ref->receiver_qpn, now_us());
 	if (!f)
 		return false;
 	/* The advice at level 0 is the flow's whole share of the drain rate. */
-	snd = cnp_sender_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
+	snd = pnc_sender_of(pc->senders, pc->n_senders, f->ip_version, f->sender);
 	lp = pc->level;
 	if (metric && metric->advice_mbps)
 		lp.ra_max_rate = metric->advice_mbps;
-	cnp_resume_for(&lp, snd->format, &r);
+	pnc_resume_for(&lp, snd->format, &r);
 	if (metric)
-		cnp_reaction_at_depth(&r, metric->lh_level);
+		pnc_reaction_at_depth(&r, metric->lh_level);
 	if (!r.send || !source_set(f))
 		return false;
 	queued = queue_message(f, snd, &r, metric, 0, false, "resume");
 	flush_cnps();
 	if (queued)
-		pn_counters.c[PN_RESUMES]++;
+		counters.c[CNPPROXY_PROXY_RESUMES]++;
 	return queued;
 }
 
-bool cnpproxy_proxy_local_resume(const struct pn_flow_ref *ref,
-				 const struct pn_queue_report *metric)
+bool cnpproxy_proxy_local_resume(const struct cnpproxy_resume_flow_ref *ref,
+				 const struct cnpproxy_proxy_queue_report *metric)
 {
 	bool queued = false;
 
@@ -1234,23 +1238,24 @@ bool cnpproxy_proxy_local_resume(const struct pn_flow_ref *ref,
  * which of them each of ours includes, one bit per PNC_LEARN_C_*.
  */
 #define XC(n) (1ull << PNC_LEARN_C_##n)
-static const uint64_t xdp_parts[PN_COUNTER_MAX] = {
-	[PN_XDP_DENIED] = XC(GUARD_DENIED),
-	[PN_XDP_RL_SOURCE] = XC(GUARD_RATE_LIMITED),
-	[PN_XDP_HDR_CHAIN] = XC(GUARD_HDR_CHAIN),
-	[PN_RX] = XC(XLATE_RX),
-	[PN_LIGHT] = XC(XLATE_LIGHT),
-	[PN_RL_GLOBAL] = XC(XLATE_RL_GLOBAL),
-	[PN_MIN_INTERVAL] = XC(XLATE_MIN_INTERVAL),
-	[PN_CNP_SENT] = XC(XLATE_SENT),
-	[PN_XDP_SENT] = XC(XLATE_SENT),
-	[PN_SEND_ERROR] = XC(XLATE_TX_ERROR),
-	[PN_XDP_PASSED] = XC(XLATE_PASS_FLOW) | XC(XLATE_PASS_ROUTE) | XC(XLATE_PASS_OTHER),
+static const uint64_t xdp_parts[CNPPROXY_PROXY_COUNTER_MAX] = {
+	[CNPPROXY_PROXY_XDP_DENIED] = XC(GUARD_DENIED),
+	[CNPPROXY_PROXY_XDP_RL_SOURCE] = XC(GUARD_RATE_LIMITED),
+	[CNPPROXY_PROXY_XDP_HDR_CHAIN] = XC(GUARD_HDR_CHAIN),
+	[CNPPROXY_PROXY_RX] = XC(XLATE_RX),
+	[CNPPROXY_PROXY_LIGHT] = XC(XLATE_LIGHT),
+	[CNPPROXY_PROXY_RL_GLOBAL] = XC(XLATE_RL_GLOBAL),
+	[CNPPROXY_PROXY_MIN_INTERVAL] = XC(XLATE_MIN_INTERVAL),
+	[CNPPROXY_PROXY_CNP_SENT] = XC(XLATE_SENT),
+	[CNPPROXY_PROXY_XDP_SENT] = XC(XLATE_SENT),
+	[CNPPROXY_PROXY_SEND_ERROR] = XC(XLATE_TX_ERROR),
+	[CNPPROXY_PROXY_XDP_PASSED] = XC(XLATE_PASS_FLOW) | XC(XLATE_PASS_ROUTE) |
+				      XC(XLATE_PASS_OTHER),
 };
 #undef XC
 _Static_assert(PNC_LEARN_C_MAX <= 64, "xdp_parts holds one bit per XDP counter");
 
-static uint64_t xdp_part(enum pn_counter c, const struct pnc_learn_counters *xc)
+static uint64_t xdp_part(enum cnpproxy_proxy_counter c, const struct pnc_learn_counters *xc)
 {
 	uint64_t sum = 0;
 
@@ -1260,17 +1265,17 @@ static uint64_t xdp_part(enum pn_counter c, const struct pnc_learn_counters *xc)
 	return sum;
 }
 
-void cnpproxy_proxy_counter_values(struct pn_counters *v)
+void cnpproxy_proxy_counter_values(struct cnpproxy_proxy_counters *v)
 {
 	struct pnc_learn_counters xc;
 
 	/* One read of the program's per-CPU counters for all of them. */
 	cnpproxy_learn_xdp_counters(&xc);
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		*v = pn_counters;
-		v->c[PN_RX_XSK_DROPPED] = cnpproxy_xsk_dropped();
+		*v = counters;
+		v->c[CNPPROXY_PROXY_RX_XSK_DROPPED] = cnpproxy_xsk_dropped();
 	}
-	for (int c = 0; c < PN_COUNTER_MAX; c++)
+	for (int c = 0; c < CNPPROXY_PROXY_COUNTER_MAX; c++)
 		v->c[c] += xdp_part(c, &xc);
 }
 
@@ -1279,7 +1284,7 @@ static uint64_t pn_clears; /* the main thread's */
 void cnpproxy_proxy_counters_clear(void)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		memset(&pn_counters, 0, sizeof(pn_counters));
+		memset(&counters, 0, sizeof(counters));
 	}
 	cnpproxy_xsk_counters_clear();
 	cnpproxy_learn_counters_clear();
@@ -1302,7 +1307,7 @@ void cnpproxy_proxy_init(void)
 	cnpproxy_accept_init(cnpproxy_guard_sync);
 	cnpproxy_xlate_init();
 	cnpproxy_tunnel_init();
-	cnp_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
+	pnc_bucket_init(&pn.debug, PN_DEBUG_PER_S, PN_DEBUG_PER_S, now_us());
 }
 
 void cnpproxy_proxy_fini(void)
@@ -1322,6 +1327,6 @@ void cnpproxy_proxy_fini(void)
 	pn_close_fds();
 	hash_clean_and_free(&pn.sources, pn_source_free);
 	hash_clean_and_free(&pn.qps, pn_qp_free);
-	pnc_flow_table_free(pn_flows);
-	pn_flows = NULL;
+	pnc_flow_table_free(cnpproxy_proxy_flows);
+	cnpproxy_proxy_flows = NULL;
 }

@@ -14,65 +14,65 @@
 #include "proxy/resume.h"
 
 /* Every outcome of a received notification has a counter. */
-enum pn_counter {
-	PN_RX = 0,	   /* five-tuple notifications received */
-	PN_RX_FCN,	   /* flow-label notifications received */
-	PN_RX_ICMP,	   /* ... of the five-tuple ones, in their ICMP form */
-	PN_RX_LOCAL,	   /* congestion reports from this router's congestion point */
-	PN_RX_OVERFLOW,	   /* dropped by the kernel: socket receive buffer full */
-	PN_RX_XSK,	   /* ... of the received, from AF_XDP sockets (fast-path af-xdp) */
-	PN_RX_XSK_DROPPED, /* dropped by the kernel: AF_XDP ring full, no fill buffer */
-	PN_XDP_DENIED,	   /* dropped at the driver: source not permitted */
-	PN_XDP_RL_SOURCE,  /* dropped at the driver: per-source rate limit */
-	PN_XDP_HDR_CHAIN,  /* dropped at the driver: IPv6 header chain too long */
-	PN_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
-	PN_SOURCE_DENIED,  /* dropped: source not permitted */
-	PN_RL_SOURCE,	   /* dropped: per-source rate limit */
-	PN_RL_GLOBAL,	   /* dropped: global rate limit */
-	PN_MALFORMED,	   /* dropped: did not decode (reasons below) */
-	PN_NO_INVOKING,	   /* dropped: no RoCEv2 invoking packet to resolve */
-	PN_UNKNOWN_FLOW,   /* dropped: no learned flow for it */
-	PN_FCN_UNRESOLVED, /* dropped: flow label not allocated by this proxy */
-	PN_NO_CNP_SOURCE,  /* dropped: no CNP source address of the family */
-	PN_MIN_INTERVAL,   /* suppressed: CNP to that QP too recently */
-	PN_LIGHT,	   /* suppressed: light notification, level policy */
-	PN_SHAPED_LOCALLY, /* light, tunnelled here: slowed at this PE (seed 003) */
-	PN_RESUMES,	   /* Resumes (or full advice) sent: drained, or quiet */
-	PN_CNP_SENT,	   /* standard CNPs sent */
-	PN_XDP_SENT,	   /* ... of which from the driver (fast-path xdp) */
-	PN_XDP_PASSED,	   /* fast-path xdp: left to the socket path */
-	PN_LH_ICMP6_SENT,  /* Long-haul CNPs sent, ICMPv6 form */
-	PN_LH_ROCE_SENT,   /* Long-haul CNPs sent, RoCEv2 form */
-	PN_RA_SENT,	   /* rate advice messages sent */
-	PN_TX_XSK,	   /* ... of the messages sent, by AF_XDP (fast-path af-xdp) */
-	PN_SEND_ERROR,	   /* messages the kernel refused */
-	PN_COUNTER_MAX,
+enum cnpproxy_proxy_counter {
+	CNPPROXY_PROXY_RX = 0,	    /* five-tuple notifications received */
+	CNPPROXY_PROXY_RX_FCN,	    /* flow-label notifications received */
+	CNPPROXY_PROXY_RX_ICMP,	    /* ... of the five-tuple ones, in their ICMP form */
+	CNPPROXY_PROXY_RX_LOCAL,    /* congestion reports from this router's congestion point */
+	CNPPROXY_PROXY_RX_OVERFLOW, /* dropped by the kernel: socket receive buffer full */
+	CNPPROXY_PROXY_RX_XSK, /* ... of the received, from AF_XDP sockets (fast-path af-xdp) */
+	CNPPROXY_PROXY_RX_XSK_DROPPED, /* dropped by the kernel: AF_XDP ring full, no fill buffer */
+	CNPPROXY_PROXY_XDP_DENIED,     /* dropped at the driver: source not permitted */
+	CNPPROXY_PROXY_XDP_RL_SOURCE,  /* dropped at the driver: per-source rate limit */
+	CNPPROXY_PROXY_XDP_HDR_CHAIN,  /* dropped at the driver: IPv6 header chain too long */
+	CNPPROXY_PROXY_NO_ACCEPT_LIST, /* dropped: no accept-prefix-list configured */
+	CNPPROXY_PROXY_SOURCE_DENIED,  /* dropped: source not permitted */
+	CNPPROXY_PROXY_RL_SOURCE,      /* dropped: per-source rate limit */
+	CNPPROXY_PROXY_RL_GLOBAL,      /* dropped: global rate limit */
+	CNPPROXY_PROXY_MALFORMED,      /* dropped: did not decode (reasons below) */
+	CNPPROXY_PROXY_NO_INVOKING,    /* dropped: no RoCEv2 invoking packet to resolve */
+	CNPPROXY_PROXY_UNKNOWN_FLOW,   /* dropped: no learned flow for it */
+	CNPPROXY_PROXY_FCN_UNRESOLVED, /* dropped: flow label not allocated by this proxy */
+	CNPPROXY_PROXY_NO_CNP_SOURCE,  /* dropped: no CNP source address of the family */
+	CNPPROXY_PROXY_MIN_INTERVAL,   /* suppressed: CNP to that QP too recently */
+	CNPPROXY_PROXY_LIGHT,	       /* suppressed: light notification, level policy */
+	CNPPROXY_PROXY_SHAPED_LOCALLY, /* light, tunnelled here: slowed at this PE (seed 003) */
+	CNPPROXY_PROXY_RESUMES,	       /* Resumes (or full advice) sent: drained, or quiet */
+	CNPPROXY_PROXY_CNP_SENT,       /* standard CNPs sent */
+	CNPPROXY_PROXY_XDP_SENT,       /* ... of which from the driver (fast-path xdp) */
+	CNPPROXY_PROXY_XDP_PASSED,     /* fast-path xdp: left to the socket path */
+	CNPPROXY_PROXY_LH_ICMP6_SENT,  /* Long-haul CNPs sent, ICMPv6 form */
+	CNPPROXY_PROXY_LH_ROCE_SENT,   /* Long-haul CNPs sent, RoCEv2 form */
+	CNPPROXY_PROXY_RA_SENT,	       /* rate advice messages sent */
+	CNPPROXY_PROXY_TX_XSK,	       /* ... of the messages sent, by AF_XDP (fast-path af-xdp) */
+	CNPPROXY_PROXY_SEND_ERROR,     /* messages the kernel refused */
+	CNPPROXY_PROXY_COUNTER_MAX,
 };
 
-struct pn_counters {
-	uint64_t c[PN_COUNTER_MAX];
+struct cnpproxy_proxy_counters {
+	uint64_t c[CNPPROXY_PROXY_COUNTER_MAX];
 	uint64_t malformed[PNC_CODEC_NERR]; /* indexed by -reason */
 };
 
 /* Datagrams (and CNPs) per burst of the fast path. */
-#define PN_BATCH 32
+#define CNPPROXY_PROXY_BATCH 32
 
 /* The counter's JSON key / text label. */
-extern const char *cnpproxy_proxy_counter_name(enum pn_counter c);
+extern const char *cnpproxy_proxy_counter_name(enum cnpproxy_proxy_counter c);
 
 /* (Re)open or close sockets after a configuration change. */
-struct cnp_config;
-extern void cnpproxy_proxy_apply(const struct cnp_config *cfg);
+struct pnc_config;
+extern void cnpproxy_proxy_apply(const struct pnc_config *cfg);
 extern void cnpproxy_proxy_init(void);
 extern void cnpproxy_proxy_fini(void);
 /* Why the role does not run, or NULL if it does. */
 extern const char *cnpproxy_proxy_not_operational(void);
 extern void cnpproxy_proxy_counters_clear(void);
 /*
- * Every counter's value, wherever it is kept (pn_counters, or the XDP
+ * Every counter's value, wherever it is kept (cnpproxy_proxy_counters, or the XDP
  * program's per-CPU counters, read once for all of them).
  */
-extern void cnpproxy_proxy_counter_values(struct pn_counters *v);
+extern void cnpproxy_proxy_counter_values(struct cnpproxy_proxy_counters *v);
 /* How many times the counters were cleared: a snapshot older than a clear is stale. */
 extern uint64_t cnpproxy_proxy_counters_cleared(void);
 
@@ -92,7 +92,7 @@ extern void cnpproxy_proxy_flush(void);
  * reads it without the mutex, apart from its statistics.
  */
 struct pnc_flow_table;
-extern struct pnc_flow_table *pn_flows;
+extern struct pnc_flow_table *cnpproxy_proxy_flows;
 
 /*
  * This router's own congestion point reports to the proxy role
@@ -102,8 +102,8 @@ extern struct pnc_flow_table *pn_flows;
  */
 
 /* What the congestion point knows of its queue. */
-struct pn_queue_report {
-	uint8_t lh_level; /* Long-haul level of the depth, cp_lh_level() */
+struct cnpproxy_proxy_queue_report {
+	uint8_t lh_level; /* Long-haul level of the depth, pnc_cp_lh_level() */
 	uint8_t type;	  /* Long-haul Metric Type, enum pnc_lh_metric */
 	uint32_t value;	  /* ... and value */
 	/* Rate advice: the flow's share of the drain rate, Mb/s, in place of max-rate. */
@@ -111,11 +111,11 @@ struct pn_queue_report {
 };
 
 
-enum pn_local_result {
-	PN_LOCAL_OFF,	       /* the proxy role does not run */
-	PN_LOCAL_UNKNOWN_FLOW, /* no learned flow: nothing sent */
-	PN_LOCAL_SUPPRESSED,   /* the level policy or the minimum interval */
-	PN_LOCAL_SENT,	       /* the sender's message left */
+enum cnpproxy_proxy_local_result {
+	CNPPROXY_PROXY_LOCAL_OFF,	   /* the proxy role does not run */
+	CNPPROXY_PROXY_LOCAL_UNKNOWN_FLOW, /* no learned flow: nothing sent */
+	CNPPROXY_PROXY_LOCAL_SUPPRESSED,   /* the level policy or the minimum interval */
+	CNPPROXY_PROXY_LOCAL_SENT,	   /* the sender's message left */
 };
 
 struct pnc_roce_view;
@@ -123,14 +123,15 @@ struct pnc_roce_view;
 /* Whether the proxy role can take reports now. */
 extern bool cnpproxy_proxy_local_ready(void);
 /* Congestion of level cl met by the invoking packet inv. */
-extern enum pn_local_result cnpproxy_proxy_local(const struct pnc_roce_view *inv, uint8_t cl,
-						 const struct pn_queue_report *metric);
+extern enum cnpproxy_proxy_local_result
+cnpproxy_proxy_local(const struct pnc_roce_view *inv, uint8_t cl,
+		     const struct cnpproxy_proxy_queue_report *metric);
 /*
  * The queue has drained: a Long-haul Resume, or withdrawn rate advice,
  * to the flow's sender.  False when nothing was sent (a standard CNP
  * sender, or the flow is gone).
  */
-extern bool cnpproxy_proxy_local_resume(const struct pn_flow_ref *ref,
-					const struct pn_queue_report *metric);
+extern bool cnpproxy_proxy_local_resume(const struct cnpproxy_resume_flow_ref *ref,
+					const struct cnpproxy_proxy_queue_report *metric);
 
 #endif /* _CNPPROXY_PROXY_PROXY_H */

@@ -11,15 +11,15 @@
 #include "proxy/resume.h"
 
 struct pn_cut {
-	struct pn_flow_ref ref;
+	struct cnpproxy_resume_flow_ref ref;
 	uint64_t last_us;
 };
 
 /* The table is written under cnpproxy_fp_mtx, from either thread. */
 static struct {
 	uint32_t quiet_us;   /* 0: off */
-	pn_resume_fn resume; /* the proxy's: sends one Resume */
-	struct pn_cut cut[PN_RESUME_MAX];
+	cnpproxy_resume_fn resume; /* the proxy's: sends one Resume */
+	struct pn_cut cut[CNPPROXY_RESUME_MAX];
 	unsigned int n;
 	struct event *t_check;
 } rs;
@@ -32,7 +32,7 @@ static void arm(void)
 	event_add_timer_msec(master, check, NULL, MAX(rs.quiet_us / 4000u, 1u), &rs.t_check);
 }
 
-void cnpproxy_resume_note(const struct pn_flow_ref *ref, uint64_t now_us)
+void cnpproxy_resume_note(const struct cnpproxy_resume_flow_ref *ref, uint64_t now_us)
 {
 	unsigned int i;
 
@@ -42,7 +42,7 @@ void cnpproxy_resume_note(const struct pn_flow_ref *ref, uint64_t now_us)
 		if (!memcmp(&rs.cut[i].ref, ref, sizeof(*ref)))
 			break;
 	if (i == rs.n) {
-		if (rs.n == PN_RESUME_MAX)
+		if (rs.n == CNPPROXY_RESUME_MAX)
 			return; /* the sender's own recovery timer takes over */
 		rs.cut[rs.n++].ref = *ref;
 	}
@@ -54,7 +54,7 @@ void cnpproxy_resume_note(const struct pn_flow_ref *ref, uint64_t now_us)
 
 static void check(struct event *t)
 {
-	struct pn_flow_ref due[PN_RESUME_MAX];
+	struct cnpproxy_resume_flow_ref due[CNPPROXY_RESUME_MAX];
 	unsigned int n_due = 0, pending;
 	uint64_t now = cnpproxy_now_us();
 
@@ -76,7 +76,7 @@ static void check(struct event *t)
 		arm();
 }
 
-void cnpproxy_resume_apply(uint32_t quiet_us, pn_resume_fn resume)
+void cnpproxy_resume_apply(uint32_t quiet_us, cnpproxy_resume_fn resume)
 {
 	rs.resume = resume;
 	if (quiet_us == rs.quiet_us)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 /* A flow as the invoking packet names it: enough to find it again. */
-struct pn_flow_ref {
+struct cnpproxy_resume_flow_ref {
 	uint8_t ip_version;
 	uint8_t sender[16];
 	uint8_t receiver[16];
@@ -21,18 +21,18 @@ struct pn_flow_ref {
 };
 
 /* Sends ref's sender its Resume; false if nothing was sent. */
-typedef bool (*pn_resume_fn)(const struct pn_flow_ref *ref);
+typedef bool (*cnpproxy_resume_fn)(const struct cnpproxy_resume_flow_ref *ref);
 
 /* Most flows waiting for a Resume at once; beyond, the sender's own timer. */
-#define PN_RESUME_MAX 1024
+#define CNPPROXY_RESUME_MAX 1024
 
 /*
  * A remote notification cut flow ref's sender at now_us: its Resume is
  * due quiet_us later unless another comes.  Under cnpproxy_fp_mtx.
  */
-extern void cnpproxy_resume_note(const struct pn_flow_ref *ref, uint64_t now_us);
+extern void cnpproxy_resume_note(const struct cnpproxy_resume_flow_ref *ref, uint64_t now_us);
 /* Follow the configuration: quiet_us 0 stops and forgets; resume sends. */
-extern void cnpproxy_resume_apply(uint32_t quiet_us, pn_resume_fn resume);
+extern void cnpproxy_resume_apply(uint32_t quiet_us, cnpproxy_resume_fn resume);
 extern void cnpproxy_resume_fini(void);
 
 #endif /* _CNPPROXY_PROXY_RESUME_H */

@@ -8,12 +8,12 @@
 
 #include "proxy/sender.h"
 
-void cnp_level_policy_init(struct cnp_level_policy *p)
+void pnc_level_policy_init(struct pnc_level_policy *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->severe_level = 4;
 	p->light_cnp_pacing = 1;
-	p->lh_light_action = CNP_LH_LIGHT_NOTIFY;
+	p->lh_light_action = PNC_LH_LIGHT_NOTIFY;
 	p->lh_light_reduce = 20;
 	p->lh_severe_reduce = 30;
 	p->lh_reduce_step = 10;
@@ -21,7 +21,7 @@ void cnp_level_policy_init(struct cnp_level_policy *p)
 	p->ra_max_rate = 100000;
 }
 
-static bool prefix_holds(const struct cnp_sender *s, const uint8_t *addr)
+static bool prefix_holds(const struct pnc_sender *s, const uint8_t *addr)
 {
 	unsigned int full = s->plen / 8, rest = s->plen % 8;
 
@@ -30,15 +30,15 @@ static bool prefix_holds(const struct cnp_sender *s, const uint8_t *addr)
 	return !rest || !((s->prefix[full] ^ addr[full]) & (uint8_t)(0xff << (8 - rest)));
 }
 
-const struct cnp_sender *cnp_sender_of(const struct cnp_sender *senders, unsigned int n,
+const struct pnc_sender *pnc_sender_of(const struct pnc_sender *senders, unsigned int n,
 				       uint8_t family, const uint8_t *addr)
 {
-	static const struct cnp_sender none = { .format = CNP_FMT_ROCEV2_CNP };
-	const struct cnp_sender *best = NULL;
+	static const struct pnc_sender none = { .format = PNC_FMT_ROCEV2_CNP };
+	const struct pnc_sender *best = NULL;
 
 	/* A handful of configured prefixes: a scan is cheaper than a trie. */
 	for (unsigned int i = 0; i < n; i++) {
-		const struct cnp_sender *s = &senders[i];
+		const struct pnc_sender *s = &senders[i];
 
 		if (s->family != family || !prefix_holds(s, addr))
 			continue;
@@ -48,43 +48,43 @@ const struct cnp_sender *cnp_sender_of(const struct cnp_sender *senders, unsigne
 	return best ? best : &none;
 }
 
-enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *senders, unsigned int n,
+enum pnc_sender_format pnc_sender_format_of(const struct pnc_sender *senders, unsigned int n,
 					    uint8_t family, const uint8_t *addr)
 {
-	return cnp_sender_of(senders, n, family, addr)->format;
+	return pnc_sender_of(senders, n, family, addr)->format;
 }
 
-void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt,
-		    struct cnp_reaction *r)
+void pnc_resume_for(const struct pnc_level_policy *p, enum pnc_sender_format fmt,
+		    struct pnc_reaction *r)
 {
 	memset(r, 0, sizeof(*r));
 	switch (fmt) {
-	case CNP_FMT_LONG_HAUL_ICMPV6:
-	case CNP_FMT_LONG_HAUL_ROCEV2:
+	case PNC_FMT_LONG_HAUL_ICMPV6:
+	case PNC_FMT_LONG_HAUL_ROCEV2:
 		r->send = true;
 		r->lh_action = PNC_LH_RESUME;
 		r->lh_parameter = p->lh_resume_share;
 		break;
-	case CNP_FMT_RATE_ADVICE:
+	case PNC_FMT_RATE_ADVICE:
 		r->send = true;
 		r->ra_rate = p->ra_max_rate ? p->ra_max_rate : 1;
 		break;
-	case CNP_FMT_ROCEV2_CNP:
-	case CNP_FMT_MAX:
+	case PNC_FMT_ROCEV2_CNP:
+	case PNC_FMT_MAX:
 		break;
 	}
 }
 
 /* Each level above severe_level asks a stricter cut (seed 000 5.7). */
-static uint16_t severe_cut(const struct cnp_level_policy *p, uint8_t cl)
+static uint16_t severe_cut(const struct pnc_level_policy *p, uint8_t cl)
 {
 	unsigned int pct = p->lh_severe_reduce + (cl - p->severe_level) * p->lh_reduce_step;
 
 	return pct > 100 ? 100 : (uint16_t)pct;
 }
 
-void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt, uint8_t cl,
-		      struct cnp_reaction *r)
+void pnc_reaction_for(const struct pnc_level_policy *p, enum pnc_sender_format fmt, uint8_t cl,
+		      struct pnc_reaction *r)
 {
 	if (cl > 7)
 		cl = 7;
@@ -100,39 +100,39 @@ void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format f
 	}
 
 	switch (fmt) {
-	case CNP_FMT_ROCEV2_CNP:
+	case PNC_FMT_ROCEV2_CNP:
 		if (!r->severe) {
 			r->send = p->light_cnp_pacing != 0;
 			r->interval_factor = p->light_cnp_pacing;
 		}
 		break;
-	case CNP_FMT_LONG_HAUL_ICMPV6:
-	case CNP_FMT_LONG_HAUL_ROCEV2:
+	case PNC_FMT_LONG_HAUL_ICMPV6:
+	case PNC_FMT_LONG_HAUL_ROCEV2:
 		if (r->severe && cl == 7 && p->lh_pause_us) {
 			r->lh_action = PNC_LH_PAUSE;
 			r->lh_parameter = p->lh_pause_us;
 		} else if (r->severe) {
 			r->lh_action = PNC_LH_RATE_REDUCE;
 			r->lh_parameter = severe_cut(p, cl);
-		} else if (p->lh_light_action == CNP_LH_LIGHT_RATE_REDUCE) {
+		} else if (p->lh_light_action == PNC_LH_LIGHT_RATE_REDUCE) {
 			r->lh_action = PNC_LH_RATE_REDUCE;
 			r->lh_parameter = p->lh_light_reduce;
 		} else {
 			r->lh_action = PNC_LH_NOTIFY;
 		}
 		break;
-	case CNP_FMT_RATE_ADVICE:
+	case PNC_FMT_RATE_ADVICE:
 		r->ra_rate = (uint32_t)((uint64_t)p->ra_max_rate * (8u - cl) / 8u);
 		if (!r->ra_rate)
 			r->ra_rate = 1;
 		break;
-	case CNP_FMT_MAX:
+	case PNC_FMT_MAX:
 		r->send = false;
 		break;
 	}
 }
 
-void cnp_reaction_at_depth(struct cnp_reaction *r, uint8_t depth_level)
+void pnc_reaction_at_depth(struct pnc_reaction *r, uint8_t depth_level)
 {
 	if (r->lh_action == PNC_LH_RESUME || depth_level > r->lh_level)
 		r->lh_level = depth_level;

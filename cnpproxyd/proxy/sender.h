@@ -15,7 +15,7 @@
 #include "cnpproxy_config.h"
 
 /* What to send a sender for one notification. */
-struct cnp_reaction {
+struct pnc_reaction {
 	bool send;		 /* false: a light notification the policy leaves alone */
 	bool severe;		 /* the level is at or above severe_level */
 	uint8_t interval_factor; /* the per-QP minimum interval is multiplied by it */
@@ -26,16 +26,16 @@ struct cnp_reaction {
 };
 
 /* The policy's defaults, as the YANG module has them (for tests). */
-extern void cnp_level_policy_init(struct cnp_level_policy *p);
+extern void pnc_level_policy_init(struct pnc_level_policy *p);
 
 /*
  * The most specific sender prefix holding addr (IPv4: first 4 octets),
  * or a rocev2-cnp sender without options if none does; never NULL.
  */
-extern const struct cnp_sender *cnp_sender_of(const struct cnp_sender *senders, unsigned int n,
+extern const struct pnc_sender *pnc_sender_of(const struct pnc_sender *senders, unsigned int n,
 					      uint8_t family, const uint8_t *addr);
 /* Its format. */
-extern enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *senders, unsigned int n,
+extern enum pnc_sender_format pnc_sender_format_of(const struct pnc_sender *senders, unsigned int n,
 						   uint8_t family, const uint8_t *addr);
 
 /*
@@ -46,8 +46,8 @@ extern enum cnp_sender_format cnp_sender_format_of(const struct cnp_sender *send
  *    (seed 004: the Rate is a rate, 0 would stop the sender);
  *  - rocev2-cnp: nothing to send (DCQCN recovers on its own).
  */
-extern void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt,
-			   struct cnp_reaction *r);
+extern void pnc_resume_for(const struct pnc_level_policy *p, enum pnc_sender_format fmt,
+			   struct pnc_reaction *r);
 
 /*
  * The reaction to a notification of level cl (0-7) for a sender of the
@@ -64,14 +64,14 @@ extern void cnp_resume_for(const struct cnp_level_policy *p, enum cnp_sender_for
  * Long-haul and rate advice keep the minimum interval as it is: their
  * message itself says how hard to react.
  */
-extern void cnp_reaction_for(const struct cnp_level_policy *p, enum cnp_sender_format fmt,
-			     uint8_t cl, struct cnp_reaction *r);
+extern void pnc_reaction_for(const struct pnc_level_policy *p, enum pnc_sender_format fmt,
+			     uint8_t cl, struct pnc_reaction *r);
 
 /*
  * This router's own congestion point knows its queue: the Long-haul
- * level of its depth (cp_lh_level()) goes on the wire as it is in a
+ * level of its depth (pnc_cp_lh_level()) goes on the wire as it is in a
  * Resume, and in place of the notification's level when higher.
  */
-extern void cnp_reaction_at_depth(struct cnp_reaction *r, uint8_t depth_level);
+extern void pnc_reaction_at_depth(struct pnc_reaction *r, uint8_t depth_level);
 
 #endif /* _CNPPROXY_PROXY_SENDER_H */

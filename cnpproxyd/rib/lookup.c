@@ -31,7 +31,7 @@ struct lookup_pub {
 };
 
 static struct {
-	const struct proxy_table *table; /* what is compiled: the RIB's */
+	const struct pnc_pt_table *table; /* what is compiled: the RIB's */
 	_Atomic(struct lookup_pub *) pub;
 	struct event *t_build;
 	uint64_t builds;
@@ -42,12 +42,12 @@ static struct {
 /* Whether p answers for the proxy table as it is now. */
 static bool pub_current(const struct lookup_pub *p)
 {
-	return p && pt_dir_generation(p->dir) == lk.table->generation;
+	return p && pnc_pt_dir_generation(p->dir) == lk.table->generation;
 }
 
 static void pub_free(struct lookup_pub *p)
 {
-	pt_dir_free(p->dir);
+	pnc_pt_dir_free(p->dir);
 	XFREE(MTYPE_CNPPROXY_LOOKUP, p);
 }
 
@@ -70,7 +70,7 @@ static void lookup_build(struct event *t)
 	if (pub_current(cur))
 		return;
 	monotime(&start);
-	d = pt_dir_build(lk.table, CNP_LOOKUP_MAX_BYTES, &needed);
+	d = pnc_pt_dir_build(lk.table, CNPPROXY_LOOKUP_MAX_BYTES, &needed);
 	lk.last_build_us = monotime_since(&start, NULL);
 	lk.builds++;
 	lk.refused_bytes = d ? 0 : needed;
@@ -78,14 +78,15 @@ static void lookup_build(struct event *t)
 		/* A stale table must not answer: the proxy table itself will. */
 		publish(NULL);
 		zlog_warn("cnpproxyd: the compiled proxy table would take %zu bytes, more than %zu; lookups search the table instead",
-			  needed, CNP_LOOKUP_MAX_BYTES);
+			  needed, CNPPROXY_LOOKUP_MAX_BYTES);
 		return;
 	}
 	cur = XCALLOC(MTYPE_CNPPROXY_LOOKUP, sizeof(*cur));
 	cur->dir = d;
 	publish(cur);
-	DEBUGD(&cnp_dbg_zebra, "proxy lookup: compiled generation %" PRIu64 " in %" PRId64 " us",
-	       pt_dir_generation(d), lk.last_build_us);
+	DEBUGD(&cnpproxy_dbg_zebra,
+	       "proxy lookup: compiled generation %" PRIu64 " in %" PRId64 " us",
+	       pnc_pt_dir_generation(d), lk.last_build_us);
 }
 
 void cnpproxy_lookup_changed(void)
@@ -101,16 +102,16 @@ void cnpproxy_lookup_changed(void)
 	event_add_timer_msec(master, lookup_build, NULL, wait_ms, &lk.t_build);
 }
 
-const struct pt_entry *cnpproxy_lookup(const struct pt_addr *a)
+const struct pnc_pt_entry *cnpproxy_lookup(const struct pnc_pt_addr *a)
 {
 	struct lookup_pub *p = atomic_load_explicit(&lk.pub, memory_order_acquire);
 
 	if (pub_current(p))
-		return pt_dir_lookup(p->dir, a);
-	return pt_lookup(lk.table, a);
+		return pnc_pt_dir_lookup(p->dir, a);
+	return pnc_pt_lookup(lk.table, a);
 }
 
-static void family_json(json_object *json, const char *key, const struct pt_dir_family_info *f)
+static void family_json(json_object *json, const char *key, const struct pnc_pt_dir_family_info *f)
 {
 	json_object *j = json_object_new_object();
 
@@ -121,7 +122,7 @@ static void family_json(json_object *json, const char *key, const struct pt_dir_
 	json_object_object_add(json, key, j);
 }
 
-static void family_text(struct vty *vty, const char *name, const struct pt_dir_family_info *f)
+static void family_text(struct vty *vty, const char *name, const struct pnc_pt_dir_family_info *f)
 {
 	if (!f->first_bits)
 		return;
@@ -136,17 +137,17 @@ void cnpproxy_lookup_show(struct vty *vty, json_object *json)
 	const char *state = current	       ? "compiled"
 			    : lk.refused_bytes ? "over-memory-limit"
 					       : "compiling";
-	struct pt_dir_info info = {};
+	struct pnc_pt_dir_info info = {};
 
 	if (p)
-		pt_dir_info(p->dir, &info);
+		pnc_pt_dir_info(p->dir, &info);
 	if (json) {
 		json_object *j = json_object_new_object();
 
 		json_object_string_add(j, "state", state);
 		json_object_int_add(j, "generation", current ? (int64_t)info.generation : 0);
 		json_object_int_add(j, "bytes", current ? (int64_t)info.bytes : 0);
-		json_object_int_add(j, "memoryLimit", CNP_LOOKUP_MAX_BYTES);
+		json_object_int_add(j, "memoryLimit", CNPPROXY_LOOKUP_MAX_BYTES);
 		json_object_int_add(j, "refusedBytes", lk.refused_bytes);
 		json_object_int_add(j, "builds", lk.builds);
 		json_object_int_add(j, "lastBuildUs", lk.last_build_us);
@@ -162,7 +163,7 @@ void cnpproxy_lookup_show(struct vty *vty, json_object *json)
 			lk.refused_bytes ? " (searching the table itself)" : "");
 		if (lk.refused_bytes)
 			vty_out(vty, "  needs %zu bytes, the limit is %zu\n", lk.refused_bytes,
-				CNP_LOOKUP_MAX_BYTES);
+				CNPPROXY_LOOKUP_MAX_BYTES);
 		return;
 	}
 	vty_out(vty,
@@ -173,7 +174,7 @@ void cnpproxy_lookup_show(struct vty *vty, json_object *json)
 	family_text(vty, "IPv6", &info.v6);
 }
 
-void cnpproxy_lookup_init(const struct proxy_table *table)
+void cnpproxy_lookup_init(const struct pnc_pt_table *table)
 {
 	lk.table = table;
 	cnpproxy_lookup_changed();

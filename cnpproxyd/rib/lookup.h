@@ -18,17 +18,17 @@
 #include "rib/lpm.h"
 
 /* Most memory the compiled table may take. */
-#define CNP_LOOKUP_MAX_BYTES ((size_t)512 << 20)
+#define CNPPROXY_LOOKUP_MAX_BYTES ((size_t)512 << 20)
 
 /* Compile table, the proxy table its owner keeps, from now on. */
-extern void cnpproxy_lookup_init(const struct proxy_table *table);
+extern void cnpproxy_lookup_init(const struct pnc_pt_table *table);
 extern void cnpproxy_lookup_fini(void);
 
 /* The proxy table changed: compile it again (coalesced, rate-bounded). */
 extern void cnpproxy_lookup_changed(void);
 
 /* Longest-prefix match; main thread, or any thread inside rcu_read_lock(). */
-extern const struct pt_entry *cnpproxy_lookup(const struct pt_addr *a);
+extern const struct pnc_pt_entry *cnpproxy_lookup(const struct pnc_pt_addr *a);
 
 /* The compiled table's state, for show commands. */
 extern void cnpproxy_lookup_show(struct vty *vty, json_object *json);

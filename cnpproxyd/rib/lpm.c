@@ -8,23 +8,23 @@
 #include "cnpproxy_alloc.h"
 #include "rib/lpm.h"
 
-void pt_init(struct proxy_table *pt)
+void pnc_pt_init(struct pnc_pt_table *pt)
 {
 	memset(pt, 0, sizeof(*pt));
 }
 
-void pt_fini(struct proxy_table *pt)
+void pnc_pt_fini(struct pnc_pt_table *pt)
 {
 	pnc_free(PNC_POOL_LPM, pt->entries);
-	pt_init(pt);
+	pnc_pt_init(pt);
 }
 
-size_t pt_addr_len(uint8_t family)
+size_t pnc_pt_addr_len(uint8_t family)
 {
 	switch (family) {
-	case PT_AF_INET:
+	case PNC_PT_AF_INET:
 		return 4;
-	case PT_AF_INET6:
+	case PNC_PT_AF_INET6:
 		return 16;
 	}
 	return 0;
@@ -32,12 +32,12 @@ size_t pt_addr_len(uint8_t family)
 
 static unsigned int max_len(uint8_t family)
 {
-	return pt_addr_len(family) * 8;
+	return pnc_pt_addr_len(family) * 8;
 }
 
-bool pt_prefix_make(struct pt_prefix *p, const struct pt_addr *a, uint8_t len)
+bool pnc_pt_prefix_make(struct pnc_pt_prefix *p, const struct pnc_pt_addr *a, uint8_t len)
 {
-	size_t alen = pt_addr_len(a->family);
+	size_t alen = pnc_pt_addr_len(a->family);
 	size_t i;
 
 	if (!alen || len > alen * 8)
@@ -58,7 +58,8 @@ bool pt_prefix_make(struct pt_prefix *p, const struct pt_addr *a, uint8_t len)
 }
 
 /* Sort order: family, length, address, source. */
-static int key_cmp(const struct pt_prefix *p, enum pt_source src, const struct pt_entry *e)
+static int key_cmp(const struct pnc_pt_prefix *p, enum pnc_pt_source src,
+		   const struct pnc_pt_entry *e)
 {
 	int c;
 
@@ -66,7 +67,7 @@ static int key_cmp(const struct pt_prefix *p, enum pt_source src, const struct p
 		return p->addr.family < e->prefix.addr.family ? -1 : 1;
 	if (p->len != e->prefix.len)
 		return p->len < e->prefix.len ? -1 : 1;
-	c = memcmp(p->addr.bytes, e->prefix.addr.bytes, pt_addr_len(p->addr.family));
+	c = memcmp(p->addr.bytes, e->prefix.addr.bytes, pnc_pt_addr_len(p->addr.family));
 	if (c)
 		return c;
 	if (src != e->source)
@@ -75,8 +76,8 @@ static int key_cmp(const struct pt_prefix *p, enum pt_source src, const struct p
 }
 
 /* Index of the first entry not below the key; *found if it equals it. */
-static size_t lower_bound(const struct proxy_table *pt, const struct pt_prefix *p,
-			  enum pt_source src, bool *found)
+static size_t lower_bound(const struct pnc_pt_table *pt, const struct pnc_pt_prefix *p,
+			  enum pnc_pt_source src, bool *found)
 {
 	size_t lo = 0, hi = pt->count;
 
@@ -92,9 +93,9 @@ static size_t lower_bound(const struct proxy_table *pt, const struct pt_prefix *
 	return lo;
 }
 
-static uint64_t *lens_of(struct proxy_table *pt, uint8_t family)
+static uint64_t *lens_of(struct pnc_pt_table *pt, uint8_t family)
 {
-	return family == PT_AF_INET ? pt->lens4 : pt->lens6;
+	return family == PNC_PT_AF_INET ? pt->lens4 : pt->lens6;
 }
 
 static bool lens_test(const uint64_t *lens, unsigned int len)
@@ -102,7 +103,7 @@ static bool lens_test(const uint64_t *lens, unsigned int len)
 	return lens[len / 64] & (1ULL << (len % 64));
 }
 
-static void lens_mark(struct proxy_table *pt, const struct pt_prefix *p, bool present)
+static void lens_mark(struct pnc_pt_table *pt, const struct pnc_pt_prefix *p, bool present)
 {
 	uint64_t *lens = lens_of(pt, p->addr.family);
 	uint64_t bit = 1ULL << (p->len % 64);
@@ -114,11 +115,11 @@ static void lens_mark(struct proxy_table *pt, const struct pt_prefix *p, bool pr
 }
 
 /* Recompute the bit of one prefix length after an insertion or removal. */
-static void lens_update(struct proxy_table *pt, uint8_t family, uint8_t len)
+static void lens_update(struct pnc_pt_table *pt, uint8_t family, uint8_t len)
 {
-	struct pt_prefix first = { .addr = { .family = family }, .len = len };
+	struct pnc_pt_prefix first = { .addr = { .family = family }, .len = len };
 	bool found;
-	size_t i = lower_bound(pt, &first, PT_SOURCE_LEARNED, &found);
+	size_t i = lower_bound(pt, &first, PNC_PT_SOURCE_LEARNED, &found);
 
 	lens_mark(pt, &first,
 		  i < pt->count && pt->entries[i].prefix.addr.family == family &&
@@ -126,34 +127,34 @@ static void lens_update(struct proxy_table *pt, uint8_t family, uint8_t len)
 }
 
 /* Index of the entry for (prefix, source), with host bits ignored. */
-static bool find(const struct proxy_table *pt, const struct pt_prefix *p, enum pt_source source,
-		 size_t *idx)
+static bool find(const struct pnc_pt_table *pt, const struct pnc_pt_prefix *p,
+		 enum pnc_pt_source source, size_t *idx)
 {
-	struct pt_prefix key;
+	struct pnc_pt_prefix key;
 	bool found;
 
-	if (!pt_prefix_make(&key, &p->addr, p->len))
+	if (!pnc_pt_prefix_make(&key, &p->addr, p->len))
 		return false;
 	*idx = lower_bound(pt, &key, source, &found);
 	return found;
 }
 
-static bool entry_same(const struct pt_entry *a, const struct pt_entry *b)
+static bool entry_same(const struct pnc_pt_entry *a, const struct pnc_pt_entry *b)
 {
 	return a->proxy.family == b->proxy.family &&
-	       !memcmp(a->proxy.bytes, b->proxy.bytes, pt_addr_len(a->proxy.family)) &&
+	       !memcmp(a->proxy.bytes, b->proxy.bytes, pnc_pt_addr_len(a->proxy.family)) &&
 	       a->origin == b->origin && a->flags == b->flags;
 }
 
-int pt_set(struct proxy_table *pt, const struct pt_entry *e)
+int pnc_pt_set(struct pnc_pt_table *pt, const struct pnc_pt_entry *e)
 {
-	struct pt_entry n = *e;
+	struct pnc_pt_entry n = *e;
 	bool found;
 	size_t i;
 
-	if (!pt_prefix_make(&n.prefix, &e->prefix.addr, e->prefix.len) ||
-	    !pt_addr_len(e->proxy.family) ||
-	    (e->source != PT_SOURCE_LEARNED && e->source != PT_SOURCE_STATIC))
+	if (!pnc_pt_prefix_make(&n.prefix, &e->prefix.addr, e->prefix.len) ||
+	    !pnc_pt_addr_len(e->proxy.family) ||
+	    (e->source != PNC_PT_SOURCE_LEARNED && e->source != PNC_PT_SOURCE_STATIC))
 		return -1;
 
 	i = lower_bound(pt, &n.prefix, n.source, &found);
@@ -167,7 +168,7 @@ int pt_set(struct proxy_table *pt, const struct pt_entry *e)
 
 	if (pt->count == pt->alloc) {
 		size_t alloc = pt->alloc ? pt->alloc * 2 : 16;
-		struct pt_entry *m = pnc_realloc(PNC_POOL_LPM, pt->entries, alloc * sizeof(*m));
+		struct pnc_pt_entry *m = pnc_realloc(PNC_POOL_LPM, pt->entries, alloc * sizeof(*m));
 
 		if (!m)
 			return -1;
@@ -182,7 +183,7 @@ int pt_set(struct proxy_table *pt, const struct pt_entry *e)
 	return 1;
 }
 
-bool pt_unset(struct proxy_table *pt, const struct pt_prefix *p, enum pt_source source)
+bool pnc_pt_unset(struct pnc_pt_table *pt, const struct pnc_pt_prefix *p, enum pnc_pt_source source)
 {
 	size_t i;
 
@@ -195,51 +196,51 @@ bool pt_unset(struct proxy_table *pt, const struct pt_prefix *p, enum pt_source 
 	return true;
 }
 
-const struct pt_entry *pt_get(const struct proxy_table *pt, const struct pt_prefix *p,
-			      enum pt_source source)
+const struct pnc_pt_entry *pnc_pt_get(const struct pnc_pt_table *pt, const struct pnc_pt_prefix *p,
+				      enum pnc_pt_source source)
 {
 	size_t i;
 
 	return find(pt, p, source, &i) ? &pt->entries[i] : NULL;
 }
 
-size_t pt_rank(const struct proxy_table *pt, const struct pt_prefix *p)
+size_t pnc_pt_rank(const struct pnc_pt_table *pt, const struct pnc_pt_prefix *p)
 {
-	struct pt_prefix key;
+	struct pnc_pt_prefix key;
 	bool found;
 
-	if (!pt_prefix_make(&key, &p->addr, p->len))
+	if (!pnc_pt_prefix_make(&key, &p->addr, p->len))
 		return pt->count;
 	/* Learned sorts first: the first entry of the prefix. */
-	return lower_bound(pt, &key, PT_SOURCE_LEARNED, &found);
+	return lower_bound(pt, &key, PNC_PT_SOURCE_LEARNED, &found);
 }
 
-const struct pt_entry *pt_lookup(const struct proxy_table *pt, const struct pt_addr *a)
+const struct pnc_pt_entry *pnc_pt_lookup(const struct pnc_pt_table *pt, const struct pnc_pt_addr *a)
 {
 	const uint64_t *lens;
 	int len;
 
-	if (!pt_addr_len(a->family))
+	if (!pnc_pt_addr_len(a->family))
 		return NULL;
-	lens = a->family == PT_AF_INET ? pt->lens4 : pt->lens6;
+	lens = a->family == PNC_PT_AF_INET ? pt->lens4 : pt->lens6;
 
 	for (len = (int)max_len(a->family); len >= 0; len--) {
-		struct pt_prefix key;
+		struct pnc_pt_prefix key;
 		bool found;
 		size_t i;
 
 		if (!lens_test(lens, (unsigned int)len))
 			continue;
-		pt_prefix_make(&key, a, (uint8_t)len);
+		pnc_pt_prefix_make(&key, a, (uint8_t)len);
 		/* Learned sorts before static, so the first match wins. */
-		i = lower_bound(pt, &key, PT_SOURCE_LEARNED, &found);
+		i = lower_bound(pt, &key, PNC_PT_SOURCE_LEARNED, &found);
 		if (i < pt->count && key_cmp(&key, pt->entries[i].source, &pt->entries[i]) == 0)
 			return &pt->entries[i];
 	}
 	return NULL;
 }
 
-size_t pt_flush(struct proxy_table *pt, enum pt_source source)
+size_t pnc_pt_flush(struct pnc_pt_table *pt, enum pnc_pt_source source)
 {
 	size_t r = 0, w = 0;
 

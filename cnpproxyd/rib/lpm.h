@@ -17,38 +17,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum pt_family {
-	PT_AF_INET = 4,
-	PT_AF_INET6 = 6,
+enum pnc_pt_family {
+	PNC_PT_AF_INET = 4,
+	PNC_PT_AF_INET6 = 6,
 };
 
-struct pt_addr {
-	uint8_t family; /* enum pt_family */
+struct pnc_pt_addr {
+	uint8_t family; /* enum pnc_pt_family */
 	uint8_t bytes[16];
 };
 
-struct pt_prefix {
-	struct pt_addr addr; /* host bits are always zero */
+struct pnc_pt_prefix {
+	struct pnc_pt_addr addr; /* host bits are always zero */
 	uint8_t len;
 };
 
 /* Where an entry comes from; lower values take precedence. */
-enum pt_source {
-	PT_SOURCE_LEARNED = 0,
-	PT_SOURCE_STATIC = 1,
+enum pnc_pt_source {
+	PNC_PT_SOURCE_LEARNED = 0,
+	PNC_PT_SOURCE_STATIC = 1,
 };
 
-struct pt_entry {
-	struct pt_prefix prefix;
-	enum pt_source source;
-	struct pt_addr proxy;
+struct pnc_pt_entry {
+	struct pnc_pt_prefix prefix;
+	enum pnc_pt_source source;
+	struct pnc_pt_addr proxy;
 	uint8_t origin; /* routing protocol (ZEBRA_ROUTE_*) for learned */
 	uint8_t flags;	/* PNC flags as received */
 	int64_t since;	/* caller's timestamp of the last change */
 };
 
-struct proxy_table {
-	struct pt_entry *entries;
+struct pnc_pt_table {
+	struct pnc_pt_entry *entries;
 	size_t count;
 	size_t alloc;
 	/* bit L set: some entry of that family has prefix length L */
@@ -57,43 +57,45 @@ struct proxy_table {
 	uint64_t generation; /* changes with every change of the entries */
 };
 
-extern void pt_init(struct proxy_table *pt);
-extern void pt_fini(struct proxy_table *pt);
+extern void pnc_pt_init(struct pnc_pt_table *pt);
+extern void pnc_pt_fini(struct pnc_pt_table *pt);
 
 /* Number of bytes of an address of the family, 0 if unknown. */
-extern size_t pt_addr_len(uint8_t family);
+extern size_t pnc_pt_addr_len(uint8_t family);
 
 /*
  * Make a prefix from an address and length, zeroing host bits.
  * Returns false if the family or the length is invalid.
  */
-extern bool pt_prefix_make(struct pt_prefix *p, const struct pt_addr *a, uint8_t len);
+extern bool pnc_pt_prefix_make(struct pnc_pt_prefix *p, const struct pnc_pt_addr *a, uint8_t len);
 
 /*
  * Add or replace the entry for (prefix, source).  Returns 1 if added,
  * 2 if an existing entry changed, 0 if it was identical (nothing done),
  * -1 on invalid input or allocation failure.
  */
-extern int pt_set(struct proxy_table *pt, const struct pt_entry *e);
+extern int pnc_pt_set(struct pnc_pt_table *pt, const struct pnc_pt_entry *e);
 
 /* Remove the entry for (prefix, source); returns true if it existed. */
-extern bool pt_unset(struct proxy_table *pt, const struct pt_prefix *p, enum pt_source source);
+extern bool pnc_pt_unset(struct pnc_pt_table *pt, const struct pnc_pt_prefix *p,
+			 enum pnc_pt_source source);
 
 /* Exact match on (prefix, source), or NULL. */
-extern const struct pt_entry *pt_get(const struct proxy_table *pt, const struct pt_prefix *p,
-				     enum pt_source source);
+extern const struct pnc_pt_entry *
+pnc_pt_get(const struct pnc_pt_table *pt, const struct pnc_pt_prefix *p, enum pnc_pt_source source);
 
 /*
  * Position of the first entry of prefix p (whatever its source) or, if
  * it has none, of the first entry after it: where a walk over the table
  * in order resumes.
  */
-extern size_t pt_rank(const struct proxy_table *pt, const struct pt_prefix *p);
+extern size_t pnc_pt_rank(const struct pnc_pt_table *pt, const struct pnc_pt_prefix *p);
 
 /* Longest-prefix match for an address, or NULL. */
-extern const struct pt_entry *pt_lookup(const struct proxy_table *pt, const struct pt_addr *a);
+extern const struct pnc_pt_entry *pnc_pt_lookup(const struct pnc_pt_table *pt,
+						const struct pnc_pt_addr *a);
 
 /* Remove every entry of a source; returns how many were removed. */
-extern size_t pt_flush(struct proxy_table *pt, enum pt_source source);
+extern size_t pnc_pt_flush(struct pnc_pt_table *pt, enum pnc_pt_source source);
 
 #endif /* _CNPPROXY_RIB_LPM_H */

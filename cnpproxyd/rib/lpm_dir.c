@@ -32,14 +32,16 @@ struct dir_family {
 struct pt_dir {
 	uint64_t generation;
 	struct dir_family fam[2]; /* IPv4, IPv6 */
-	struct pt_entry *entries;
+	struct pnc_pt_entry *entries;
 	size_t count;
 	size_t refused; /* while building: the size the limit refused */
 };
 
 static const struct dir_family *family_of(const struct pt_dir *d, uint8_t family)
 {
-	return family == PT_AF_INET ? &d->fam[0] : family == PT_AF_INET6 ? &d->fam[1] : NULL;
+	return family == PNC_PT_AF_INET	   ? &d->fam[0]
+	       : family == PNC_PT_AF_INET6 ? &d->fam[1]
+					   : NULL;
 }
 
 static size_t first_bytes(const struct dir_family *f)
@@ -108,7 +110,7 @@ static void fill_below(struct dir_family *f, uint32_t *slot, uint32_t value)
  * put in later overwrites the slots it covers, and a table below a slot
  * starts as a copy of that slot.
  */
-static bool insert(struct pt_dir *d, struct dir_family *f, const struct pt_prefix *p,
+static bool insert(struct pt_dir *d, struct dir_family *f, const struct pnc_pt_prefix *p,
 		   uint32_t value, size_t max_bytes)
 {
 	const uint8_t *bytes = p->addr.bytes;
@@ -144,23 +146,23 @@ static bool insert(struct pt_dir *d, struct dir_family *f, const struct pt_prefi
 	}
 }
 
-static bool same_prefix(const struct pt_prefix *a, const struct pt_prefix *b)
+static bool same_prefix(const struct pnc_pt_prefix *a, const struct pnc_pt_prefix *b)
 {
 	return a->addr.family == b->addr.family && a->len == b->len &&
-	       !memcmp(a->addr.bytes, b->addr.bytes, pt_addr_len(a->addr.family));
+	       !memcmp(a->addr.bytes, b->addr.bytes, pnc_pt_addr_len(a->addr.family));
 }
 
 static bool build_family(struct pt_dir *d, struct dir_family *f, size_t max_bytes)
 {
-	uint8_t family = f == &d->fam[0] ? PT_AF_INET : PT_AF_INET6;
+	uint8_t family = f == &d->fam[0] ? PNC_PT_AF_INET : PNC_PT_AF_INET6;
 
 	for (size_t i = 0; i < d->count; i++)
 		if (d->entries[i].prefix.addr.family == family)
 			f->prefixes++;
 	if (!f->prefixes)
 		return true;
-	f->first_bits = f->prefixes > PT_DIR_WIDE_MIN ? DIR_WIDE : DIR_NARROW;
-	f->addr_bytes = (uint8_t)pt_addr_len(family);
+	f->first_bits = f->prefixes > PNC_PT_DIR_WIDE_MIN ? DIR_WIDE : DIR_NARROW;
+	f->addr_bytes = (uint8_t)pnc_pt_addr_len(family);
 	if (dir_bytes(d, 0) + ((size_t)1 << f->first_bits) * sizeof(uint32_t) > max_bytes) {
 		d->refused = dir_bytes(d, 0) + ((size_t)1 << f->first_bits) * sizeof(uint32_t);
 		return false;
@@ -184,7 +186,7 @@ static bool build_family(struct pt_dir *d, struct dir_family *f, size_t max_byte
 	return true;
 }
 
-struct pt_dir *pt_dir_build(const struct proxy_table *pt, size_t max_bytes, size_t *needed)
+struct pt_dir *pnc_pt_dir_build(const struct pnc_pt_table *pt, size_t max_bytes, size_t *needed)
 {
 	struct pt_dir *d = pnc_calloc(PNC_POOL_LPM, 1, sizeof(*d));
 	size_t i, n;
@@ -215,11 +217,11 @@ struct pt_dir *pt_dir_build(const struct proxy_table *pt, size_t max_bytes, size
 fail:
 	if (needed)
 		*needed = d->refused;
-	pt_dir_free(d);
+	pnc_pt_dir_free(d);
 	return NULL;
 }
 
-void pt_dir_free(struct pt_dir *d)
+void pnc_pt_dir_free(struct pt_dir *d)
 {
 	if (!d)
 		return;
@@ -245,8 +247,8 @@ static const uint32_t *first_slot(const struct dir_family *f, const uint8_t *byt
 }
 
 /* From the first table's slot v down to the entry. */
-static const struct pt_entry *descend(const struct pt_dir *d, const struct dir_family *f,
-				      uint32_t v, const uint8_t *bytes)
+static const struct pnc_pt_entry *descend(const struct pt_dir *d, const struct dir_family *f,
+					  uint32_t v, const uint8_t *bytes)
 {
 	unsigned int pos = f->first_bits / 8;
 
@@ -256,21 +258,21 @@ static const struct pt_entry *descend(const struct pt_dir *d, const struct dir_f
 	return v && !(v & DIR_GROUP) ? &d->entries[v - 1] : NULL;
 }
 
-const struct pt_entry *pt_dir_lookup(const struct pt_dir *d, const struct pt_addr *a)
+const struct pnc_pt_entry *pnc_pt_dir_lookup(const struct pt_dir *d, const struct pnc_pt_addr *a)
 {
 	const struct dir_family *f = lookup_family(d, a->family);
 
 	return f ? descend(d, f, *first_slot(f, a->bytes), a->bytes) : NULL;
 }
 
-void pt_dir_lookup_bulk(const struct pt_dir *d, const struct pt_addr *a, size_t n,
-			const struct pt_entry **out)
+void pnc_pt_dir_lookup_bulk(const struct pt_dir *d, const struct pnc_pt_addr *a, size_t n,
+			    const struct pnc_pt_entry **out)
 {
-	const struct dir_family *f[PT_DIR_BULK];
-	uint32_t v[PT_DIR_BULK];
+	const struct dir_family *f[PNC_PT_DIR_BULK];
+	uint32_t v[PNC_PT_DIR_BULK];
 
 	while (n) {
-		size_t k = n < PT_DIR_BULK ? n : PT_DIR_BULK;
+		size_t k = n < PNC_PT_DIR_BULK ? n : PNC_PT_DIR_BULK;
 
 		/*
 		 * In three passes, so that the memory reads of one address
@@ -295,14 +297,14 @@ void pt_dir_lookup_bulk(const struct pt_dir *d, const struct pt_addr *a, size_t 
 	}
 }
 
-uint64_t pt_dir_generation(const struct pt_dir *d)
+uint64_t pnc_pt_dir_generation(const struct pt_dir *d)
 {
 	return d->generation;
 }
 
-void pt_dir_info(const struct pt_dir *d, struct pt_dir_info *info)
+void pnc_pt_dir_info(const struct pt_dir *d, struct pnc_pt_dir_info *info)
 {
-	struct pt_dir_family_info *fi[2] = { &info->v4, &info->v6 };
+	struct pnc_pt_dir_family_info *fi[2] = { &info->v4, &info->v6 };
 
 	memset(info, 0, sizeof(*info));
 	info->generation = d->generation;

@@ -15,31 +15,31 @@
 #include "rib/lookup.h"
 #include "rib/rib.h"
 
-struct proxy_table cnp_proxies;
-struct cnpproxy_rib_stats cnp_proxies_stats;
+struct pnc_pt_table cnpproxy_rib_proxies;
+struct cnpproxy_rib_stats cnpproxy_rib_proxies_stats;
 
 void cnpproxy_rib_init(void)
 {
-	pt_init(&cnp_proxies);
-	cnpproxy_lookup_init(&cnp_proxies);
+	pnc_pt_init(&cnpproxy_rib_proxies);
+	cnpproxy_lookup_init(&cnpproxy_rib_proxies);
 }
 
 void cnpproxy_rib_fini(void)
 {
 	cnpproxy_lookup_fini();
-	pt_fini(&cnp_proxies);
+	pnc_pt_fini(&cnpproxy_rib_proxies);
 }
 
-bool cnpproxy_rib_addr(struct pt_addr *out, const struct ipaddr *a)
+bool cnpproxy_rib_addr(struct pnc_pt_addr *out, const struct ipaddr *a)
 {
 	memset(out, 0, sizeof(*out));
 	switch (a->ipa_type) {
 	case IPADDR_V4:
-		out->family = PT_AF_INET;
+		out->family = PNC_PT_AF_INET;
 		memcpy(out->bytes, &a->ipaddr_v4, IPV4_MAX_BYTELEN);
 		return true;
 	case IPADDR_V6:
-		out->family = PT_AF_INET6;
+		out->family = PNC_PT_AF_INET6;
 		memcpy(out->bytes, &a->ipaddr_v6, IPV6_MAX_BYTELEN);
 		return true;
 	case IPADDR_NONE:
@@ -48,33 +48,33 @@ bool cnpproxy_rib_addr(struct pt_addr *out, const struct ipaddr *a)
 	return false;
 }
 
-bool cnpproxy_rib_prefix(struct pt_prefix *out, const struct prefix *p)
+bool cnpproxy_rib_prefix(struct pnc_pt_prefix *out, const struct prefix *p)
 {
-	struct pt_addr a = {};
+	struct pnc_pt_addr a = {};
 
 	switch (p->family) {
 	case AF_INET:
-		a.family = PT_AF_INET;
+		a.family = PNC_PT_AF_INET;
 		memcpy(a.bytes, &p->u.prefix4, IPV4_MAX_BYTELEN);
 		break;
 	case AF_INET6:
-		a.family = PT_AF_INET6;
+		a.family = PNC_PT_AF_INET6;
 		memcpy(a.bytes, &p->u.prefix6, IPV6_MAX_BYTELEN);
 		break;
 	default:
 		return false;
 	}
-	return pt_prefix_make(out, &a, p->prefixlen);
+	return pnc_pt_prefix_make(out, &a, p->prefixlen);
 }
 
-const char *cnpproxy_rib_addr2str(const struct pt_addr *a, char *buf, size_t len)
+const char *cnpproxy_rib_addr2str(const struct pnc_pt_addr *a, char *buf, size_t len)
 {
-	if (!inet_ntop(a->family == PT_AF_INET ? AF_INET : AF_INET6, a->bytes, buf, len))
+	if (!inet_ntop(a->family == PNC_PT_AF_INET ? AF_INET : AF_INET6, a->bytes, buf, len))
 		strlcpy(buf, "?", len);
 	return buf;
 }
 
-const char *cnpproxy_rib_prefix2str(const struct pt_prefix *p, char *buf, size_t len)
+const char *cnpproxy_rib_prefix2str(const struct pnc_pt_prefix *p, char *buf, size_t len)
 {
 	char addr[INET6_ADDRSTRLEN];
 
@@ -85,28 +85,28 @@ const char *cnpproxy_rib_prefix2str(const struct pt_prefix *p, char *buf, size_t
 void cnpproxy_rib_route(const struct zapi_route *api, bool add)
 {
 	const char *why = "route withdrawn";
-	struct pt_entry e = {};
+	struct pnc_pt_entry e = {};
 
 	if (!cnpproxy_rib_prefix(&e.prefix, &api->prefix))
 		return;
 
 	if (add && !CHECK_FLAG(api->message, ZAPI_MESSAGE_PNC)) {
-		cnp_proxies_stats.without_pnc++;
+		cnpproxy_rib_proxies_stats.without_pnc++;
 		why = "route without PNC";
 	} else if (add && !cnpproxy_rib_addr(&e.proxy, &api->pnc.proxy)) {
-		cnp_proxies_stats.no_proxy_addr++;
+		cnpproxy_rib_proxies_stats.no_proxy_addr++;
 		why = "PNC without a proxy address";
-		DEBUGD(&cnp_dbg_zebra, "zebra: %pFX has %s", &api->prefix, why);
+		DEBUGD(&cnpproxy_dbg_zebra, "zebra: %pFX has %s", &api->prefix, why);
 	} else if (add) {
-		e.source = PT_SOURCE_LEARNED;
+		e.source = PNC_PT_SOURCE_LEARNED;
 		e.origin = api->pnc.origin;
 		e.flags = api->pnc.flags;
 		e.since = time(NULL);
-		if (pt_set(&cnp_proxies, &e) > 0) {
-			cnp_proxies_stats.learned_add++;
+		if (pnc_pt_set(&cnpproxy_rib_proxies, &e) > 0) {
+			cnpproxy_rib_proxies_stats.learned_add++;
 			cnpproxy_lookup_changed();
-			DEBUGD(&cnp_dbg_zebra, "zebra: %pFX proxied by %pIA (%s)", &api->prefix,
-			       &api->pnc.proxy, zebra_route_string(api->pnc.origin));
+			DEBUGD(&cnpproxy_dbg_zebra, "zebra: %pFX proxied by %pIA (%s)",
+			       &api->prefix, &api->pnc.proxy, zebra_route_string(api->pnc.origin));
 		}
 		return;
 	}
@@ -115,53 +115,54 @@ void cnpproxy_rib_route(const struct zapi_route *api, bool add)
 	 * zebra sends the selected route only, so whatever we learned for
 	 * the prefix is gone.
 	 */
-	if (pt_unset(&cnp_proxies, &e.prefix, PT_SOURCE_LEARNED)) {
-		cnp_proxies_stats.learned_del++;
+	if (pnc_pt_unset(&cnpproxy_rib_proxies, &e.prefix, PNC_PT_SOURCE_LEARNED)) {
+		cnpproxy_rib_proxies_stats.learned_del++;
 		cnpproxy_lookup_changed();
-		DEBUGD(&cnp_dbg_zebra, "zebra: %pFX no longer proxied (%s)", &api->prefix, why);
+		DEBUGD(&cnpproxy_dbg_zebra, "zebra: %pFX no longer proxied (%s)", &api->prefix,
+		       why);
 	}
 }
 
 void cnpproxy_rib_flush_learned(void)
 {
-	size_t n = pt_flush(&cnp_proxies, PT_SOURCE_LEARNED);
+	size_t n = pnc_pt_flush(&cnpproxy_rib_proxies, PNC_PT_SOURCE_LEARNED);
 
 	if (n) {
-		DEBUGD(&cnp_dbg_zebra, "zebra: forgot %zu learned proxies", n);
+		DEBUGD(&cnpproxy_dbg_zebra, "zebra: forgot %zu learned proxies", n);
 		cnpproxy_lookup_changed();
 	}
 }
 
-int cnpproxy_rib_static_set(struct proxy_table *pt, const struct prefix *p,
+int cnpproxy_rib_static_set(struct pnc_pt_table *pt, const struct prefix *p,
 			    const struct ipaddr *via)
 {
-	struct pt_entry e = { .source = PT_SOURCE_STATIC };
+	struct pnc_pt_entry e = { .source = PNC_PT_SOURCE_STATIC };
 
 	if (!cnpproxy_rib_prefix(&e.prefix, p) || !cnpproxy_rib_addr(&e.proxy, via))
 		return -1;
 	e.origin = ZEBRA_ROUTE_CNPPROXY;
 	e.since = time(NULL);
-	return pt_set(pt, &e) < 0 ? -1 : 0;
+	return pnc_pt_set(pt, &e) < 0 ? -1 : 0;
 }
 
-void cnpproxy_rib_static_replace(const struct proxy_table *want)
+void cnpproxy_rib_static_replace(const struct pnc_pt_table *want)
 {
-	uint64_t generation = cnp_proxies.generation;
-	struct pt_prefix p;
-	size_t i = cnp_proxies.count;
+	uint64_t generation = cnpproxy_rib_proxies.generation;
+	struct pnc_pt_prefix p;
+	size_t i = cnpproxy_rib_proxies.count;
 
-	/* Backwards, as pt_unset() moves the entries after the one it removes. */
+	/* Backwards, as pnc_pt_unset() moves the entries after the one it removes. */
 	while (i-- > 0) {
-		if (cnp_proxies.entries[i].source != PT_SOURCE_STATIC)
+		if (cnpproxy_rib_proxies.entries[i].source != PNC_PT_SOURCE_STATIC)
 			continue;
-		p = cnp_proxies.entries[i].prefix;
-		if (!pt_get(want, &p, PT_SOURCE_STATIC))
-			pt_unset(&cnp_proxies, &p, PT_SOURCE_STATIC);
+		p = cnpproxy_rib_proxies.entries[i].prefix;
+		if (!pnc_pt_get(want, &p, PNC_PT_SOURCE_STATIC))
+			pnc_pt_unset(&cnpproxy_rib_proxies, &p, PNC_PT_SOURCE_STATIC);
 	}
 	/* An unchanged entry is left as it is, its "since" included. */
 	for (i = 0; i < want->count; i++)
-		if (pt_set(&cnp_proxies, &want->entries[i]) < 0)
+		if (pnc_pt_set(&cnpproxy_rib_proxies, &want->entries[i]) < 0)
 			zlog_warn("could not install a static proxy entry");
-	if (cnp_proxies.generation != generation)
+	if (cnpproxy_rib_proxies.generation != generation)
 		cnpproxy_lookup_changed();
 }

@@ -22,8 +22,8 @@ struct cnpproxy_rib_stats {
 	uint64_t decode_errors; /* redistribution messages not decoded */
 };
 
-extern struct proxy_table cnp_proxies;
-extern struct cnpproxy_rib_stats cnp_proxies_stats;
+extern struct pnc_pt_table cnpproxy_rib_proxies;
+extern struct cnpproxy_rib_stats cnpproxy_rib_proxies_stats;
 
 extern void cnpproxy_rib_init(void);
 extern void cnpproxy_rib_fini(void);
@@ -34,15 +34,15 @@ extern void cnpproxy_rib_route(const struct zapi_route *api, bool add);
 extern void cnpproxy_rib_flush_learned(void);
 
 /* Add "proxy for P via VIA" to pt (a table being built); -1 if invalid. */
-extern int cnpproxy_rib_static_set(struct proxy_table *pt, const struct prefix *p,
+extern int cnpproxy_rib_static_set(struct pnc_pt_table *pt, const struct prefix *p,
 				   const struct ipaddr *via);
 /* Make the static entries of the proxy table exactly those of want. */
-extern void cnpproxy_rib_static_replace(const struct proxy_table *want);
+extern void cnpproxy_rib_static_replace(const struct pnc_pt_table *want);
 
 /* Conversions between FRR and proxy-table types. */
-extern bool cnpproxy_rib_prefix(struct pt_prefix *out, const struct prefix *p);
-extern bool cnpproxy_rib_addr(struct pt_addr *out, const struct ipaddr *a);
-extern const char *cnpproxy_rib_addr2str(const struct pt_addr *a, char *buf, size_t len);
-extern const char *cnpproxy_rib_prefix2str(const struct pt_prefix *p, char *buf, size_t len);
+extern bool cnpproxy_rib_prefix(struct pnc_pt_prefix *out, const struct prefix *p);
+extern bool cnpproxy_rib_addr(struct pnc_pt_addr *out, const struct ipaddr *a);
+extern const char *cnpproxy_rib_addr2str(const struct pnc_pt_addr *a, char *buf, size_t len);
+extern const char *cnpproxy_rib_prefix2str(const struct pnc_pt_prefix *p, char *buf, size_t len);
 
 #endif /* _CNPPROXY_RIB_RIB_H */

@@ -188,7 +188,8 @@ static void saver_write(struct cnpproxy_state_saver *sv, uint64_t gen)
 
 	if (err) {
 		sv->st.save_errors++;
-		DEBUGD(&cnp_dbg_proxy, "proxy: cannot write %s: %s", sv->name, safe_strerror(-err));
+		DEBUGD(&cnpproxy_dbg_proxy, "proxy: cannot write %s: %s", sv->name,
+		       safe_strerror(-err));
 		return;
 	}
 	sv->st.saves++;

@@ -39,14 +39,14 @@ static void decap_detach(void *prog, int ifindex)
 	pnc_flenc_detach_decap(prog, ifindex);
 }
 
-static void decap_attached(void *prog, const struct cnp_attach_if *ai)
+static void decap_attached(void *prog, const struct cnpproxy_attach_if *ai)
 {
 	zlog_info("cnpproxyd: tunnel egress on %s", ai->name);
 }
 
 static void decap_retry(void);
 
-static const struct cnp_attach_ops decap_ops = {
+static const struct cnpproxy_attach_ops decap_ops = {
 	.what = "tunnel egress",
 	.attach_error = "cannot attach the decapsulation program",
 	.attach = decap_attach,
@@ -56,21 +56,21 @@ static const struct cnp_attach_ops decap_ops = {
 };
 
 static struct {
-	const struct cnp_config *cfg; /* the last apply's */
+	const struct pnc_config *cfg; /* the last apply's */
 	struct pnc_flenc_tc *fe;
 	/* The SIDs the program was loaded with: a change reloads it. */
-	uint8_t sids[CNP_TE_SID_MAX][16];
+	uint8_t sids[PNC_TE_SID_MAX][16];
 	unsigned int n_sids;
-	struct cnp_attach_if ifs[CNP_TE_IF_MAX];
-	struct cnp_attach_set set;
+	struct cnpproxy_attach_if ifs[PNC_TE_IF_MAX];
+	struct cnpproxy_attach_set set;
 } decap = {
-	.cfg = &cnp_config_off,
-	.set = CNP_ATTACH_SET(&decap_ops, decap.ifs, DECAP_RETRY_S),
+	.cfg = &pnc_config_off,
+	.set = CNPPROXY_ATTACH_SET(&decap_ops, decap.ifs, DECAP_RETRY_S),
 };
 
 static void decap_close(void)
 {
-	cnp_attach_clear(&decap.set, decap.fe);
+	cnpproxy_attach_clear(&decap.set, decap.fe);
 	if (decap.fe) {
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_flenc_close(decap.fe);
@@ -81,7 +81,7 @@ static void decap_close(void)
 }
 
 /* Load the program for the configured SIDs, unless it runs with them. */
-static bool decap_load(const struct cnp_config *cfg)
+static bool decap_load(const struct pnc_config *cfg)
 {
 	if (decap.fe && decap.n_sids == cfg->n_te_sid &&
 	    !memcmp(decap.sids, cfg->te_sid, cfg->n_te_sid * 16))
@@ -107,7 +107,7 @@ static bool decap_load(const struct cnp_config *cfg)
 	return true;
 }
 
-void cnpproxy_egress_apply(const struct cnp_config *cfg)
+void cnpproxy_egress_apply(const struct pnc_config *cfg)
 {
 	decap.cfg = cfg;
 	decap.set.error = NULL;
@@ -119,7 +119,7 @@ void cnpproxy_egress_apply(const struct cnp_config *cfg)
 	}
 	if (!decap_load(cfg))
 		return;
-	cnp_attach_sync(&decap.set, decap.fe, cfg->te_if, NULL, cfg->n_te_if);
+	cnpproxy_attach_sync(&decap.set, decap.fe, cfg->te_if, NULL, cfg->n_te_if);
 }
 
 static void decap_retry(void)
@@ -129,21 +129,22 @@ static void decap_retry(void)
 
 static void decap_if_changed(const char *ifname, int ifindex)
 {
-	const struct cnp_config *cfg = decap.cfg;
+	const struct pnc_config *cfg = decap.cfg;
 
-	if (cnp_attach_if_changed(&decap.set, decap.fe, cfg->te_if, cfg->n_te_if, ifname, ifindex))
+	if (cnpproxy_attach_if_changed(&decap.set, decap.fe, cfg->te_if, cfg->n_te_if, ifname,
+				       ifindex))
 		decap_retry();
 }
 
 const char *cnpproxy_egress_not_operational(void)
 {
-	return cnp_attach_not_operational(&decap.set);
+	return cnpproxy_attach_not_operational(&decap.set);
 }
 
 void cnpproxy_egress_count(unsigned int *configured, unsigned int *attached)
 {
 	*configured = decap.cfg->present ? decap.cfg->n_te_if : 0;
-	*attached = cnp_attach_count(&decap.set);
+	*attached = cnpproxy_attach_count(&decap.set);
 }
 
 void cnpproxy_egress_counters_clear(void)
@@ -169,7 +170,7 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
       "Tunnel egress: decapsulation with the modified pipe\n"
       JSON_STR)
 {
-	const struct cnp_config *cfg = decap.cfg;
+	const struct pnc_config *cfg = decap.cfg;
 	struct pnc_flenc_counters c = {};
 	const char *why = cnpproxy_egress_not_operational();
 	json_object *json = NULL, *jifs = NULL, *jsids = NULL, *jc = NULL;
@@ -203,7 +204,7 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 	if (!uj)
 		vty_out(vty, "\n");
 	for (unsigned int i = 0; i < decap.set.n; i++) {
-		const struct cnp_attach_if *di = &decap.ifs[i];
+		const struct cnpproxy_attach_if *di = &decap.ifs[i];
 		const char *state = di->ifindex ? "decapsulating"
 				    : di->error ? di->error
 						: "not attached";
@@ -230,9 +231,9 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 	return CMD_SUCCESS;
 }
 
-bool cnpproxy_egress_attachment(unsigned int i, struct cnp_attach_if *out)
+bool cnpproxy_egress_attachment(unsigned int i, struct cnpproxy_attach_if *out)
 {
-	return cnp_attach_view(&decap.set, i, out);
+	return cnpproxy_attach_view(&decap.set, i, out);
 }
 
 void cnpproxy_egress_init(void)

@@ -8,8 +8,8 @@
 #ifndef _CNPPROXY_TUNNEL_EGRESS_H
 #define _CNPPROXY_TUNNEL_EGRESS_H
 
-struct cnp_config;
-extern void cnpproxy_egress_apply(const struct cnp_config *cfg);
+struct pnc_config;
+extern void cnpproxy_egress_apply(const struct pnc_config *cfg);
 /* Why tunnel-egress does not decapsulate on every interface, or NULL. */
 extern const char *cnpproxy_egress_not_operational(void);
 /* Configured interfaces, and those it decapsulates on. */
@@ -19,7 +19,7 @@ extern void cnpproxy_egress_init(void);
 extern void cnpproxy_egress_fini(void);
 
 /* Its interface at position i, for the operational state; false past the end. */
-struct cnp_attach_if;
-extern bool cnpproxy_egress_attachment(unsigned int i, struct cnp_attach_if *out);
+struct cnpproxy_attach_if;
+extern bool cnpproxy_egress_attachment(unsigned int i, struct cnpproxy_attach_if *out);
 
 #endif /* _CNPPROXY_TUNNEL_EGRESS_H */

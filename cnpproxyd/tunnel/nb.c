@@ -17,12 +17,12 @@
 
 static int tunnel_add(const struct lyd_node *dn, void *arg)
 {
-	struct cnp_proxy_config *pc = arg;
-	struct cnp_fl_tunnel *t;
+	struct pnc_proxy_config *pc = arg;
+	struct pnc_fl_tunnel *t;
 	struct prefix p;
 	struct ipaddr a;
 
-	if (pc->n_fl_tunnels >= CNP_FL_TUNNEL_MAX)
+	if (pc->n_fl_tunnels >= PNC_FL_TUNNEL_MAX)
 		return YANG_ITER_STOP;
 	t = &pc->fl_tunnels[pc->n_fl_tunnels++];
 	memset(t, 0, sizeof(*t));
@@ -44,7 +44,7 @@ static int tunnel_add(const struct lyd_node *dn, void *arg)
 	return YANG_ITER_CONTINUE;
 }
 
-void cnpproxy_tunnel_config_load(struct cnp_proxy_config *pc, const struct lyd_node *cnpproxy)
+void cnpproxy_tunnel_config_load(struct pnc_proxy_config *pc, const struct lyd_node *cnpproxy)
 {
 	const struct lyd_node *fl, *shaping;
 	struct ipaddr a;
@@ -68,7 +68,7 @@ void cnpproxy_tunnel_config_load(struct cnp_proxy_config *pc, const struct lyd_n
 	yang_dnode_get_ip(&a, fl, "source");
 	memcpy(pc->fl_src, &a.ipaddr_v6, 16);
 	yang_dnode_iterate(tunnel_add, pc, fl, "tunnel");
-	DEBUGD(&cnp_dbg_nb, "northbound: flow-label tunnel on %s, %u prefixes", pc->fl_if,
+	DEBUGD(&cnpproxy_dbg_nb, "northbound: flow-label tunnel on %s, %u prefixes", pc->fl_if,
 	       pc->n_fl_tunnels);
 }
 

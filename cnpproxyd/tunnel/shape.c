@@ -76,7 +76,7 @@ static struct {
 	bool on;
 
 	int ifindex;
-	struct fl_shape_config cfg;
+	struct cnpproxy_shape_config cfg;
 	bool root; /* our root qdisc is there */
 	unsigned int n;
 	struct fs_flow f[FS_MAX]; /* class minor = index + 1 */
@@ -87,7 +87,7 @@ static struct {
 /* Few events (one per light notification, per flow per RTT at most). */
 #define FS_DEBUG(fmt, ...)                                                                        \
 	do {                                                                                      \
-		if (DEBUG_MODE_CHECK(&cnp_dbg_proxy, DEBUG_MODE_ALL))                             \
+		if (DEBUG_MODE_CHECK(&cnpproxy_dbg_proxy, DEBUG_MODE_ALL))                        \
 			zlog_debug("proxy: local shaping: " fmt, ##__VA_ARGS__);                  \
 	} while (0)
 
@@ -219,7 +219,7 @@ static void shape(const struct pnc_flenc_flow *ff)
 		fs.c[FS_C_FULL]++;
 		return;
 	}
-	from = s->used ? s->rate_bps : fl_shape_measured(ff->bytes, ff->first_ns, ff->last_ns);
+	from = s->used ? s->rate_bps : cnpproxy_shape_measured(ff->bytes, ff->first_ns, ff->last_ns);
 	if (!from) {
 		fs.c[FS_C_NO_RATE]++;
 		return;
@@ -227,7 +227,7 @@ static void shape(const struct pnc_flenc_flow *ff)
 	if (!root_ready())
 		return;
 	minor = (uint16_t)(s - fs.f + 1);
-	rate = fl_shape_next_rate(from, fs.cfg.step, (uint64_t)fs.cfg.floor_mbps * 1000000u);
+	rate = cnpproxy_shape_next_rate(from, fs.cfg.step, (uint64_t)fs.cfg.floor_mbps * 1000000u);
 	rv = htb_class(minor, rate, false);
 	if (!rv && !s->used) {
 		frr_with_mutex (&cnpproxy_fp_mtx) {
@@ -306,7 +306,7 @@ void cnpproxy_shape_stop(void)
 	fs.ifindex = 0;
 }
 
-void cnpproxy_shape_start(struct pnc_flenc_tc *fe, int ifindex, const struct fl_shape_config *cfg)
+void cnpproxy_shape_start(struct pnc_flenc_tc *fe, int ifindex, const struct cnpproxy_shape_config *cfg)
 {
 	cnpproxy_shape_stop();
 	if (!cfg || !fe || !ifindex)

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* The settings, as the proxy's configuration has them. */
-struct fl_shape_config {
+struct cnpproxy_shape_config {
 	uint8_t step;	     /* percent cut per light notification */
 	uint32_t floor_mbps; /* never below */
 	uint32_t hold_us;    /* released this long after the last one */
@@ -25,7 +25,7 @@ struct fl_shape_config {
  * rate_bps (its shaper's, or the rate measured before it had one), and
  * not below floor_bps.  Pure, for tests.
  */
-static inline uint64_t fl_shape_next_rate(uint64_t rate_bps, uint8_t step, uint64_t floor_bps)
+static inline uint64_t cnpproxy_shape_next_rate(uint64_t rate_bps, uint8_t step, uint64_t floor_bps)
 {
 	uint64_t keep = 100u - (step > 100 ? 100 : step);
 	uint64_t r = rate_bps / 100u * keep + rate_bps % 100u * keep / 100u;
@@ -34,7 +34,7 @@ static inline uint64_t fl_shape_next_rate(uint64_t rate_bps, uint8_t step, uint6
 }
 
 /* A flow's average rate from its first to its last packet; 0 if unknown. */
-static inline uint64_t fl_shape_measured(uint64_t bytes, uint64_t first_ns, uint64_t last_ns)
+static inline uint64_t cnpproxy_shape_measured(uint64_t bytes, uint64_t first_ns, uint64_t last_ns)
 {
 	if (last_ns <= first_ns || bytes > UINT64_MAX / 8000000000u)
 		return 0;
@@ -51,7 +51,7 @@ struct vty;
  * NULL: it is off).  Called again for a new setting or interface.
  */
 extern void cnpproxy_shape_start(struct pnc_flenc_tc *fe, int ifindex,
-				 const struct fl_shape_config *cfg);
+				 const struct cnpproxy_shape_config *cfg);
 /* Every shaper removed, the interface's qdisc as it was. */
 extern void cnpproxy_shape_stop(void);
 /*

@@ -31,34 +31,34 @@
 #define FL_AGE_S   10
 #define FL_IDLE_S  300
 
-static const struct cnp_attach_ops fl_ops;
+static const struct cnpproxy_attach_ops fl_ops;
 
 static struct {
 	struct pnc_flenc_tc *fe;
 	/* What the program was built from, to rebuild only on a change. */
-	struct cnp_proxy_config applied;
+	struct pnc_proxy_config applied;
 	bool on;
 	/* The interface: the set's, mirrored for the fast path under its mutex. */
-	struct cnp_attach_if ifs[1];
-	struct cnp_attach_set set;
+	struct cnpproxy_attach_if ifs[1];
+	struct cnpproxy_attach_set set;
 	int ifindex;
 	bool attached;
 	/* The program's own trouble; the set says the interface's. */
 	const char *not_operational;
 	struct event *t_age;
 } fl = {
-	.set = CNP_ATTACH_SET(&fl_ops, fl.ifs, FL_RETRY_S),
+	.set = CNPPROXY_ATTACH_SET(&fl_ops, fl.ifs, FL_RETRY_S),
 	.not_operational = "not configured",
 };
 
-static bool same_config(const struct cnp_proxy_config *a, const struct cnp_proxy_config *b)
+static bool same_config(const struct pnc_proxy_config *a, const struct pnc_proxy_config *b)
 {
 	return !strcmp(a->fl_if, b->fl_if) && !memcmp(a->fl_src, b->fl_src, 16) &&
 	       a->n_fl_tunnels == b->n_fl_tunnels &&
 	       !memcmp(a->fl_tunnels, b->fl_tunnels, a->n_fl_tunnels * sizeof(a->fl_tunnels[0]));
 }
 
-static bool same_shaping(const struct cnp_proxy_config *a, const struct cnp_proxy_config *b)
+static bool same_shaping(const struct pnc_proxy_config *a, const struct pnc_proxy_config *b)
 {
 	return a->fl_shape == b->fl_shape && a->fl_shape_step == b->fl_shape_step &&
 	       a->fl_shape_floor_mbps == b->fl_shape_floor_mbps &&
@@ -68,7 +68,7 @@ static bool same_shaping(const struct cnp_proxy_config *a, const struct cnp_prox
 /* Local shaping follows the attached program and its settings. */
 static void shaping_start(void)
 {
-	struct fl_shape_config sc = {
+	struct cnpproxy_shape_config sc = {
 		.step = fl.applied.fl_shape_step,
 		.floor_mbps = fl.applied.fl_shape_floor_mbps,
 		.hold_us = fl.applied.fl_shape_hold_us,
@@ -102,7 +102,7 @@ static void fl_detach(void *prog, int ifindex)
 	}
 }
 
-static void fl_attached(void *prog, const struct cnp_attach_if *ai)
+static void fl_attached(void *prog, const struct cnpproxy_attach_if *ai)
 {
 	shaping_start();
 }
@@ -110,13 +110,13 @@ static void fl_attached(void *prog, const struct cnp_attach_if *ai)
 /* The interface the configuration names, as the set takes it. */
 static void fl_sync(void)
 {
-	char names[1][CNP_IFNAME_MAX];
+	char names[1][PNC_IFNAME_MAX];
 
 	strlcpy(names[0], fl.applied.fl_if, sizeof(names[0]));
-	cnp_attach_sync(&fl.set, fl.fe, names, NULL, 1);
+	cnpproxy_attach_sync(&fl.set, fl.fe, names, NULL, 1);
 }
 
-static const struct cnp_attach_ops fl_ops = {
+static const struct cnpproxy_attach_ops fl_ops = {
 	.what = "flow-label tunnel",
 	.attach_error = "cannot attach the encapsulation program",
 	.attach = fl_attach,
@@ -136,7 +136,7 @@ static void fl_stop(bool keep_labels)
 		cnpproxy_labels_file_stop();
 	else
 		cnpproxy_labels_file_forget();
-	cnp_attach_clear(&fl.set, fl.fe);
+	cnpproxy_attach_clear(&fl.set, fl.fe);
 	if (fl.fe) {
 		frr_with_privs (&cnpproxy_privs) {
 			pnc_flenc_close(fl.fe);
@@ -155,10 +155,10 @@ static void fl_age(struct event *t)
 	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
 }
 
-void cnpproxy_tunnel_apply(const struct cnp_config *cfg)
+void cnpproxy_tunnel_apply(const struct pnc_config *cfg)
 {
-	const struct cnp_proxy_config *pc = &cfg->proxy;
-	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY] && pc->fl_enabled;
+	const struct pnc_proxy_config *pc = &cfg->proxy;
+	bool on = cfg->present && cfg->role[PNC_ROLE_PROXY] && pc->fl_enabled;
 	struct pnc_flenc_cfg c = {};
 
 	if (on == fl.on && (!on || same_config(pc, &fl.applied))) {
@@ -185,7 +185,7 @@ void cnpproxy_tunnel_apply(const struct cnp_config *cfg)
 		return;
 	}
 	for (unsigned int i = 0; i < pc->n_fl_tunnels; i++) {
-		const struct cnp_fl_tunnel *t = &pc->fl_tunnels[i];
+		const struct pnc_fl_tunnel *t = &pc->fl_tunnels[i];
 
 		if (pnc_flenc_add_tunnel(fl.fe, t->family, t->prefix, t->plen, t->endpoint, t->vni,
 					 t->router_mac))
@@ -207,11 +207,11 @@ bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_flenc_flow *out)
 
 const char *cnpproxy_tunnel_not_operational(void)
 {
-	struct cnp_attach_if ai;
+	struct cnpproxy_attach_if ai;
 
 	if (fl.not_operational)
 		return fl.not_operational;
-	if (cnp_attach_view(&fl.set, 0, &ai) && !ai.ifindex)
+	if (cnpproxy_attach_view(&fl.set, 0, &ai) && !ai.ifindex)
 		return ai.error ? ai.error : "not attached";
 	return NULL;
 }
@@ -295,20 +295,20 @@ void cnpproxy_tunnel_counters_clear(void)
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void fl_if_changed(const char *ifname, int ifindex)
 {
-	char names[1][CNP_IFNAME_MAX];
+	char names[1][PNC_IFNAME_MAX];
 
 	if (!fl.on || !fl.fe)
 		return;
 	strlcpy(names[0], fl.applied.fl_if, sizeof(names[0]));
-	if (cnp_attach_if_changed(&fl.set, fl.fe, names, 1, ifname, ifindex))
+	if (cnpproxy_attach_if_changed(&fl.set, fl.fe, names, 1, ifname, ifindex))
 		fl_sync();
 }
 
-bool cnpproxy_tunnel_attachment(unsigned int i, struct cnp_attach_if *out)
+bool cnpproxy_tunnel_attachment(unsigned int i, struct cnpproxy_attach_if *out)
 {
 	if (!fl.on || i)
 		return false;
-	if (!cnp_attach_view(&fl.set, 0, out)) {
+	if (!cnpproxy_attach_view(&fl.set, 0, out)) {
 		/* The program did not load: nothing was tried. */
 		memset(out, 0, sizeof(*out));
 		strlcpy(out->name, fl.applied.fl_if, sizeof(out->name));

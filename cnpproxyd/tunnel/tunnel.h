@@ -15,8 +15,8 @@
 struct vty;
 
 /* Follow the proxy's flow-label-tunnel configuration. */
-struct cnp_config;
-extern void cnpproxy_tunnel_apply(const struct cnp_config *cfg);
+struct pnc_config;
+extern void cnpproxy_tunnel_apply(const struct pnc_config *cfg);
 extern void cnpproxy_tunnel_init(void);
 extern void cnpproxy_tunnel_fini(void);
 /* The flow a label was allocated to; false if none. */
@@ -29,7 +29,7 @@ extern void cnpproxy_tunnel_show(struct vty *vty, json_object *json);
 extern void cnpproxy_tunnel_counters_clear(void);
 
 /* Its interface (position 0), for the operational state; false if none. */
-struct cnp_attach_if;
-extern bool cnpproxy_tunnel_attachment(unsigned int i, struct cnp_attach_if *out);
+struct cnpproxy_attach_if;
+extern bool cnpproxy_tunnel_attachment(unsigned int i, struct cnpproxy_attach_if *out);
 
 #endif /* _CNPPROXY_TUNNEL_TUNNEL_H */

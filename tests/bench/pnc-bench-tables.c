@@ -7,7 +7,7 @@
  *
  * Proxy table: lookups a second on one core, through the compiled table
  * (rib/lpm_dir.c) and through the sorted table it is built from
- * (pt_lookup), at 1 k and 1 M IPv4 prefixes (lengths as in a routing
+ * (pnc_pt_lookup), at 1 k and 1 M IPv4 prefixes (lengths as in a routing
  * table: mostly /24, some shorter, some longer) and IPv6 prefixes (/48s
  * mostly, under 16 /32s); the build time and the memory of each.  The
  * addresses looked up are inside random prefixes of the table, read
@@ -96,7 +96,7 @@ static uint8_t v6_len(void)
 
 static int entry_cmp(const void *a, const void *b)
 {
-	const struct pt_entry *x = a, *y = b;
+	const struct pnc_pt_entry *x = a, *y = b;
 
 	if (x->prefix.len != y->prefix.len)
 		return x->prefix.len < y->prefix.len ? -1 : 1;
@@ -104,43 +104,43 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* n random prefixes of the family, put in in the table's order (cheap). */
-static void fill_table(struct proxy_table *pt, uint8_t family, size_t n)
+static void fill_table(struct pnc_pt_table *pt, uint8_t family, size_t n)
 {
-	struct pt_entry *e = calloc(n, sizeof(*e));
+	struct pnc_pt_entry *e = calloc(n, sizeof(*e));
 
 	for (size_t i = 0; i < n; i++) {
-		struct pt_addr a = { .family = family };
+		struct pnc_pt_addr a = { .family = family };
 		uint64_t r = rng(), s = rng();
 
-		if (family == PT_AF_INET) {
+		if (family == PNC_PT_AF_INET) {
 			memcpy(a.bytes, &r, 4);
-			pt_prefix_make(&e[i].prefix, &a, v4_len());
+			pnc_pt_prefix_make(&e[i].prefix, &a, v4_len());
 		} else {
 			a.bytes[0] = 0x20;
 			a.bytes[1] = 0x01;
 			a.bytes[2] = 0x0d;
 			a.bytes[3] = 0xb0 + (r & 15);
 			memcpy(a.bytes + 4, &s, 8);
-			pt_prefix_make(&e[i].prefix, &a, v6_len());
+			pnc_pt_prefix_make(&e[i].prefix, &a, v6_len());
 		}
-		e[i].source = PT_SOURCE_LEARNED;
-		e[i].proxy.family = PT_AF_INET;
+		e[i].source = PNC_PT_SOURCE_LEARNED;
+		e[i].proxy.family = PNC_PT_AF_INET;
 		memcpy(e[i].proxy.bytes, &s, 4);
 	}
 	qsort(e, n, sizeof(*e), entry_cmp);
 	for (size_t i = 0; i < n; i++)
-		pt_set(pt, &e[i]);
+		pnc_pt_set(pt, &e[i]);
 	free(e);
 }
 
 /* Addresses inside random prefixes of the table. */
-static struct pt_addr *make_addrs(const struct proxy_table *pt)
+static struct pnc_pt_addr *make_addrs(const struct pnc_pt_table *pt)
 {
-	struct pt_addr *a = malloc(ADDRS * sizeof(*a));
+	struct pnc_pt_addr *a = malloc(ADDRS * sizeof(*a));
 
 	for (size_t i = 0; i < ADDRS; i++) {
-		const struct pt_prefix *p = &pt->entries[rng() % pt->count].prefix;
-		size_t alen = pt_addr_len(p->addr.family);
+		const struct pnc_pt_prefix *p = &pt->entries[rng() % pt->count].prefix;
+		size_t alen = pnc_pt_addr_len(p->addr.family);
 		uint64_t r[2] = { rng(), rng() };
 		const uint8_t *host = (const uint8_t *)r;
 
@@ -155,66 +155,66 @@ static struct pt_addr *make_addrs(const struct proxy_table *pt)
 static void bench_lpm(const char *name, uint8_t family, size_t n, int runs, const char *sep)
 {
 	double dir_rate[MAX_RUNS], bulk_rate[MAX_RUNS], sort_rate[MAX_RUNS], build_ms[MAX_RUNS];
-	struct proxy_table pt;
-	struct pt_dir_info info;
-	struct pt_addr *addrs;
+	struct pnc_pt_table pt;
+	struct pnc_pt_dir_info info;
+	struct pnc_pt_addr *addrs;
 	struct pt_dir *d = NULL;
 	uintptr_t sink = 0;
 	double t;
 
-	pt_init(&pt);
+	pnc_pt_init(&pt);
 	fill_table(&pt, family, n);
 	addrs = make_addrs(&pt);
 	for (int r = 0; r < runs; r++) {
-		pt_dir_free(d);
+		pnc_pt_dir_free(d);
 		t = cpu_now();
-		d = pt_dir_build(&pt, SIZE_MAX, NULL);
+		d = pnc_pt_dir_build(&pt, SIZE_MAX, NULL);
 		build_ms[r] = (cpu_now() - t) * 1e3;
 
 		t = cpu_now();
 		for (size_t i = 0; i < DIR_LOOKUPS; i++)
-			sink += (uintptr_t)pt_dir_lookup(d, &addrs[i & (ADDRS - 1)]);
+			sink += (uintptr_t)pnc_pt_dir_lookup(d, &addrs[i & (ADDRS - 1)]);
 		dir_rate[r] = DIR_LOOKUPS / (cpu_now() - t);
 
 		t = cpu_now();
-		for (size_t i = 0; i < DIR_LOOKUPS; i += PT_DIR_BULK) {
-			const struct pt_entry *out[PT_DIR_BULK];
+		for (size_t i = 0; i < DIR_LOOKUPS; i += PNC_PT_DIR_BULK) {
+			const struct pnc_pt_entry *out[PNC_PT_DIR_BULK];
 
-			pt_dir_lookup_bulk(d, &addrs[i & (ADDRS - 1)], PT_DIR_BULK, out);
-			for (int k = 0; k < PT_DIR_BULK; k++)
+			pnc_pt_dir_lookup_bulk(d, &addrs[i & (ADDRS - 1)], PNC_PT_DIR_BULK, out);
+			for (int k = 0; k < PNC_PT_DIR_BULK; k++)
 				sink += (uintptr_t)out[k];
 		}
 		bulk_rate[r] = DIR_LOOKUPS / (cpu_now() - t);
 
 		t = cpu_now();
 		for (size_t i = 0; i < SORT_LOOKUPS; i++)
-			sink += (uintptr_t)pt_lookup(&pt, &addrs[i & (ADDRS - 1)]);
+			sink += (uintptr_t)pnc_pt_lookup(&pt, &addrs[i & (ADDRS - 1)]);
 		sort_rate[r] = SORT_LOOKUPS / (cpu_now() - t);
 	}
 	/* The two must agree (the unit tests check it at length). */
 	for (size_t i = 0; i < 1000; i++) {
-		const struct pt_entry *x = pt_dir_lookup(d, &addrs[i]),
-				      *y = pt_lookup(&pt, &addrs[i]);
+		const struct pnc_pt_entry *x = pnc_pt_dir_lookup(d, &addrs[i]),
+					  *y = pnc_pt_lookup(&pt, &addrs[i]);
 
 		if (!x || !y || x->prefix.len != y->prefix.len)
 			abort();
 	}
 	sink_out = sink;
-	pt_dir_info(d, &info);
+	pnc_pt_dir_info(d, &info);
 	printf("\"%s\": {\"prefixes\": %zu, \"bytes\": %zu, \"tables\": %zu, "
 	       "\"firstTableBits\": %u, \"maxReads\": %u, ",
 	       name, pt.count, info.bytes,
-	       (family == PT_AF_INET ? info.v4.groups : info.v6.groups) + 1,
-	       family == PT_AF_INET ? info.v4.first_bits : info.v6.first_bits,
-	       family == PT_AF_INET ? info.v4.depth : info.v6.depth);
+	       (family == PNC_PT_AF_INET ? info.v4.groups : info.v6.groups) + 1,
+	       family == PNC_PT_AF_INET ? info.v4.first_bits : info.v6.first_bits,
+	       family == PNC_PT_AF_INET ? info.v4.depth : info.v6.depth);
 	print_stat("compiledLookupsPerS", dir_rate, runs, ", ");
 	print_stat("compiledBulkLookupsPerS", bulk_rate, runs, ", ");
 	print_stat("sortedLookupsPerS", sort_rate, runs, ", ");
 	print_stat("buildMs", build_ms, runs, "");
 	printf("}%s\n", sep);
-	pt_dir_free(d);
+	pnc_pt_dir_free(d);
 	free(addrs);
-	pt_fini(&pt);
+	pnc_pt_fini(&pt);
 }
 
 static void bench_flows(int runs)
@@ -274,10 +274,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("{\"runs\": %d,\n", runs);
-	bench_lpm("ipv4_1k", PT_AF_INET, 1000, runs, ",");
-	bench_lpm("ipv4_1M", PT_AF_INET, 1000000, runs, ",");
-	bench_lpm("ipv6_1k", PT_AF_INET6, 1000, runs, ",");
-	bench_lpm("ipv6_1M", PT_AF_INET6, 1000000, runs, ",");
+	bench_lpm("ipv4_1k", PNC_PT_AF_INET, 1000, runs, ",");
+	bench_lpm("ipv4_1M", PNC_PT_AF_INET, 1000000, runs, ",");
+	bench_lpm("ipv6_1k", PNC_PT_AF_INET6, 1000, runs, ",");
+	bench_lpm("ipv6_1M", PNC_PT_AF_INET6, 1000000, runs, ",");
 	bench_flows(runs);
 	printf("}\n");
 	return 0;

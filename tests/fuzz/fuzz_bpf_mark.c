@@ -35,7 +35,7 @@
  *    IPv4, in a header checksum that sums as before (valid stays valid);
  *  - a sample holds the packet as it leaves, from its outer IP header;
  *    its fields are the model's, and cnpproxyd's sample parser
- *    (cp_sample_parse() on the codec) finds in it the flow it names;
+ *    (pnc_cp_sample_parse() on the codec) finds in it the flow it names;
  *  - a RoCEv2 packet the codec parses is one the program sees;
  *  - the shim's own checks (no access past the packet, no ring buffer
  *    record left reserved).
@@ -444,13 +444,13 @@ static void check_output(const uint8_t *f, size_t n, const uint8_t *out, size_t 
 static void check_sample(const uint8_t *out, const struct expect *e, const void *rec, size_t len)
 {
 	const struct pnc_mark_sample *ev = rec;
-	struct cp_sample_view v;
+	struct pnc_cp_sample_view v;
 	size_t alen;
 
 	FUZZ_CHECK(len == sizeof(*ev));
 	FUZZ_CHECK(!memcmp(ev, &e->ev, offsetof(struct pnc_mark_sample, data)));
 	FUZZ_CHECK(!memcmp(ev->data, out + e->l3, ev->cap_len));
-	if (cp_sample_parse(ev->data, ev->cap_len, ev->inner_off, &v))
+	if (pnc_cp_sample_parse(ev->data, ev->cap_len, ev->inner_off, &v))
 		return;
 	alen = v.roce.ip.version == 4 ? 4 : 16;
 	FUZZ_CHECK(v.tunnelled == !!(ev->hdr.flags & PNC_MARK_F_TUNNELLED));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the congestion point's sampled packets
- * (cnpproxyd/cp/sample.c): cp_sample_parse() on a packet copied
+ * (cnpproxyd/cp/sample.c): pnc_cp_sample_parse() on a packet copied
  * from a congested queue, plain or tunnelled, cut short as samples are,
- * and cp_notification_build() of the notification it becomes.  An input
+ * and pnc_cp_notification_build() of the notification it becomes.  An input
  * is the offset of the inner IP header (16 bits, big-endian; 0: not
  * tunnelled), the congestion level (its value modulo 9: 8 is refused),
  * the carrier's IP version (even 4, odd 6), then the sample.
@@ -31,7 +31,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_view(const struct cp_sample_view *v, const uint8_t *sample, size_t cap_len,
+static void check_view(const struct pnc_cp_sample_view *v, const uint8_t *sample, size_t cap_len,
 		       size_t inner_off)
 {
 	FUZZ_CHECK(v->tunnelled == (inner_off != 0));
@@ -44,7 +44,7 @@ static void check_view(const struct cp_sample_view *v, const uint8_t *sample, si
 	FUZZ_CHECK(v->roce.ip.dport == PNC_ROCE_UDP_PORT);
 }
 
-static void check_notification(const struct cp_sample_view *v, uint8_t level,
+static void check_notification(const struct pnc_cp_sample_view *v, uint8_t level,
 			       const struct pnc_notif_icmp *form)
 {
 	static uint8_t buf[PNC_NOTIF_ICMP_HLEN + PNC_NOTIF_MAX_LEN6];
@@ -55,7 +55,7 @@ static void check_notification(const struct cp_sample_view *v, uint8_t level,
 	struct pnc_notif n;
 	int ret;
 
-	ret = cp_notification_build(v, level, form, buf, sizeof(buf), &len);
+	ret = pnc_cp_notification_build(v, level, form, buf, sizeof(buf), &len);
 	check_reason(ret);
 	FUZZ_CHECK(!ret == (level <= 7));
 	if (ret)
@@ -83,7 +83,7 @@ static void check_notification(const struct cp_sample_view *v, uint8_t level,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pnc_notif_icmp form = {};
-	struct cp_sample_view v;
+	struct pnc_cp_sample_view v;
 	size_t inner_off;
 	uint8_t level;
 	int ret;
@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		form.type = form.version == 4 ? PNC_NOTIF_ICMP_TYPE : PNC_NOTIF_ICMP6_TYPE;
 	data += HDR;
 	size -= HDR;
-	ret = cp_sample_parse(data, size, inner_off, &v);
+	ret = pnc_cp_sample_parse(data, size, inner_off, &v);
 	check_reason(ret);
 	if (ret)
 		return 0;

@@ -32,7 +32,7 @@ DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_GUARD_TABLE, "cnpproxyd XDP guard table"
 
 static struct {
 	struct pnc_learn_xdp *lx; /* the program, as its owner last handed it */
-	const struct cnp_config *config; /* and the configuration */
+	const struct pnc_config *config; /* and the configuration */
 	struct event *t_sync;
 	const char *error;
 	/* What the tables hold now, for show. */
@@ -40,14 +40,14 @@ static struct {
 	uint32_t rate;
 	bool synced;
 } guard = {
-	.config = &cnp_config_off,
+	.config = &pnc_config_off,
 };
 
 /* The accept table of both families; count in *n. */
 static struct pnc_guard_prefix *accept_table(const char *name, __u8 **permit, size_t *n)
 {
 	struct pnc_guard_prefix *keys;
-	struct cnp_lpm_rule *lpm[2] = {};
+	struct cnpproxy_lpm_rule *lpm[2] = {};
 	size_t nlpm[2] = {}, i, k = 0;
 	afi_t afi;
 
@@ -98,7 +98,7 @@ static struct pnc_guard_addr *local_table(size_t *n)
 	return addrs;
 }
 
-void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
+void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx, const struct pnc_config *cfg)
 {
 	struct pnc_guard_cfg gc = {}, off = {};
 	struct pnc_guard_prefix *accept;
@@ -162,7 +162,7 @@ void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *
 	guard.n_accept = n_accept;
 	guard.n_local = n_local;
 	guard.rate = (uint32_t)gc.rate;
-	DEBUGD(&cnp_dbg_proxy, "proxy: XDP guard: %zu accept entries, %zu local addresses",
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: XDP guard: %zu accept entries, %zu local addresses",
 	       n_accept, n_local);
 }
 

@@ -16,8 +16,8 @@ extern void cnpproxy_guard_fini(void);
 /* Something the tables come from changed: rebuild them soon, once. */
 extern void cnpproxy_guard_sync(void);
 /* Rebuild them now, into a program just loaded. */
-struct cnp_config;
-extern void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *cfg);
+struct pnc_config;
+extern void cnpproxy_guard_sync_now(struct pnc_learn_xdp *lx, const struct pnc_config *cfg);
 /* Why the guard does not guard although asked to; NULL: it does. */
 extern const char *cnpproxy_guard_not_operational(void);
 extern void cnpproxy_guard_show(struct vty *vty, struct json_object *json);

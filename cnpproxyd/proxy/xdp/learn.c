@@ -35,24 +35,24 @@
 #define LEARN_RETRY_S 5
 
 /* An interface of each list, each with its stages (enum pnc_xdp_role). */
-#define LEARN_IFS_MAX (2 * CNP_LEARN_IF_MAX)
+#define LEARN_IFS_MAX (2 * PNC_LEARN_IF_MAX)
 
-static const struct cnp_attach_ops learn_ops;
+static const struct cnpproxy_attach_ops learn_ops;
 
 static struct {
 	struct pnc_learn_xdp *lx;
-	const struct cnp_config *cfg; /* the last apply's */
+	const struct pnc_config *cfg; /* the last apply's */
 	struct pnc_flow_table *flows; /* the proxy role's; learning only fills it */
-	struct cnp_attach_if ifs[LEARN_IFS_MAX];
-	struct cnp_attach_set set;
+	struct cnpproxy_attach_if ifs[LEARN_IFS_MAX];
+	struct cnpproxy_attach_set set;
 	struct event *t_read;
 	uint64_t cm_events, roce_events, cm_undecodable;
 	uint64_t results[8]; /* by enum pnc_flow_result */
 	/* The program's counters of the objects loaded before this one. */
 	uint64_t xdp_base[PNC_LEARN_C_MAX];
 } learn = {
-	.cfg = &cnp_config_off,
-	.set = CNP_ATTACH_SET(&learn_ops, learn.ifs, LEARN_RETRY_S),
+	.cfg = &pnc_config_off,
+	.set = CNPPROXY_ATTACH_SET(&learn_ops, learn.ifs, LEARN_RETRY_S),
 };
 
 static void count_result(int r)
@@ -130,7 +130,7 @@ static void learn_close(void)
 		}
 	}
 	/* Closing the program detached it everywhere. */
-	cnp_attach_clear(&learn.set, NULL);
+	cnpproxy_attach_clear(&learn.set, NULL);
 	learn.lx = NULL;
 	/*
 	 * The translator's tables and the steering maps went with the program;
@@ -142,7 +142,7 @@ static void learn_close(void)
 }
 
 /* Add roles to the interface called name in the wanted set. */
-static void want(char (*names)[CNP_IFNAME_MAX], unsigned int *roles, unsigned int *n,
+static void want(char (*names)[PNC_IFNAME_MAX], unsigned int *roles, unsigned int *n,
 		 const char *name, unsigned int role)
 {
 	for (unsigned int i = 0; i < *n; i++)
@@ -155,7 +155,7 @@ static void want(char (*names)[CNP_IFNAME_MAX], unsigned int *roles, unsigned in
 }
 
 /* The interfaces the configuration names, each with the stages it runs. */
-static unsigned int wanted(const struct cnp_proxy_config *pc, char (*names)[CNP_IFNAME_MAX],
+static unsigned int wanted(const struct pnc_proxy_config *pc, char (*names)[PNC_IFNAME_MAX],
 			   unsigned int *roles)
 {
 	unsigned int n = 0;
@@ -201,9 +201,9 @@ static int learn_update(void *prog, int ifindex, unsigned int roles)
 	return pnc_learn_xdp_set_roles(prog, ifindex, roles);
 }
 
-static void learn_attached(void *prog, const struct cnp_attach_if *ai)
+static void learn_attached(void *prog, const struct cnpproxy_attach_if *ai)
 {
-	DEBUGD(&cnp_dbg_proxy, "proxy: XDP (%s) on %s", roles_str(ai->flags), ai->name);
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: XDP (%s) on %s", roles_str(ai->flags), ai->name);
 }
 
 static void learn_retry(void)
@@ -211,7 +211,7 @@ static void learn_retry(void)
 	cnpproxy_learn_apply(learn.cfg, learn.flows);
 }
 
-static const struct cnp_attach_ops learn_ops = {
+static const struct cnpproxy_attach_ops learn_ops = {
 	.what = "XDP program",
 	.what_of = learn_what,
 	.attach_error = "cannot attach XDP (another program there?)",
@@ -222,11 +222,11 @@ static const struct cnp_attach_ops learn_ops = {
 	.retry = learn_retry,
 };
 
-void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *flows)
+void cnpproxy_learn_apply(const struct pnc_config *cfg, struct pnc_flow_table *flows)
 {
-	const struct cnp_proxy_config *pc = &cfg->proxy;
-	bool on = cfg->present && cfg->role[CNP_ROLE_PROXY] && (pc->n_learn_if || pc->n_filter_if);
-	char names[LEARN_IFS_MAX][CNP_IFNAME_MAX];
+	const struct pnc_proxy_config *pc = &cfg->proxy;
+	bool on = cfg->present && cfg->role[PNC_ROLE_PROXY] && (pc->n_learn_if || pc->n_filter_if);
+	char names[LEARN_IFS_MAX][PNC_IFNAME_MAX];
 	unsigned int roles[LEARN_IFS_MAX], n;
 
 	learn.cfg = cfg;
@@ -256,7 +256,7 @@ void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *f
 	cnpproxy_xlate_sync_now(learn.lx, cfg);
 
 	n = wanted(pc, names, roles);
-	cnp_attach_sync(&learn.set, learn.lx, names, roles, n);
+	cnpproxy_attach_sync(&learn.set, learn.lx, names, roles, n);
 	/* AF_XDP sockets on the filter interfaces as they are now. */
 	cnpproxy_xsk_apply(learn.lx, cfg);
 }
@@ -273,11 +273,11 @@ void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out)
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
 static void learn_if_changed(const char *ifname, int ifindex)
 {
-	char names[LEARN_IFS_MAX][CNP_IFNAME_MAX];
+	char names[LEARN_IFS_MAX][PNC_IFNAME_MAX];
 	unsigned int roles[LEARN_IFS_MAX], n;
 
 	n = wanted(&learn.cfg->proxy, names, roles);
-	if (cnp_attach_if_changed(&learn.set, learn.lx, names, n, ifname, ifindex))
+	if (cnpproxy_attach_if_changed(&learn.set, learn.lx, names, n, ifname, ifindex))
 		learn_retry();
 	else
 		/* The program may be gone from it; so go its AF_XDP sockets. */
@@ -286,7 +286,7 @@ static void learn_if_changed(const char *ifname, int ifindex)
 
 const char *cnpproxy_learn_not_operational(void)
 {
-	return cnp_attach_not_operational(&learn.set);
+	return cnpproxy_attach_not_operational(&learn.set);
 }
 
 void cnpproxy_learn_init(void)
@@ -301,9 +301,9 @@ void cnpproxy_learn_fini(void)
 	cnpproxy_xsk_flows(false);
 }
 
-bool cnpproxy_learn_attachment(unsigned int i, struct cnp_attach_if *out)
+bool cnpproxy_learn_attachment(unsigned int i, struct cnpproxy_attach_if *out)
 {
-	return cnp_attach_view(&learn.set, i, out);
+	return cnpproxy_attach_view(&learn.set, i, out);
 }
 
 void cnpproxy_learn_counters_clear(void)
@@ -322,7 +322,7 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 {
 	struct pnc_learn_counters xc;
 	json_object *jl = NULL, *ji = NULL, *jx = NULL, *jr = NULL;
-	struct cnp_attach_if ai;
+	struct cnpproxy_attach_if ai;
 	unsigned int i;
 
 	cnpproxy_learn_xdp_counters(&xc);
@@ -372,7 +372,7 @@ void cnpproxy_learn_show(struct vty *vty, struct json_object *json)
 			vty_out(vty, "  xdp %-24s %" PRIu64 "\n", pnc_learn_counter_name(i),
 				xc.v[i]);
 	}
-	for (i = 0; cnp_attach_view(&learn.set, i, &ai); i++) {
+	for (i = 0; cnpproxy_attach_view(&learn.set, i, &ai); i++) {
 		const char *state = ai.ifindex ? "attached" : ai.error;
 
 		if (ji) {

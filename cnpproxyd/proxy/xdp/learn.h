@@ -25,8 +25,8 @@ struct pnc_learn_counters;
  * Follow the configuration: load, attach, detach, unload.  flows: where
  * learned pairs go, the proxy role's table (NULL when it has none).
  */
-struct cnp_config;
-extern void cnpproxy_learn_apply(const struct cnp_config *cfg, struct pnc_flow_table *flows);
+struct pnc_config;
+extern void cnpproxy_learn_apply(const struct pnc_config *cfg, struct pnc_flow_table *flows);
 extern void cnpproxy_learn_init(void);
 /* A configured learning interface that does not learn, and why; NULL: all do. */
 extern const char *cnpproxy_learn_not_operational(void);
@@ -39,7 +39,7 @@ extern void cnpproxy_learn_counters_clear(void);
 extern void cnpproxy_learn_xdp_counters(struct pnc_learn_counters *out);
 
 /* Its interface at position i, for the operational state; false past the end. */
-struct cnp_attach_if;
-extern bool cnpproxy_learn_attachment(unsigned int i, struct cnp_attach_if *out);
+struct cnpproxy_attach_if;
+extern bool cnpproxy_learn_attachment(unsigned int i, struct cnpproxy_attach_if *out);
 
 #endif /* _CNPPROXY_PROXY_XDP_LEARN_H */

@@ -60,31 +60,31 @@ static struct {
 	/* The proxy's flow table, handed by the program's owner; NULL: role off. */
 	struct pnc_flow_table *table;
 	struct pnc_learn_xdp *lx; /* the program the tables below are in */
-	const struct cnp_config *config; /* handed with it */
+	const struct pnc_config *config; /* handed with it */
 	struct hash *published;
 	uint64_t flow_gen;		    /* flow table generation published */
 	const struct pnc_flow_table *flows; /* flow_gen is of this table */
 	uint64_t mark;
 	struct pnc_xlate_cfg cfg; /* as last written; enabled 0 when off */
 	/* The sender formats the published flows were chosen by. */
-	struct cnp_sender senders[CNP_SENDER_MAX];
+	struct pnc_sender senders[PNC_SENDER_MAX];
 	unsigned int n_senders;
 	int tx[PNC_XLATE_TX_MAX];
 	size_t n_tx;
 	const char *error;
 	struct event *t_sync, *t_poll;
 } xl = {
-	.config = &cnp_config_off,
+	.config = &pnc_config_off,
 };
 
-const char *cnp_fast_path_name(enum cnp_fast_path p)
+const char *cnpproxy_fast_path_name(enum pnc_fast_path p)
 {
 	switch (p) {
-	case CNP_FAST_PATH_XDP:
+	case PNC_FAST_PATH_XDP:
 		return "xdp";
-	case CNP_FAST_PATH_AF_XDP:
+	case PNC_FAST_PATH_AF_XDP:
 		return "af-xdp";
-	case CNP_FAST_PATH_SOCKET:
+	case PNC_FAST_PATH_SOCKET:
 		break;
 	}
 	return "socket";
@@ -110,17 +110,17 @@ static void xl_flow_free(void *p)
 
 static bool wanted(void)
 {
-	const struct cnp_proxy_config *pc = &xl.config->proxy;
+	const struct pnc_proxy_config *pc = &xl.config->proxy;
 
-	return pc->fast_path == CNP_FAST_PATH_XDP && pc->n_filter_if && xl.table;
+	return pc->fast_path == PNC_FAST_PATH_XDP && pc->n_filter_if && xl.table;
 }
 
 /* ---- settings -------------------------------------------------------- */
 
 static void settings(struct pnc_xlate_cfg *xc)
 {
-	const struct cnp_proxy_config *pc = &xl.config->proxy;
-	struct cnp_reaction r;
+	const struct pnc_proxy_config *pc = &xl.config->proxy;
+	struct pnc_reaction r;
 
 	memset(xc, 0, sizeof(*xc));
 	xc->enabled = 1;
@@ -130,7 +130,7 @@ static void settings(struct pnc_xlate_cfg *xc)
 	memcpy(xc->src4, pc->src4, sizeof(xc->src4));
 	memcpy(xc->src6, pc->src6, sizeof(xc->src6));
 	for (uint8_t cl = 0; cl < PNC_XLATE_LEVELS; cl++) {
-		cnp_reaction_for(&pc->level, CNP_FMT_ROCEV2_CNP, cl, &r);
+		pnc_reaction_for(&pc->level, PNC_FMT_ROCEV2_CNP, cl, &r);
 		xc->factor[cl] = r.send ? MAX(r.interval_factor, 1) : 0;
 	}
 	xc->min_interval_ns = (uint64_t)pc->cnp_min_interval_us * 1000u;
@@ -147,14 +147,14 @@ struct publish {
 
 static void publish_flow(const struct pnc_flow *f, void *arg)
 {
-	const struct cnp_proxy_config *pc = &xl.config->proxy;
+	const struct pnc_proxy_config *pc = &xl.config->proxy;
 	struct publish *pub = arg;
 	struct xl_flow lookup = {}, *e;
 	bool fresh = false;
 	int err;
 
-	if (cnp_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender) !=
-	    CNP_FMT_ROCEV2_CNP)
+	if (pnc_sender_format_of(pc->senders, pc->n_senders, f->ip_version, f->sender) !=
+	    PNC_FMT_ROCEV2_CNP)
 		return;
 	lookup.key.version = f->ip_version;
 	lookup.key.receiver_qpn = f->receiver_qpn;
@@ -214,7 +214,7 @@ static int publish_flows(struct pnc_learn_xdp *lx)
 		hash_iterate(xl.published, sweep_flow, &pub);
 	}
 	xl.flow_gen = pnc_flow_table_generation(xl.table);
-	DEBUGD(&cnp_dbg_proxy, "proxy: XDP translator: %zu flows published", pub.n);
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: XDP translator: %zu flows published", pub.n);
 	return pub.err;
 }
 
@@ -259,7 +259,7 @@ static int publish_tx(struct pnc_learn_xdp *lx)
 	}
 	memcpy(xl.tx, tx, n * sizeof(tx[0]));
 	xl.n_tx = n;
-	DEBUGD(&cnp_dbg_proxy, "proxy: XDP translator: %zu transmit interfaces", n);
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: XDP translator: %zu transmit interfaces", n);
 	return err;
 }
 
@@ -280,9 +280,9 @@ static void turn_off(struct pnc_learn_xdp *lx)
 	withdraw_flows(lx);
 }
 
-void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
+void cnpproxy_xlate_sync_now(struct pnc_learn_xdp *lx, const struct pnc_config *cfg)
 {
-	const struct cnp_proxy_config *pc = &cfg->proxy;
+	const struct pnc_proxy_config *pc = &cfg->proxy;
 	struct pnc_xlate_cfg xc;
 	bool changed;
 	int err;
@@ -368,7 +368,7 @@ void cnpproxy_xlate_flows_changed(void)
 
 const char *cnpproxy_xlate_not_operational(void)
 {
-	if (xl.config->proxy.fast_path != CNP_FAST_PATH_XDP || !xl.table)
+	if (xl.config->proxy.fast_path != PNC_FAST_PATH_XDP || !xl.table)
 		return NULL;
 	if (!xl.config->proxy.n_filter_if)
 		return "fast-path xdp: no filter-interface to translate on";
@@ -383,9 +383,9 @@ const char *cnpproxy_xlate_not_operational(void)
 
 void cnpproxy_xlate_show(struct vty *vty, struct json_object *json)
 {
-	const struct cnp_proxy_config *pc = &xl.config->proxy;
+	const struct pnc_proxy_config *pc = &xl.config->proxy;
 	const char *why = cnpproxy_xlate_not_operational();
-	bool xdp = pc->fast_path == CNP_FAST_PATH_XDP;
+	bool xdp = pc->fast_path == PNC_FAST_PATH_XDP;
 	bool on = xdp && xl.cfg.enabled && !why;
 	struct interface *ifp;
 
@@ -393,7 +393,7 @@ void cnpproxy_xlate_show(struct vty *vty, struct json_object *json)
 		json_object *jf = json_object_new_object();
 		json_object *jt = json_object_new_array();
 
-		json_object_string_add(jf, "mode", cnp_fast_path_name(pc->fast_path));
+		json_object_string_add(jf, "mode", cnpproxy_fast_path_name(pc->fast_path));
 		json_object_boolean_add(jf, "active", on);
 		if (why)
 			json_object_string_add(jf, "reason", why);

@@ -51,7 +51,7 @@ struct xk_queue {
 /* An interface with sockets; its slots start at its position * QUEUES_MAX. */
 struct xk_if {
 	bool used;
-	char name[CNP_IFNAME_MAX];
+	char name[PNC_IFNAME_MAX];
 	int ifindex;
 	unsigned int n_queues;
 	bool zero_copy;
@@ -59,7 +59,7 @@ struct xk_if {
 };
 
 struct xk_want {
-	char name[CNP_IFNAME_MAX];
+	char name[PNC_IFNAME_MAX];
 	int ifindex;
 };
 
@@ -69,7 +69,7 @@ static struct {
 	void (*rx_flush)(void);
 	/* The main thread's, written under the mutex. */
 	struct pnc_learn_xdp *lx;
-	const struct cnp_config *config; /* handed with it */
+	const struct pnc_config *config; /* handed with it */
 	bool proxy_on;		/* the role runs: it has a flow table */
 	int sockets_fd, ifs_fd; /* duplicates of the program's steering maps */
 	uint64_t maps_gen;
@@ -92,7 +92,7 @@ static struct {
 	char warned[160]; /* the failure last logged */
 	struct event *t_sync, *t_check, *t_busy;
 } xk = {
-	.config = &cnp_config_off,
+	.config = &pnc_config_off,
 	.sockets_fd = -1,
 	.ifs_fd = -1,
 	.t_sockets_fd = -1,
@@ -154,7 +154,7 @@ static void xk_if_close(struct xk_if *xi)
 	}
 	for (unsigned int k = 0; k < xi->n_queues; k++)
 		pnc_xsk_close(xi->q[k].sock);
-	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP sockets of %s closed", xi->name);
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: AF_XDP sockets of %s closed", xi->name);
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		memset(xi, 0, sizeof(*xi));
 	}
@@ -235,7 +235,7 @@ static bool xk_if_open(struct xk_if *xi, const struct xk_want *w, char *why, siz
 		xi->used = true;
 	}
 	xk_arm(xi);
-	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP on %s: %u queues, %s", xi->name, xi->n_queues,
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: AF_XDP on %s: %u queues, %s", xi->name, xi->n_queues,
 	       xi->zero_copy ? "zero-copy" : "copy mode");
 	return true;
 }
@@ -450,10 +450,10 @@ void cnpproxy_xsk_flows(bool proxy_on)
 	xk.proxy_on = proxy_on;
 }
 
-void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
+void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx, const struct pnc_config *cfg)
 {
-	const struct cnp_proxy_config *pc = &cfg->proxy;
-	bool on = lx && xk.proxy_on && pc->fast_path == CNP_FAST_PATH_AF_XDP;
+	const struct pnc_proxy_config *pc = &cfg->proxy;
+	bool on = lx && xk.proxy_on && pc->fast_path == PNC_FAST_PATH_AF_XDP;
 
 	xk.config = cfg;
 	frr_with_mutex (&cnpproxy_fp_mtx) {
@@ -478,7 +478,7 @@ void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
 
 			if (!ifindex || xk.n_want == PNC_XSK_IFS_MAX)
 				continue;
-			strlcpy(xk.want[xk.n_want].name, pc->filter_if[i], CNP_IFNAME_MAX);
+			strlcpy(xk.want[xk.n_want].name, pc->filter_if[i], PNC_IFNAME_MAX);
 			xk.want[xk.n_want++].ifindex = ifindex;
 		}
 		/* Until the thread has been at it: status must not say it runs. */
@@ -492,9 +492,9 @@ void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx, const struct cnp_config *cfg)
 const char *cnpproxy_xsk_not_operational(void)
 {
 	static char why[sizeof(xk.error)];
-	const struct cnp_proxy_config *pc = &xk.config->proxy;
+	const struct pnc_proxy_config *pc = &xk.config->proxy;
 
-	if (pc->fast_path != CNP_FAST_PATH_AF_XDP || !xk.proxy_on)
+	if (pc->fast_path != PNC_FAST_PATH_AF_XDP || !xk.proxy_on)
 		return NULL;
 	if (!pc->n_filter_if)
 		return "fast-path af-xdp: no filter-interface to receive on";
@@ -536,11 +536,11 @@ void cnpproxy_xsk_counters_clear(void)
 
 void cnpproxy_xsk_show(struct vty *vty, struct json_object *json)
 {
-	const struct cnp_proxy_config *pc = &xk.config->proxy;
+	const struct pnc_proxy_config *pc = &xk.config->proxy;
 	const char *why = cnpproxy_xsk_not_operational();
 	json_object *jx = NULL, *js = NULL;
 
-	if (pc->fast_path != CNP_FAST_PATH_AF_XDP)
+	if (pc->fast_path != PNC_FAST_PATH_AF_XDP)
 		return;
 	if (json) {
 		jx = json_object_new_object();

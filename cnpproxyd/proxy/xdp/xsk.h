@@ -27,8 +27,8 @@ extern void cnpproxy_xsk_receiver(pnc_xsk_frame_cb rx, void (*flush)(void));
 /* Whether the proxy role runs (from the program's owner). */
 extern void cnpproxy_xsk_flows(bool proxy_on);
 /* The configuration or the program changed (lx NULL: none loaded). */
-struct cnp_config;
-extern void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx, const struct cnp_config *cfg);
+struct pnc_config;
+extern void cnpproxy_xsk_apply(struct pnc_learn_xdp *lx, const struct pnc_config *cfg);
 /* Why AF_XDP asked for does not run, or NULL. */
 extern const char *cnpproxy_xsk_not_operational(void);
 /* Frames the kernel dropped before the sockets; cnpproxy_fp_mtx held. */

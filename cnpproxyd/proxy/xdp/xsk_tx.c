@@ -321,7 +321,7 @@ static void tx_close(struct tx_if *ti)
 		cnpproxy_xsk_tx_forget(ti->sock);
 	}
 	pnc_xsk_close(ti->sock);
-	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP transmit socket of %s closed", ti->name);
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: AF_XDP transmit socket of %s closed", ti->name);
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		memset(ti, 0, sizeof(*ti));
 	}
@@ -354,8 +354,9 @@ static void tx_open(int ifindex)
 	if (err) {
 		/* Another AF_XDP user of queue 0, say: the raw socket, asked again later. */
 		if (ti)
-			DEBUGD(&cnp_dbg_proxy, "proxy: no AF_XDP transmit socket on %s: %s: %s",
-			       ti->name, what, safe_strerror(-err));
+			DEBUGD(&cnpproxy_dbg_proxy,
+			       "proxy: no AF_XDP transmit socket on %s: %s: %s", ti->name, what,
+			       safe_strerror(-err));
 		frr_with_mutex (&cnpproxy_fp_mtx) {
 			if (ti)
 				memset(ti, 0, sizeof(*ti));
@@ -368,7 +369,7 @@ static void tx_open(int ifindex)
 		ti->last_used = cnpproxy_now_us();
 		ti->used = true;
 	}
-	DEBUGD(&cnp_dbg_proxy, "proxy: AF_XDP transmit socket on %s", ti->name);
+	DEBUGD(&cnpproxy_dbg_proxy, "proxy: AF_XDP transmit socket on %s", ti->name);
 }
 
 struct nh_job {
