@@ -40,7 +40,7 @@ enum pnc_sender_format {
 #define PNC_LEARN_IF_MAX   16
 #define PNC_IFNAME_MAX	   16 /* IFNAMSIZ */
 
-#define PNC_FL_TUNNEL_MAX 16
+#define PNC_TUNNEL_PREFIX_MAX 16
 #define PNC_SENDER_MAX	  64
 #define PNC_DEVICE_ID_MAX 64
 
@@ -78,7 +78,7 @@ struct pnc_level_policy {
 };
 
 /* A prefix whose traffic enters the flow-label tunnel, and its egress PE. */
-struct pnc_fl_tunnel {
+struct pnc_tunnel_prefix {
 	uint8_t family; /* 4 or 6 */
 	uint8_t prefix[16];
 	uint8_t plen;
@@ -117,22 +117,22 @@ struct pnc_proxy_config {
 	uint8_t fast_path; /* enum pnc_fast_path */
 	bool fast_path_busy_poll;
 	/*
-	 * Seed 001 ingress PE: flows to the tunnel prefixes leave fl_if in
-	 * an outer IPv6 header from fl_src with a per-flow flow label.
+	 * Seed 001 ingress PE: flows to the tunnel prefixes leave tunnel_if in
+	 * an outer IPv6 header from tunnel_src with a per-flow flow label.
 	 */
-	bool fl_enabled;
-	char fl_if[PNC_IFNAME_MAX];
-	uint8_t fl_src[16];
-	struct pnc_fl_tunnel fl_tunnels[PNC_FL_TUNNEL_MAX];
-	unsigned int n_fl_tunnels;
+	bool tunnel_enabled;
+	char tunnel_if[PNC_IFNAME_MAX];
+	uint8_t tunnel_src[16];
+	struct pnc_tunnel_prefix tunnel_prefixes[PNC_TUNNEL_PREFIX_MAX];
+	unsigned int n_tunnel_prefixes;
 	/*
 	 * Seed 003 3.2.2.1: a light notification of a tunnelled flow slows
 	 * the flow here, into the tunnel, and the sender hears nothing.
 	 */
-	bool fl_shape;
-	uint8_t fl_shape_step;	      /* percent cut per light notification */
-	uint32_t fl_shape_floor_mbps; /* never below */
-	uint32_t fl_shape_hold_us;    /* released this long after the last one */
+	bool tunnel_shape;
+	uint8_t tunnel_shape_step;	  /* percent cut per light notification */
+	uint32_t tunnel_shape_floor_mbps; /* never below */
+	uint32_t tunnel_shape_hold_us;	  /* released this long after the last one */
 	/* Sender-native formats; senders outside every prefix get CNPs. */
 	struct pnc_sender senders[PNC_SENDER_MAX];
 	unsigned int n_senders;
@@ -146,8 +146,8 @@ struct pnc_proxy_config {
 
 #define PNC_CP_IF_MAX	  16
 #define PNC_BORDER_IF_MAX 16
-#define PNC_TE_IF_MAX	  16
-#define PNC_TE_SID_MAX	  16
+#define PNC_EGRESS_IF_MAX  16
+#define PNC_EGRESS_SID_MAX 16
 
 /* A watched egress interface of the congestion point role. */
 struct pnc_cp_if_config {
@@ -202,10 +202,10 @@ struct pnc_config {
 	char border_if[PNC_BORDER_IF_MAX][PNC_IFNAME_MAX];
 	unsigned int n_border_if;
 	/* Egress PE of the flow-label tunnel: where, and for which outer destinations. */
-	char te_if[PNC_TE_IF_MAX][PNC_IFNAME_MAX];
-	unsigned int n_te_if;
-	uint8_t te_sid[PNC_TE_SID_MAX][16];
-	unsigned int n_te_sid;
+	char egress_if[PNC_EGRESS_IF_MAX][PNC_IFNAME_MAX];
+	unsigned int n_egress_if;
+	uint8_t egress_sid[PNC_EGRESS_SID_MAX][16];
+	unsigned int n_egress_sid;
 };
 
 /* Nothing configured: every role off, every value zero. */

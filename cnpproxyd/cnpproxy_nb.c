@@ -250,7 +250,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.cbs = {
 				.create = cnpproxy_nb_create,
 				.destroy = cnpproxy_nb_destroy,
-				.cli_show = cli_show_cnpproxy_fl,
+				.cli_show = cli_show_cnpproxy_tunnel,
 			},
 		},
 		{
@@ -270,7 +270,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.cbs = {
 				.create = cnpproxy_nb_create,
 				.destroy = cnpproxy_nb_destroy,
-				.cli_show = cli_show_cnpproxy_fl_shaping,
+				.cli_show = cli_show_cnpproxy_tunnel_shaping,
 			},
 		},
 		{
@@ -296,7 +296,7 @@ const struct frr_yang_module_info frr_cnpproxyd_info = {
 			.cbs = {
 				.create = cnpproxy_nb_create,
 				.destroy = cnpproxy_nb_destroy,
-				.cli_show = cli_show_cnpproxy_fl_tunnel,
+				.cli_show = cli_show_cnpproxy_tunnel_prefix,
 			},
 		},
 		{

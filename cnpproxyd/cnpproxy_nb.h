@@ -42,10 +42,11 @@ int cnpproxy_unicast_validate(struct nb_cb_modify_args *args, const char *what);
 int cnpproxy_tunnel_address_modify(struct nb_cb_modify_args *args);
 /* The tunnel's settings from the committed cnpproxy node (NULL: none) into pc. */
 void cnpproxy_tunnel_config_load(struct pnc_proxy_config *pc, const struct lyd_node *cnpproxy);
-void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
-void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
-void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode,
-				  bool show_defaults);
+void cli_show_cnpproxy_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults);
+void cli_show_cnpproxy_tunnel_prefix(struct vty *vty, const struct lyd_node *dnode,
+				     bool show_defaults);
+void cli_show_cnpproxy_tunnel_shaping(struct vty *vty, const struct lyd_node *dnode,
+				      bool show_defaults);
 
 /* Operational state (cnpproxy_nb_state.c). */
 struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args);

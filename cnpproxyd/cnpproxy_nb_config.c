@@ -183,9 +183,9 @@ static int te_sid_add(const struct lyd_node *dnode, void *arg)
 	struct pnc_config *cfg = arg;
 	struct ipaddr a;
 
-	if (cfg->n_te_sid < PNC_TE_SID_MAX) {
+	if (cfg->n_egress_sid < PNC_EGRESS_SID_MAX) {
 		yang_dnode_get_ip(&a, dnode, NULL);
-		memcpy(cfg->te_sid[cfg->n_te_sid++], &a.ipaddr_v6, 16);
+		memcpy(cfg->egress_sid[cfg->n_egress_sid++], &a.ipaddr_v6, 16);
 	}
 	return YANG_ITER_CONTINUE;
 }
@@ -234,7 +234,7 @@ void cnpproxy_apply_finish(struct nb_cb_apply_finish_args *args)
 	cnpproxy_cp_config_load(&cfg->cp, cnpproxy);
 	yang_dnode_iterate(if_name_add, IF_NAMES(cfg->border_if, cfg->n_border_if), cnpproxy,
 			   "border-interface");
-	yang_dnode_iterate(if_name_add, IF_NAMES(cfg->te_if, cfg->n_te_if), cnpproxy,
+	yang_dnode_iterate(if_name_add, IF_NAMES(cfg->egress_if, cfg->n_egress_if), cnpproxy,
 			   "tunnel-egress/interface");
 	yang_dnode_iterate(te_sid_add, cfg, cnpproxy, "tunnel-egress/sid");
 	DEBUGD(&cnpproxy_dbg_nb, "northbound: configuration read (proxy %s, congestion point %s)",

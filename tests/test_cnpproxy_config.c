@@ -113,7 +113,7 @@ static void test_proxy_defaults(void **state)
 	assert_false(cfg.proxy.src6_set);
 	assert_string_equal(cfg.proxy.accept_plist, "");
 	assert_int_equal(cfg.proxy.n_learn_if, 0);
-	assert_false(cfg.proxy.fl_enabled);
+	assert_false(cfg.proxy.tunnel_enabled);
 	assert_int_equal(cfg.cp.n_if, 0);
 }
 

@@ -539,7 +539,7 @@ const char *cnpproxy_proxy_not_operational(void)
 	why = cnpproxy_xsk_not_operational();
 	if (why)
 		return why;
-	if (pn.cfg->proxy.fl_enabled && cnpproxy_tunnel_not_operational())
+	if (pn.cfg->proxy.tunnel_enabled && cnpproxy_tunnel_not_operational())
 		return cnpproxy_tunnel_not_operational();
 	return NULL;
 }

@@ -40,7 +40,7 @@ static int tunnel_no(struct vty *vty, const char *ifname, const char *src)
 /*
  * XPath: /frr-cnpproxyd:cnpproxyd/cnpproxy/proxy/flow-label-tunnel
  */
-DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
+DEFPY_YANG(cnpproxy_proxy_tunnel, cnpproxy_proxy_tunnel_cmd,
 	   "[no] proxy flow-label-tunnel ![interface IFNAME$ifname source X:X::X:X$src]",
 	   NO_STR
 	   "Proxy role\n"
@@ -64,8 +64,8 @@ DEFPY_YANG(cnpproxy_proxy_fl, cnpproxy_proxy_fl_cmd,
 #define FL_TUNNEL_XPATH "./proxy/flow-label-tunnel/tunnel[prefix='%s']%s"
 
 /* A change to the tunnel entry of a prefix, or to node below it (path). */
-static void fl_tunnel_change(struct vty *vty, const char *pbuf, const char *path,
-			     enum nb_operation op, const char *value)
+static void tunnel_change(struct vty *vty, const char *pbuf, const char *path,
+			  enum nb_operation op, const char *value)
 {
 	char xpath[XPATH_MAXLEN];
 
@@ -94,7 +94,7 @@ static bool vxlan_matches(struct vty *vty, const struct prefix *pfx, const char 
 	return cnpproxy_cli_typed_matches(vty, cnpproxy_cli_candidate(vty, xpath), mac);
 }
 
-DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
+DEFPY_YANG(cnpproxy_proxy_tunnel_prefix, cnpproxy_proxy_tunnel_prefix_cmd,
 	   "[no] proxy flow-label-tunnel prefix <A.B.C.D/M|X:X::X:X/M>$pfx ![endpoint X:X::X:X$ep [vxlan vni (1-16777215)$vni router-mac X:X:X:X:X:X$mac]]",
 	   NO_STR
 	   "Proxy role\n"
@@ -121,18 +121,18 @@ DEFPY_YANG(cnpproxy_proxy_fl_tunnel, cnpproxy_proxy_fl_tunnel_cmd,
 	if (!tunnel_enabled(vty))
 		return CMD_WARNING_CONFIG_FAILED;
 	cnpproxy_cli_prefix_key(pfx, pbuf, sizeof(pbuf));
-	fl_tunnel_change(vty, pbuf, "", NB_OP_CREATE, NULL);
-	fl_tunnel_change(vty, pbuf, "/endpoint", NB_OP_MODIFY, ep_str);
+	tunnel_change(vty, pbuf, "", NB_OP_CREATE, NULL);
+	tunnel_change(vty, pbuf, "/endpoint", NB_OP_MODIFY, ep_str);
 	/* The whole entry is what was typed: without vxlan, the plain tunnel. */
-	fl_tunnel_change(vty, pbuf, "/vxlan", vni_str ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
+	tunnel_change(vty, pbuf, "/vxlan", vni_str ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
 	if (vni_str) {
-		fl_tunnel_change(vty, pbuf, "/vxlan/vni", NB_OP_MODIFY, vni_str);
-		fl_tunnel_change(vty, pbuf, "/vxlan/router-mac", NB_OP_MODIFY, mac_str);
+		tunnel_change(vty, pbuf, "/vxlan/vni", NB_OP_MODIFY, vni_str);
+		tunnel_change(vty, pbuf, "/vxlan/router-mac", NB_OP_MODIFY, mac_str);
 	}
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
+DEFPY_YANG(cnpproxy_proxy_tunnel_shaping, cnpproxy_proxy_tunnel_shaping_cmd,
 	   "[no] proxy flow-label-tunnel local-shaping [{step (1-99)$step|floor (1-4000000)$floor|hold-time (1000-60000000)$hold}]",
 	   NO_STR
 	   "Proxy role\n"
@@ -167,7 +167,8 @@ DEFPY_YANG(cnpproxy_proxy_fl_shaping, cnpproxy_proxy_fl_shaping_cmd,
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+void cli_show_cnpproxy_tunnel_shaping(struct vty *vty, const struct lyd_node *dnode,
+				      bool show_defaults)
 {
 	vty_out(vty, " proxy flow-label-tunnel local-shaping");
 	if (show_defaults || !yang_dnode_is_default(dnode, "step"))
@@ -179,13 +180,14 @@ void cli_show_cnpproxy_fl_shaping(struct vty *vty, const struct lyd_node *dnode,
 	vty_out(vty, "\n");
 }
 
-void cli_show_cnpproxy_fl(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+void cli_show_cnpproxy_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
 {
 	vty_out(vty, " proxy flow-label-tunnel interface %s source %s\n",
 		yang_dnode_get_string(dnode, "interface"), yang_dnode_get_string(dnode, "source"));
 }
 
-void cli_show_cnpproxy_fl_tunnel(struct vty *vty, const struct lyd_node *dnode, bool show_defaults)
+void cli_show_cnpproxy_tunnel_prefix(struct vty *vty, const struct lyd_node *dnode,
+				     bool show_defaults)
 {
 	vty_out(vty, " proxy flow-label-tunnel prefix %s endpoint %s",
 		yang_dnode_get_string(dnode, "prefix"), yang_dnode_get_string(dnode, "endpoint"));
@@ -234,8 +236,8 @@ void cli_show_cnpproxy_tunnel_egress(struct vty *vty, const struct lyd_node *dno
 
 void cnpproxy_tunnel_cli_init(void)
 {
-	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_tunnel_cmd);
-	install_element(CNPPROXY_NODE, &cnpproxy_proxy_fl_shaping_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_tunnel_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_tunnel_prefix_cmd);
+	install_element(CNPPROXY_NODE, &cnpproxy_proxy_tunnel_shaping_cmd);
 	install_element(CNPPROXY_NODE, &cnpproxy_tunnel_egress_cmd);
 }

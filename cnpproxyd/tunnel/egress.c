@@ -29,135 +29,135 @@
 
 #define DECAP_RETRY_S 5
 
-static int decap_attach(void *prog, int ifindex, unsigned int flags)
+static int egress_attach(void *prog, int ifindex, unsigned int flags)
 {
 	return pnc_flenc_attach_decap(prog, ifindex);
 }
 
-static void decap_detach(void *prog, int ifindex)
+static void egress_detach(void *prog, int ifindex)
 {
 	pnc_flenc_detach_decap(prog, ifindex);
 }
 
-static void decap_attached(void *prog, const struct cnpproxy_attach_if *ai)
+static void egress_attached(void *prog, const struct cnpproxy_attach_if *ai)
 {
 	zlog_info("cnpproxyd: tunnel egress on %s", ai->name);
 }
 
-static void decap_retry(void);
+static void egress_retry(void);
 
-static const struct cnpproxy_attach_ops decap_ops = {
+static const struct cnpproxy_attach_ops egress_ops = {
 	.what = "tunnel egress",
 	.attach_error = "cannot attach the decapsulation program",
-	.attach = decap_attach,
-	.detach = decap_detach,
-	.attached = decap_attached,
-	.retry = decap_retry,
+	.attach = egress_attach,
+	.detach = egress_detach,
+	.attached = egress_attached,
+	.retry = egress_retry,
 };
 
 static struct {
 	const struct pnc_config *cfg; /* the last apply's */
 	struct pnc_flenc_tc *fe;
 	/* The SIDs the program was loaded with: a change reloads it. */
-	uint8_t sids[PNC_TE_SID_MAX][16];
+	uint8_t sids[PNC_EGRESS_SID_MAX][16];
 	unsigned int n_sids;
-	struct cnpproxy_attach_if ifs[PNC_TE_IF_MAX];
+	struct cnpproxy_attach_if ifs[PNC_EGRESS_IF_MAX];
 	struct cnpproxy_attach_set set;
-} decap = {
+} egress = {
 	.cfg = &pnc_config_off,
-	.set = CNPPROXY_ATTACH_SET(&decap_ops, decap.ifs, DECAP_RETRY_S),
+	.set = CNPPROXY_ATTACH_SET(&egress_ops, egress.ifs, DECAP_RETRY_S),
 };
 
-static void decap_close(void)
+static void egress_close(void)
 {
-	cnpproxy_attach_clear(&decap.set, decap.fe);
-	if (decap.fe) {
+	cnpproxy_attach_clear(&egress.set, egress.fe);
+	if (egress.fe) {
 		frr_with_privs (&cnpproxy_privs) {
-			pnc_flenc_close(decap.fe);
+			pnc_flenc_close(egress.fe);
 		}
 	}
-	decap.fe = NULL;
-	decap.n_sids = 0;
+	egress.fe = NULL;
+	egress.n_sids = 0;
 }
 
 /* Load the program for the configured SIDs, unless it runs with them. */
-static bool decap_load(const struct pnc_config *cfg)
+static bool egress_load(const struct pnc_config *cfg)
 {
-	if (decap.fe && decap.n_sids == cfg->n_te_sid &&
-	    !memcmp(decap.sids, cfg->te_sid, cfg->n_te_sid * 16))
+	if (egress.fe && egress.n_sids == cfg->n_egress_sid &&
+	    !memcmp(egress.sids, cfg->egress_sid, cfg->n_egress_sid * 16))
 		return true;
-	decap_close();
+	egress_close();
 	frr_with_privs (&cnpproxy_privs) {
-		decap.fe = pnc_flenc_open(NULL);
+		egress.fe = pnc_flenc_open(NULL);
 	}
-	if (!decap.fe) {
-		decap.set.error = "cannot load the decapsulation program";
+	if (!egress.fe) {
+		egress.set.error = "cannot load the decapsulation program";
 		zlog_warn("cnpproxyd: cannot load the decapsulation program: %s",
 			  safe_strerror(errno));
 		return false;
 	}
-	for (unsigned int i = 0; i < cfg->n_te_sid; i++) {
-		if (pnc_flenc_add_sid(decap.fe, cfg->te_sid[i])) {
-			decap.set.error = "cannot add a SID to the decapsulation program";
+	for (unsigned int i = 0; i < cfg->n_egress_sid; i++) {
+		if (pnc_flenc_add_sid(egress.fe, cfg->egress_sid[i])) {
+			egress.set.error = "cannot add a SID to the decapsulation program";
 			return false;
 		}
 	}
-	memcpy(decap.sids, cfg->te_sid, sizeof(decap.sids));
-	decap.n_sids = cfg->n_te_sid;
+	memcpy(egress.sids, cfg->egress_sid, sizeof(egress.sids));
+	egress.n_sids = cfg->n_egress_sid;
 	return true;
 }
 
 void cnpproxy_egress_apply(const struct pnc_config *cfg)
 {
-	decap.cfg = cfg;
-	decap.set.error = NULL;
-	if (!cfg->present || !cfg->n_te_if || !cfg->n_te_sid) {
-		decap_close();
-		if (cfg->present && cfg->n_te_if)
-			decap.set.error = "no tunnel-egress sid: nothing to decapsulate";
+	egress.cfg = cfg;
+	egress.set.error = NULL;
+	if (!cfg->present || !cfg->n_egress_if || !cfg->n_egress_sid) {
+		egress_close();
+		if (cfg->present && cfg->n_egress_if)
+			egress.set.error = "no tunnel-egress sid: nothing to decapsulate";
 		return;
 	}
-	if (!decap_load(cfg))
+	if (!egress_load(cfg))
 		return;
-	cnpproxy_attach_sync(&decap.set, decap.fe, cfg->te_if, NULL, cfg->n_te_if);
+	cnpproxy_attach_sync(&egress.set, egress.fe, cfg->egress_if, NULL, cfg->n_egress_if);
 }
 
-static void decap_retry(void)
+static void egress_retry(void)
 {
-	cnpproxy_egress_apply(decap.cfg);
+	cnpproxy_egress_apply(egress.cfg);
 }
 
-static void decap_if_changed(const char *ifname, int ifindex)
+static void egress_if_changed(const char *ifname, int ifindex)
 {
-	const struct pnc_config *cfg = decap.cfg;
+	const struct pnc_config *cfg = egress.cfg;
 
-	if (cnpproxy_attach_if_changed(&decap.set, decap.fe, cfg->te_if, cfg->n_te_if, ifname,
-				       ifindex))
-		decap_retry();
+	if (cnpproxy_attach_if_changed(&egress.set, egress.fe, cfg->egress_if, cfg->n_egress_if,
+				       ifname, ifindex))
+		egress_retry();
 }
 
 const char *cnpproxy_egress_not_operational(void)
 {
-	return cnpproxy_attach_not_operational(&decap.set);
+	return cnpproxy_attach_not_operational(&egress.set);
 }
 
 void cnpproxy_egress_count(unsigned int *configured, unsigned int *attached)
 {
-	*configured = decap.cfg->present ? decap.cfg->n_te_if : 0;
-	*attached = cnpproxy_attach_count(&decap.set);
+	*configured = egress.cfg->present ? egress.cfg->n_egress_if : 0;
+	*attached = cnpproxy_attach_count(&egress.set);
 }
 
 void cnpproxy_egress_counters_clear(void)
 {
-	if (decap.fe)
-		pnc_flenc_counters_clear(decap.fe);
+	if (egress.fe)
+		pnc_flenc_counters_clear(egress.fe);
 }
 
 /* The decapsulation counters, by their JSON names. */
 static const struct {
 	enum pnc_flenc_counter c;
 	const char *json;
-} decap_counters[] = {
+} egress_counters[] = {
 	{ PNC_FLENC_C_DECAP_PKTS, "packets" },	       { PNC_FLENC_C_DECAP_PASSED, "passed" },
 	{ PNC_FLENC_C_DECAP, "decapsulated" },	       { PNC_FLENC_C_DECAP_CE, "ceCopiedInward" },
 	{ PNC_FLENC_C_DECAP_DROP, "droppedCeNotEct" }, { PNC_FLENC_C_DECAP_ERR, "errors" },
@@ -170,32 +170,32 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
       "Tunnel egress: decapsulation with the modified pipe\n"
       JSON_STR)
 {
-	const struct pnc_config *cfg = decap.cfg;
+	const struct pnc_config *cfg = egress.cfg;
 	struct pnc_flenc_counters c = {};
 	const char *why = cnpproxy_egress_not_operational();
 	json_object *json = NULL, *jifs = NULL, *jsids = NULL, *jc = NULL;
 	char a[INET6_ADDRSTRLEN];
 
-	if (decap.fe)
-		pnc_flenc_counters(decap.fe, &c);
+	if (egress.fe)
+		pnc_flenc_counters(egress.fe, &c);
 	if (uj) {
 		json = json_object_new_object();
 		jifs = json_object_new_object();
 		jsids = json_object_new_array();
 		jc = json_object_new_object();
-		json_object_boolean_add(json, "operational", cfg->n_te_if && !why);
+		json_object_boolean_add(json, "operational", cfg->n_egress_if && !why);
 		if (why)
 			json_object_string_add(json, "reason", why);
 	} else {
 		vty_out(vty, "Tunnel egress: %s%s%s\n",
-			!cfg->n_te_if ? "not configured"
-			: why	      ? "not operational"
-				      : "decapsulating",
+			!cfg->n_egress_if ? "not configured"
+			: why		  ? "not operational"
+					  : "decapsulating",
 			why ? ", " : "", why ? why : "");
 		vty_out(vty, "  SIDs:");
 	}
-	for (unsigned int i = 0; i < decap.n_sids; i++) {
-		inet_ntop(AF_INET6, decap.sids[i], a, sizeof(a));
+	for (unsigned int i = 0; i < egress.n_sids; i++) {
+		inet_ntop(AF_INET6, egress.sids[i], a, sizeof(a));
 		if (uj)
 			json_object_array_add(jsids, json_object_new_string(a));
 		else
@@ -203,8 +203,8 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 	}
 	if (!uj)
 		vty_out(vty, "\n");
-	for (unsigned int i = 0; i < decap.set.n; i++) {
-		const struct cnpproxy_attach_if *di = &decap.ifs[i];
+	for (unsigned int i = 0; i < egress.set.n; i++) {
+		const struct cnpproxy_attach_if *di = &egress.ifs[i];
 		const char *state = di->ifindex ? "decapsulating"
 				    : di->error ? di->error
 						: "not attached";
@@ -214,13 +214,13 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 		else
 			vty_out(vty, "  interface %s: %s\n", di->name, state);
 	}
-	for (size_t k = 0; k < array_size(decap_counters); k++) {
-		uint64_t v = c.v[decap_counters[k].c];
+	for (size_t k = 0; k < array_size(egress_counters); k++) {
+		uint64_t v = c.v[egress_counters[k].c];
 
 		if (uj)
-			json_object_int_add(jc, decap_counters[k].json, v);
+			json_object_int_add(jc, egress_counters[k].json, v);
 		else
-			vty_out(vty, "  %-20s %" PRIu64 "\n", decap_counters[k].json, v);
+			vty_out(vty, "  %-20s %" PRIu64 "\n", egress_counters[k].json, v);
 	}
 	if (uj) {
 		json_object_object_add(json, "sids", jsids);
@@ -233,16 +233,16 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
 
 bool cnpproxy_egress_attachment(unsigned int i, struct cnpproxy_attach_if *out)
 {
-	return cnpproxy_attach_view(&decap.set, i, out);
+	return cnpproxy_attach_view(&egress.set, i, out);
 }
 
 void cnpproxy_egress_init(void)
 {
-	cnpproxy_if_watch(decap_if_changed);
+	cnpproxy_if_watch(egress_if_changed);
 	install_element(VIEW_NODE, &show_cnpproxy_tunnel_egress_cmd);
 }
 
 void cnpproxy_egress_fini(void)
 {
-	decap_close();
+	egress_close();
 }

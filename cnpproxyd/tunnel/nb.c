@@ -18,13 +18,13 @@
 static int tunnel_add(const struct lyd_node *dn, void *arg)
 {
 	struct pnc_proxy_config *pc = arg;
-	struct pnc_fl_tunnel *t;
+	struct pnc_tunnel_prefix *t;
 	struct prefix p;
 	struct ipaddr a;
 
-	if (pc->n_fl_tunnels >= PNC_FL_TUNNEL_MAX)
+	if (pc->n_tunnel_prefixes >= PNC_TUNNEL_PREFIX_MAX)
 		return YANG_ITER_STOP;
-	t = &pc->fl_tunnels[pc->n_fl_tunnels++];
+	t = &pc->tunnel_prefixes[pc->n_tunnel_prefixes++];
 	memset(t, 0, sizeof(*t));
 	yang_dnode_get_prefix(&p, dn, "prefix");
 	apply_mask(&p);
@@ -49,27 +49,27 @@ void cnpproxy_tunnel_config_load(struct pnc_proxy_config *pc, const struct lyd_n
 	const struct lyd_node *fl, *shaping;
 	struct ipaddr a;
 
-	pc->fl_enabled = false;
-	pc->fl_shape = false;
-	pc->fl_if[0] = '\0';
-	pc->n_fl_tunnels = 0;
+	pc->tunnel_enabled = false;
+	pc->tunnel_shape = false;
+	pc->tunnel_if[0] = '\0';
+	pc->n_tunnel_prefixes = 0;
 	fl = cnpproxy ? yang_dnode_get(cnpproxy, "proxy/flow-label-tunnel") : NULL;
 	if (!fl)
 		return;
-	pc->fl_enabled = true;
-	strlcpy(pc->fl_if, yang_dnode_get_string(fl, "interface"), sizeof(pc->fl_if));
+	pc->tunnel_enabled = true;
+	strlcpy(pc->tunnel_if, yang_dnode_get_string(fl, "interface"), sizeof(pc->tunnel_if));
 	shaping = yang_dnode_get(fl, "local-shaping");
-	pc->fl_shape = shaping != NULL;
+	pc->tunnel_shape = shaping != NULL;
 	if (shaping) {
-		pc->fl_shape_step = yang_dnode_get_uint8(shaping, "step");
-		pc->fl_shape_floor_mbps = yang_dnode_get_uint32(shaping, "floor");
-		pc->fl_shape_hold_us = yang_dnode_get_uint32(shaping, "hold-time");
+		pc->tunnel_shape_step = yang_dnode_get_uint8(shaping, "step");
+		pc->tunnel_shape_floor_mbps = yang_dnode_get_uint32(shaping, "floor");
+		pc->tunnel_shape_hold_us = yang_dnode_get_uint32(shaping, "hold-time");
 	}
 	yang_dnode_get_ip(&a, fl, "source");
-	memcpy(pc->fl_src, &a.ipaddr_v6, 16);
+	memcpy(pc->tunnel_src, &a.ipaddr_v6, 16);
 	yang_dnode_iterate(tunnel_add, pc, fl, "tunnel");
-	DEBUGD(&cnpproxy_dbg_nb, "northbound: flow-label tunnel on %s, %u prefixes", pc->fl_if,
-	       pc->n_fl_tunnels);
+	DEBUGD(&cnpproxy_dbg_nb, "northbound: flow-label tunnel on %s, %u prefixes", pc->tunnel_if,
+	       pc->n_tunnel_prefixes);
 }
 
 /*

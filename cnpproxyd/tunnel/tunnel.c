@@ -31,7 +31,7 @@
 #define FL_AGE_S   10
 #define FL_IDLE_S  300
 
-static const struct cnpproxy_attach_ops fl_ops;
+static const struct cnpproxy_attach_ops tunnel_ops;
 
 static struct {
 	struct pnc_flenc_tc *fe;
@@ -46,89 +46,92 @@ static struct {
 	/* The program's own trouble; the set says the interface's. */
 	const char *not_operational;
 	struct event *t_age;
-} fl = {
-	.set = CNPPROXY_ATTACH_SET(&fl_ops, fl.ifs, FL_RETRY_S),
+} tun = {
+	.set = CNPPROXY_ATTACH_SET(&tunnel_ops, tun.ifs, FL_RETRY_S),
 	.not_operational = "not configured",
 };
 
 static bool same_config(const struct pnc_proxy_config *a, const struct pnc_proxy_config *b)
 {
-	return !strcmp(a->fl_if, b->fl_if) && !memcmp(a->fl_src, b->fl_src, 16) &&
-	       a->n_fl_tunnels == b->n_fl_tunnels &&
-	       !memcmp(a->fl_tunnels, b->fl_tunnels, a->n_fl_tunnels * sizeof(a->fl_tunnels[0]));
+	return !strcmp(a->tunnel_if, b->tunnel_if) && !memcmp(a->tunnel_src, b->tunnel_src, 16) &&
+	       a->n_tunnel_prefixes == b->n_tunnel_prefixes &&
+	       !memcmp(a->tunnel_prefixes, b->tunnel_prefixes,
+		       a->n_tunnel_prefixes * sizeof(a->tunnel_prefixes[0]));
 }
 
 static bool same_shaping(const struct pnc_proxy_config *a, const struct pnc_proxy_config *b)
 {
-	return a->fl_shape == b->fl_shape && a->fl_shape_step == b->fl_shape_step &&
-	       a->fl_shape_floor_mbps == b->fl_shape_floor_mbps &&
-	       a->fl_shape_hold_us == b->fl_shape_hold_us;
+	return a->tunnel_shape == b->tunnel_shape &&
+	       a->tunnel_shape_step == b->tunnel_shape_step &&
+	       a->tunnel_shape_floor_mbps == b->tunnel_shape_floor_mbps &&
+	       a->tunnel_shape_hold_us == b->tunnel_shape_hold_us;
 }
 
 /* Local shaping follows the attached program and its settings. */
 static void shaping_start(void)
 {
 	struct cnpproxy_shape_config sc = {
-		.step = fl.applied.fl_shape_step,
-		.floor_mbps = fl.applied.fl_shape_floor_mbps,
-		.hold_us = fl.applied.fl_shape_hold_us,
+		.step = tun.applied.tunnel_shape_step,
+		.floor_mbps = tun.applied.tunnel_shape_floor_mbps,
+		.hold_us = tun.applied.tunnel_shape_hold_us,
 	};
 
-	cnpproxy_shape_start(fl.fe, fl.attached ? fl.ifindex : 0, fl.applied.fl_shape ? &sc : NULL);
+	cnpproxy_shape_start(tun.fe, tun.attached ? tun.ifindex : 0,
+			     tun.applied.tunnel_shape ? &sc : NULL);
 }
 
-/* The fast path resolves labels through fl.fe once attached: under its mutex. */
-static int fl_attach(void *prog, int ifindex, unsigned int flags)
+/* The fast path resolves labels through tun.fe once attached: under its mutex. */
+static int tunnel_attach(void *prog, int ifindex, unsigned int flags)
 {
 	int ret;
 
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		ret = pnc_flenc_attach(prog, ifindex);
 		if (!ret) {
-			fl.ifindex = ifindex;
-			fl.attached = true;
+			tun.ifindex = ifindex;
+			tun.attached = true;
 		}
 	}
 	return ret;
 }
 
-static void fl_detach(void *prog, int ifindex)
+static void tunnel_detach(void *prog, int ifindex)
 {
 	/* The shapers' classes go with the interface, and their packets through the program. */
 	cnpproxy_shape_stop();
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		pnc_flenc_detach(prog, ifindex);
-		fl.attached = false;
+		tun.attached = false;
 	}
 }
 
-static void fl_attached(void *prog, const struct cnpproxy_attach_if *ai)
+static void tunnel_attached(void *prog, const struct cnpproxy_attach_if *ai)
 {
 	shaping_start();
 }
 
 /* The interface the configuration names, as the set takes it. */
-static void fl_sync(void)
+static void tunnel_sync(void)
 {
 	char names[1][PNC_IFNAME_MAX];
 
-	strlcpy(names[0], fl.applied.fl_if, sizeof(names[0]));
-	cnpproxy_attach_sync(&fl.set, fl.fe, names, NULL, 1);
+	strlcpy(names[0], tun.applied.tunnel_if, sizeof(names[0]));
+	cnpproxy_attach_sync(&tun.set, tun.fe, names, NULL, 1);
 }
 
-static const struct cnpproxy_attach_ops fl_ops = {
+static const struct cnpproxy_attach_ops tunnel_ops = {
 	.what = "flow-label tunnel",
 	.attach_error = "cannot attach the encapsulation program",
-	.attach = fl_attach,
-	.detach = fl_detach,
-	.attached = fl_attached,
-	.retry = fl_sync,
+	.attach = tunnel_attach,
+	.detach = tunnel_detach,
+	.attached = tunnel_attached,
+	.retry = tunnel_sync,
 };
 
 /* keep_labels: write them for the next program; else forget them. */
-static void fl_stop(bool keep_labels)
+static void tunnel_stop(bool keep_labels)
 {
-	event_cancel(&fl.t_age);
+	event_cancel(&tun.t_age);
 	/* The shapers' packets go through the program: before it goes. */
 	cnpproxy_shape_stop();
 	/* Before the program goes: its maps hold the labels. */
@@ -136,94 +139,94 @@ static void fl_stop(bool keep_labels)
 		cnpproxy_labels_file_stop();
 	else
 		cnpproxy_labels_file_forget();
-	cnpproxy_attach_clear(&fl.set, fl.fe);
-	if (fl.fe) {
+	cnpproxy_attach_clear(&tun.set, tun.fe);
+	if (tun.fe) {
 		frr_with_privs (&cnpproxy_privs) {
-			pnc_flenc_close(fl.fe);
+			pnc_flenc_close(tun.fe);
 		}
 	}
-	fl.fe = NULL;
-	fl.on = false;
+	tun.fe = NULL;
+	tun.on = false;
 }
 
 /* Flows idle for long give their labels back. */
-static void fl_age(struct event *t)
+static void tunnel_age(struct event *t)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		pnc_flenc_age(fl.fe, FL_IDLE_S, NULL, NULL);
+		pnc_flenc_age(tun.fe, FL_IDLE_S, NULL, NULL);
 	}
-	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
+	event_add_timer(master, tunnel_age, NULL, FL_AGE_S, &tun.t_age);
 }
 
 void cnpproxy_tunnel_apply(const struct pnc_config *cfg)
 {
 	const struct pnc_proxy_config *pc = &cfg->proxy;
-	bool on = cfg->present && cfg->role[PNC_ROLE_PROXY] && pc->fl_enabled;
+	bool on = cfg->present && cfg->role[PNC_ROLE_PROXY] && pc->tunnel_enabled;
 	struct pnc_flenc_cfg c = {};
 
-	if (on == fl.on && (!on || same_config(pc, &fl.applied))) {
-		if (on && !same_shaping(pc, &fl.applied)) {
-			fl.applied = *pc;
+	if (on == tun.on && (!on || same_config(pc, &tun.applied))) {
+		if (on && !same_shaping(pc, &tun.applied)) {
+			tun.applied = *pc;
 			shaping_start();
 		}
 		return;
 	}
 	/* Rebuilt for a new configuration, the tunnel keeps its labels. */
-	fl_stop(on);
+	tunnel_stop(on);
 	if (!on) {
-		fl.not_operational = "not configured";
+		tun.not_operational = "not configured";
 		return;
 	}
-	fl.applied = *pc;
-	fl.on = true;
-	memcpy(c.src, pc->fl_src, sizeof(c.src));
+	tun.applied = *pc;
+	tun.on = true;
+	memcpy(c.src, pc->tunnel_src, sizeof(c.src));
 	frr_with_privs (&cnpproxy_privs) {
-		fl.fe = pnc_flenc_open(&c);
+		tun.fe = pnc_flenc_open(&c);
 	}
-	if (!fl.fe) {
-		fl.not_operational = "cannot load the encapsulation program (CAP_BPF, BTF?)";
+	if (!tun.fe) {
+		tun.not_operational = "cannot load the encapsulation program (CAP_BPF, BTF?)";
 		return;
 	}
-	for (unsigned int i = 0; i < pc->n_fl_tunnels; i++) {
-		const struct pnc_fl_tunnel *t = &pc->fl_tunnels[i];
+	for (unsigned int i = 0; i < pc->n_tunnel_prefixes; i++) {
+		const struct pnc_tunnel_prefix *t = &pc->tunnel_prefixes[i];
 
-		if (pnc_flenc_add_tunnel(fl.fe, t->family, t->prefix, t->plen, t->endpoint, t->vni,
-					 t->router_mac))
+		if (pnc_flenc_add_tunnel(tun.fe, t->family, t->prefix, t->plen, t->endpoint,
+					 t->vni, t->router_mac))
 			zlog_warn("cnpproxyd: cannot add flow-label tunnel prefix %u/%u",
 				  t->family, t->plen);
 	}
 	/* Before traffic can allocate labels that a restored flow had. */
-	cnpproxy_labels_file_restore(fl.fe, FL_IDLE_S);
-	fl.not_operational = NULL;
-	fl_sync();
-	cnpproxy_labels_file_start(fl.fe);
-	event_add_timer(master, fl_age, NULL, FL_AGE_S, &fl.t_age);
+	cnpproxy_labels_file_restore(tun.fe, FL_IDLE_S);
+	tun.not_operational = NULL;
+	tunnel_sync();
+	cnpproxy_labels_file_start(tun.fe);
+	event_add_timer(master, tunnel_age, NULL, FL_AGE_S, &tun.t_age);
 }
 
 bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_flenc_flow *out)
 {
-	return fl.fe && fl.attached && pnc_flenc_lookup_label(fl.fe, label, out) == 0;
+	return tun.fe && tun.attached && pnc_flenc_lookup_label(tun.fe, label, out) == 0;
 }
 
 const char *cnpproxy_tunnel_not_operational(void)
 {
 	struct cnpproxy_attach_if ai;
 
-	if (fl.not_operational)
-		return fl.not_operational;
-	if (cnpproxy_attach_view(&fl.set, 0, &ai) && !ai.ifindex)
+	if (tun.not_operational)
+		return tun.not_operational;
+	if (cnpproxy_attach_view(&tun.set, 0, &ai) && !ai.ifindex)
 		return ai.error ? ai.error : "not attached";
 	return NULL;
 }
 
-struct fl_walk {
+struct tunnel_walk {
 	struct vty *vty;
 	json_object *jarr;
 };
 
 static int flow_show(void *arg, const struct pnc_flenc_flow *f)
 {
-	struct fl_walk *w = arg;
+	struct tunnel_walk *w = arg;
 	int family = f->ip_version == 4 ? AF_INET : AF_INET6;
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
 
@@ -249,7 +252,7 @@ static int flow_show(void *arg, const struct pnc_flenc_flow *f)
 void cnpproxy_tunnel_show(struct vty *vty, json_object *json)
 {
 	const char *why = cnpproxy_tunnel_not_operational();
-	struct fl_walk w = { .vty = vty };
+	struct tunnel_walk w = { .vty = vty };
 	struct pnc_flenc_counters c;
 
 	if (json) {
@@ -261,16 +264,16 @@ void cnpproxy_tunnel_show(struct vty *vty, json_object *json)
 		vty_out(vty, "Flow-label tunnel: %s\n", why ? why : "running");
 	}
 	cnpproxy_labels_file_show(vty, json);
-	if (!fl.fe) {
+	if (!tun.fe) {
 		if (json)
 			json_object_object_add(json, "flows", w.jarr);
 		return;
 	}
-	pnc_flenc_for_each_flow(fl.fe, flow_show, &w);
+	pnc_flenc_for_each_flow(tun.fe, flow_show, &w);
 	if (json)
 		json_object_object_add(json, "flows", w.jarr);
 	cnpproxy_shape_show(vty, json);
-	if (pnc_flenc_counters(fl.fe, &c))
+	if (pnc_flenc_counters(tun.fe, &c))
 		return;
 	for (int i = 0; i < PNC_FLENC_C_MAX; i++) {
 		if (json)
@@ -283,48 +286,48 @@ void cnpproxy_tunnel_show(struct vty *vty, json_object *json)
 void cnpproxy_tunnel_counters_clear(void)
 {
 	cnpproxy_shape_counters_clear();
-	if (!fl.fe)
+	if (!tun.fe)
 		return;
 	frr_with_privs (&cnpproxy_privs) {
-		pnc_flenc_counters_clear(fl.fe);
+		pnc_flenc_counters_clear(tun.fe);
 	}
 	/* The saver's generation is one of those counters. */
 	cnpproxy_labels_file_touch();
 }
 
 /* Deleted, or re-created with another ifindex: attach to what is there now. */
-static void fl_if_changed(const char *ifname, int ifindex)
+static void tunnel_if_changed(const char *ifname, int ifindex)
 {
 	char names[1][PNC_IFNAME_MAX];
 
-	if (!fl.on || !fl.fe)
+	if (!tun.on || !tun.fe)
 		return;
-	strlcpy(names[0], fl.applied.fl_if, sizeof(names[0]));
-	if (cnpproxy_attach_if_changed(&fl.set, fl.fe, names, 1, ifname, ifindex))
-		fl_sync();
+	strlcpy(names[0], tun.applied.tunnel_if, sizeof(names[0]));
+	if (cnpproxy_attach_if_changed(&tun.set, tun.fe, names, 1, ifname, ifindex))
+		tunnel_sync();
 }
 
 bool cnpproxy_tunnel_attachment(unsigned int i, struct cnpproxy_attach_if *out)
 {
-	if (!fl.on || i)
+	if (!tun.on || i)
 		return false;
-	if (!cnpproxy_attach_view(&fl.set, 0, out)) {
+	if (!cnpproxy_attach_view(&tun.set, 0, out)) {
 		/* The program did not load: nothing was tried. */
 		memset(out, 0, sizeof(*out));
-		strlcpy(out->name, fl.applied.fl_if, sizeof(out->name));
+		strlcpy(out->name, tun.applied.tunnel_if, sizeof(out->name));
 	}
-	if (!out->ifindex && fl.not_operational)
-		out->error = fl.not_operational;
+	if (!out->ifindex && tun.not_operational)
+		out->error = tun.not_operational;
 	return true;
 }
 
 void cnpproxy_tunnel_init(void)
 {
-	cnpproxy_if_watch(fl_if_changed);
+	cnpproxy_if_watch(tunnel_if_changed);
 }
 
 void cnpproxy_tunnel_fini(void)
 {
 	/* A clean stop keeps the labels for the next start. */
-	fl_stop(true);
+	tunnel_stop(true);
 }
