@@ -42,7 +42,7 @@ static void detach(struct cnpproxy_attach_set *s, void *prog, struct cnpproxy_at
 
 static const char *what(const struct cnpproxy_attach_set *s, const struct cnpproxy_attach_if *ai)
 {
-	return s->ops->what_of ? s->ops->what_of(ai->flags) : s->ops->what;
+	return s->ops->what_of ? s->ops->what_of(ai->flags) : s->what;
 }
 
 /* An attached interface whose flags changed; false if the kernel refuses. */
@@ -119,7 +119,8 @@ void cnpproxy_attach_sync(struct cnpproxy_attach_set *s, void *prog,
 			err = s->ops->attach(prog, ifindex, ai->flags);
 		}
 		if (err) {
-			ai->error = s->ops->attach_error;
+			ai->error = s->ops->attach_error ? s->ops->attach_error
+							 : CNPPROXY_ATTACH_REFUSED;
 			zlog_warn("cnpproxyd: cannot attach the %s to %s: %s", what(s, ai),
 				  ai->name, safe_strerror(-err));
 			refused = true;

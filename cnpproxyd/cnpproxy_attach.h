@@ -29,22 +29,23 @@ struct cnpproxy_attach_if {
 
 /* What a set attaches, and how.  prog is the owner's loaded program. */
 struct cnpproxy_attach_ops {
-	const char *what;	  /* in logs and reasons: "border filter" */
-	const char *attach_error; /* shown when the kernel refuses */
-	/* Optional: what runs on an interface of these flags, instead of what. */
+	/* Optional: shown when the kernel refuses, instead of CNPPROXY_ATTACH_REFUSED. */
+	const char *attach_error;
+	/* Optional: what runs on an interface of these flags, instead of the set's what. */
 	const char *(*what_of)(unsigned int flags);
 	/* 0 or -errno; called with the daemon's privileges raised. */
 	int (*attach)(void *prog, int ifindex, unsigned int flags);
 	void (*detach)(void *prog, int ifindex);
 	/* Optional: an attached interface's flags changed.  0 or -errno. */
 	int (*update)(void *prog, int ifindex, unsigned int flags);
-	/* Optional: a log line once an interface is attached. */
+	/* Optional: run once an interface is attached (a log line, a start). */
 	void (*attached)(void *prog, const struct cnpproxy_attach_if *ai);
 	/* The owner's apply, run again after the kernel refused one. */
 	void (*retry)(void);
 };
 
 struct cnpproxy_attach_set {
+	const char *what; /* in logs and reasons: "border filter" */
 	const struct cnpproxy_attach_ops *ops;
 	struct cnpproxy_attach_if *ifs;
 	unsigned int max, n;
@@ -55,9 +56,12 @@ struct cnpproxy_attach_set {
 	char why[64 + PNC_IFNAME_MAX]; /* cnpproxy_attach_not_operational()'s */
 };
 
-#define CNPPROXY_ATTACH_SET(ops_, ifs_, retry_s_)                                                 \
+#define CNPPROXY_ATTACH_REFUSED "refused by the kernel (see the log)"
+
+#define CNPPROXY_ATTACH_SET(what_, ops_, ifs_, retry_s_)                                          \
 	{                                                                                         \
-		.ops = (ops_), .ifs = (ifs_), .max = array_size(ifs_), .retry_s = (retry_s_),     \
+		.what = (what_), .ops = (ops_), .ifs = (ifs_), .max = array_size(ifs_),           \
+		.retry_s = (retry_s_),                                                            \
 	}
 
 /*

@@ -36,7 +36,7 @@ static struct {
 	struct cnpproxy_attach_set set;
 } border = {
 	.cfg = &pnc_config_off,
-	.set = CNPPROXY_ATTACH_SET(&border_ops, border.ifs, BORDER_RETRY_S),
+	.set = CNPPROXY_ATTACH_SET("border filter", &border_ops, border.ifs, BORDER_RETRY_S),
 };
 
 static int border_attach(void *prog, int ifindex, unsigned int flags)
@@ -64,8 +64,6 @@ static void border_retry(void)
 }
 
 static const struct cnpproxy_attach_ops border_ops = {
-	.what = "border filter",
-	.attach_error = "cannot attach the tc ingress filter",
 	.attach = border_attach,
 	.detach = border_detach,
 	.attached = border_attached,

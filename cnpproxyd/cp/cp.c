@@ -127,7 +127,7 @@ static struct {
 	struct pnc_bucket debug;
 } cp = {
 	.cfg = &pnc_config_off,
-	.set = CNPPROXY_ATTACH_SET(&cp_attach_ops, cp.att, CP_RETRY_S),
+	.set = CNPPROXY_ATTACH_SET("congestion point", &cp_attach_ops, cp.att, CP_RETRY_S),
 	.fd = { -1, -1 },
 	.icmp_fd = { -1, -1 },
 };
@@ -975,8 +975,6 @@ static void cp_sync(void)
 }
 
 static const struct cnpproxy_attach_ops cp_attach_ops = {
-	.what = "congestion point",
-	.attach_error = "cannot attach the egress program",
 	.attach = cp_attach,
 	.detach = cp_detach,
 	.attached = cp_attached,

@@ -47,8 +47,6 @@ static void egress_attached(void *prog, const struct cnpproxy_attach_if *ai)
 static void egress_retry(void);
 
 static const struct cnpproxy_attach_ops egress_ops = {
-	.what = "tunnel egress",
-	.attach_error = "cannot attach the decapsulation program",
 	.attach = egress_attach,
 	.detach = egress_detach,
 	.attached = egress_attached,
@@ -65,7 +63,7 @@ static struct {
 	struct cnpproxy_attach_set set;
 } egress = {
 	.cfg = &pnc_config_off,
-	.set = CNPPROXY_ATTACH_SET(&egress_ops, egress.ifs, DECAP_RETRY_S),
+	.set = CNPPROXY_ATTACH_SET("tunnel egress", &egress_ops, egress.ifs, DECAP_RETRY_S),
 };
 
 static void egress_close(void)

@@ -47,7 +47,7 @@ static struct {
 	const char *not_operational;
 	struct event *t_age;
 } tun = {
-	.set = CNPPROXY_ATTACH_SET(&tunnel_ops, tun.ifs, FL_RETRY_S),
+	.set = CNPPROXY_ATTACH_SET("flow-label tunnel", &tunnel_ops, tun.ifs, FL_RETRY_S),
 	.not_operational = "not configured",
 };
 
@@ -120,8 +120,6 @@ static void tunnel_sync(void)
 }
 
 static const struct cnpproxy_attach_ops tunnel_ops = {
-	.what = "flow-label tunnel",
-	.attach_error = "cannot attach the encapsulation program",
 	.attach = tunnel_attach,
 	.detach = tunnel_detach,
 	.attached = tunnel_attached,

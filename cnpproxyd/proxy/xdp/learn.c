@@ -52,7 +52,7 @@ static struct {
 	uint64_t xdp_base[PNC_LEARN_C_MAX];
 } learn = {
 	.cfg = &pnc_config_off,
-	.set = CNPPROXY_ATTACH_SET(&learn_ops, learn.ifs, LEARN_RETRY_S),
+	.set = CNPPROXY_ATTACH_SET("XDP program", &learn_ops, learn.ifs, LEARN_RETRY_S),
 };
 
 static void count_result(int r)
@@ -212,7 +212,6 @@ static void learn_retry(void)
 }
 
 static const struct cnpproxy_attach_ops learn_ops = {
-	.what = "XDP program",
 	.what_of = learn_what,
 	.attach_error = "cannot attach XDP (another program there?)",
 	.attach = learn_attach,
