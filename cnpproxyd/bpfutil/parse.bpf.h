@@ -148,6 +148,24 @@ static __always_inline bool pnc_bpf_bth_ack_req(const __u8 *bth)
 	return bth[PNC_BTH_OFF_ACK] & PNC_BTH_ACKREQ;
 }
 
+/*
+ * The two maps every loader reads alike: n per-CPU __u64 counters
+ * (bpfutil/percpu.h) and a ring buffer of records (bpfutil/events.h).
+ */
+#define PNC_BPF_COUNTERS(name, n)                                                                 \
+	struct {                                                                                  \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                                          \
+		__uint(max_entries, n);                                                           \
+		__type(key, __u32);                                                               \
+		__type(value, __u64);                                                             \
+	} name SEC(".maps")
+
+#define PNC_BPF_EVENTS(name, size)                                                                \
+	struct {                                                                                  \
+		__uint(type, BPF_MAP_TYPE_RINGBUF);                                               \
+		__uint(max_entries, size);                                                        \
+	} name SEC(".maps")
+
 /* One more event in a per-CPU array of __u64 counters. */
 static __always_inline void pnc_bpf_count(void *counters, __u32 idx)
 {

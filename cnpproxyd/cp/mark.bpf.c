@@ -53,17 +53,9 @@ struct {
 	__type(value, struct pnc_mark_state);
 } states SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, PNC_MARK_RINGBUF_SIZE);
-} events SEC(".maps");
+PNC_BPF_EVENTS(events, PNC_MARK_RINGBUF_SIZE);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PNC_MARK_C_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
+PNC_BPF_COUNTERS(counters, PNC_MARK_C_MAX);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);

@@ -48,12 +48,7 @@ struct pnc_flenc_cfg pnc_cfg = {
 	.other_label = PNC_FLENC_OTHER_HASH,
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PNC_FLENC_C_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
+PNC_BPF_COUNTERS(counters, PNC_FLENC_C_MAX);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);

@@ -46,17 +46,9 @@ struct pnc_learn_cfg pnc_cfg = {
 	.plain_ns = PNC_LEARN_PLAIN_NS_DEFAULT,
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, PNC_LEARN_RINGBUF_SIZE);
-} events SEC(".maps");
+PNC_BPF_EVENTS(events, PNC_LEARN_RINGBUF_SIZE);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PNC_LEARN_C_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
+PNC_BPF_COUNTERS(counters, PNC_LEARN_C_MAX);
 
 struct flow_key {
 	__u8 src[16];
