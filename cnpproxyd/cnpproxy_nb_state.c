@@ -88,10 +88,9 @@ struct yang_data *cnpproxy_state_proxy_get_elem(struct nb_cb_get_elem_args *args
 /* /frr-cnpproxyd:cnpproxyd/state/proxy/flows */
 struct yang_data *cnpproxy_state_proxy_flows_get_elem(struct nb_cb_get_elem_args *args)
 {
-	return yang_data_new_uint32(args->xpath,
-				    cnpproxy_proxy_flows
-					    ? (uint32_t)pnc_flow_table_count(cnpproxy_proxy_flows)
-					    : 0);
+	const struct pnc_flow_table *t = cnpproxy_proxy_flows();
+
+	return yang_data_new_uint32(args->xpath, t ? (uint32_t)pnc_flow_table_count(t) : 0);
 }
 
 /*
@@ -166,9 +165,10 @@ struct yang_data *cnpproxy_state_cp_if_get_elem(struct nb_cb_get_elem_args *args
  */
 static const struct pnc_pt_entry *pt_entry_of(const void *entry)
 {
+	const struct pnc_pt_table *pt = cnpproxy_rib_table();
 	uintptr_t i = (uintptr_t)entry;
 
-	return i && i <= cnpproxy_rib_proxies.count ? &cnpproxy_rib_proxies.entries[i - 1] : NULL;
+	return i && i <= pt->count ? &pt->entries[i - 1] : NULL;
 }
 
 static bool pt_same_prefix(const struct pnc_pt_prefix *a, const struct pnc_pt_prefix *b)
@@ -180,12 +180,12 @@ static bool pt_same_prefix(const struct pnc_pt_prefix *a, const struct pnc_pt_pr
 /* The position i, or the first after it that starts another prefix; NULL past the end. */
 static const void *pt_from(size_t i)
 {
-	const struct pnc_pt_entry *e = cnpproxy_rib_proxies.entries;
+	const struct pnc_pt_table *pt = cnpproxy_rib_table();
+	const struct pnc_pt_entry *e = pt->entries;
 
-	while (i && i < cnpproxy_rib_proxies.count &&
-	       pt_same_prefix(&e[i - 1].prefix, &e[i].prefix))
+	while (i && i < pt->count && pt_same_prefix(&e[i - 1].prefix, &e[i].prefix))
 		i++;
-	return i < cnpproxy_rib_proxies.count ? (const void *)(uintptr_t)(i + 1) : NULL;
+	return i < pt->count ? (const void *)(uintptr_t)(i + 1) : NULL;
 }
 
 const void *cnpproxy_state_pt_get_next(struct nb_cb_get_next_args *args)
@@ -210,6 +210,7 @@ int cnpproxy_state_pt_get_keys(struct nb_cb_get_keys_args *args)
  */
 static bool pt_find_key(const struct yang_list_keys *keys, size_t *i, bool *there)
 {
+	const struct pnc_pt_table *pt = cnpproxy_rib_table();
 	struct pnc_pt_prefix typed, key;
 	struct prefix p;
 
@@ -217,9 +218,8 @@ static bool pt_find_key(const struct yang_list_keys *keys, size_t *i, bool *ther
 	if (!str2prefix(keys->key[0], &p) || !cnpproxy_rib_prefix(&typed, &p) ||
 	    !pnc_pt_prefix_make(&key, &typed.addr, typed.len))
 		return false;
-	*i = pnc_pt_rank(&cnpproxy_rib_proxies, &key);
-	*there = *i < cnpproxy_rib_proxies.count &&
-		 pt_same_prefix(&cnpproxy_rib_proxies.entries[*i].prefix, &key);
+	*i = pnc_pt_rank(pt, &key);
+	*there = *i < pt->count && pt_same_prefix(&pt->entries[*i].prefix, &key);
 	return true;
 }
 
@@ -285,13 +285,13 @@ static const struct pnc_flow *flow_of(const void *entry)
 	if (!slot--)
 		return NULL;
 	want = slot;
-	f = pnc_flow_table_next(cnpproxy_proxy_flows, &slot);
+	f = pnc_flow_table_next(cnpproxy_proxy_flows(), &slot);
 	return f && slot == want ? f : NULL;
 }
 
 static const void *flow_from(uint32_t slot)
 {
-	return pnc_flow_table_next(cnpproxy_proxy_flows, &slot)
+	return pnc_flow_table_next(cnpproxy_proxy_flows(), &slot)
 		       ? (const void *)(uintptr_t)(slot + 1)
 		       : NULL;
 }
@@ -342,7 +342,7 @@ const void *cnpproxy_state_flow_lookup_entry(struct nb_cb_lookup_entry_args *arg
 	uint32_t slot;
 
 	if (!flow_key_parse(args->keys, &k) ||
-	    !pnc_flow_table_slot(cnpproxy_proxy_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
+	    !pnc_flow_table_slot(cnpproxy_proxy_flows(), k.ver, k.snd, k.rcv, k.qpn, &slot))
 		return NULL;
 	return (const void *)(uintptr_t)(slot + 1);
 }
@@ -354,7 +354,7 @@ const void *cnpproxy_state_flow_lookup_next(struct nb_cb_lookup_entry_args *args
 
 	if (!flow_key_parse(args->keys, &k))
 		return NULL;
-	if (pnc_flow_table_slot(cnpproxy_proxy_flows, k.ver, k.snd, k.rcv, k.qpn, &slot))
+	if (pnc_flow_table_slot(cnpproxy_proxy_flows(), k.ver, k.snd, k.rcv, k.qpn, &slot))
 		return flow_from(slot + 1);
 	/* Gone since the page ended: after the slot it had. */
 	if (flow_last.valid && flow_last.key.ver == k.ver && flow_last.key.qpn == k.qpn &&

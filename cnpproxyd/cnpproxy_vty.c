@@ -246,6 +246,8 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
       "Proxy table: which proxy serves which sender prefix\n"
       JSON_STR)
 {
+	const struct pnc_pt_table *pt = cnpproxy_rib_table();
+	const struct cnpproxy_rib_stats *st = cnpproxy_rib_counters();
 	json_object *json = NULL, *jentries = NULL;
 	size_t i;
 
@@ -255,8 +257,8 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 		vty_out(vty, "%-43s %-39s %-8s %-8s %s\n", "Prefix", "Proxy", "Source", "Origin",
 			"Since");
 
-	for (i = 0; i < cnpproxy_rib_proxies.count; i++) {
-		const struct pnc_pt_entry *e = &cnpproxy_rib_proxies.entries[i];
+	for (i = 0; i < pt->count; i++) {
+		const struct pnc_pt_entry *e = &pt->entries[i];
 		char pfx[INET6_ADDRSTRLEN + 5];
 		char addr[INET6_ADDRSTRLEN];
 		char since[32];
@@ -281,14 +283,11 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 	if (jentries) {
 		json = json_object_new_object();
 		json_object_object_add(json, "proxies", jentries);
-		json_object_int_add(json, "count", cnpproxy_rib_proxies.count);
-		json_object_int_add(json, "learnedChanges", cnpproxy_rib_proxies_stats.learned_add);
-		json_object_int_add(json, "learnedRemovals",
-				    cnpproxy_rib_proxies_stats.learned_del);
-		json_object_int_add(json, "pncWithoutProxyAddress",
-				    cnpproxy_rib_proxies_stats.no_proxy_addr);
-		json_object_int_add(json, "routesWithoutPnc",
-				    cnpproxy_rib_proxies_stats.without_pnc);
+		json_object_int_add(json, "count", pt->count);
+		json_object_int_add(json, "learnedChanges", st->learned_add);
+		json_object_int_add(json, "learnedRemovals", st->learned_del);
+		json_object_int_add(json, "pncWithoutProxyAddress", st->no_proxy_addr);
+		json_object_int_add(json, "routesWithoutPnc", st->without_pnc);
 		cnpproxy_lookup_show(vty, json);
 		vty_json(vty, json);
 	} else {
@@ -296,10 +295,8 @@ DEFPY(show_cnpproxy_proxies, show_cnpproxy_proxies_cmd,
 			"%zu entries (learned from zebra: %" PRIu64 " changes, %" PRIu64
 			" removals, %" PRIu64 " PNC without proxy address, %" PRIu64
 			" routes without PNC)\n",
-			cnpproxy_rib_proxies.count, cnpproxy_rib_proxies_stats.learned_add,
-			cnpproxy_rib_proxies_stats.learned_del,
-			cnpproxy_rib_proxies_stats.no_proxy_addr,
-			cnpproxy_rib_proxies_stats.without_pnc);
+			pt->count, st->learned_add, st->learned_del, st->no_proxy_addr,
+			st->without_pnc);
 		cnpproxy_lookup_show(vty, NULL);
 	}
 	return CMD_SUCCESS;
@@ -491,6 +488,7 @@ DEFPY(show_cnpproxy_flows, show_cnpproxy_flows_cmd,
       "RoCEv2 queue pairs learned from the senders' traffic\n"
       JSON_STR)
 {
+	const struct pnc_flow_table *t = cnpproxy_proxy_flows();
 	struct flows_walk w = { .vty = vty };
 
 	if (uj)
@@ -502,22 +500,20 @@ DEFPY(show_cnpproxy_flows, show_cnpproxy_flows_cmd,
 	 * Without the fast path's mutex: this thread is the only one that
 	 * changes the table, and the fast path waits for nothing.
 	 */
-	if (cnpproxy_proxy_flows)
-		pnc_flow_table_walk(cnpproxy_proxy_flows, flow_show, &w);
+	if (t)
+		pnc_flow_table_walk(t, flow_show, &w);
 	if (uj) {
 		json_object *json = json_object_new_object();
 
 		json_object_object_add(json, "flows", w.jarr);
-		json_object_int_add(json, "count", pnc_flow_table_count(cnpproxy_proxy_flows));
-		json_object_int_add(json, "capacity",
-				    pnc_flow_table_capacity(cnpproxy_proxy_flows));
-		json_object_int_add(json, "bytes", pnc_flow_table_bytes(cnpproxy_proxy_flows));
+		json_object_int_add(json, "count", pnc_flow_table_count(t));
+		json_object_int_add(json, "capacity", pnc_flow_table_capacity(t));
+		json_object_int_add(json, "bytes", pnc_flow_table_bytes(t));
 		vty_json(vty, json);
-	} else if (cnpproxy_proxy_flows) {
+	} else if (t) {
 		vty_out(vty, "%zu of %zu flows, the table holds %zu bytes\n",
-			pnc_flow_table_count(cnpproxy_proxy_flows),
-			pnc_flow_table_capacity(cnpproxy_proxy_flows),
-			pnc_flow_table_bytes(cnpproxy_proxy_flows));
+			pnc_flow_table_count(t), pnc_flow_table_capacity(t),
+			pnc_flow_table_bytes(t));
 	}
 	return CMD_SUCCESS;
 }

@@ -77,7 +77,7 @@ static int cnpproxy_zebra_redist_route(ZAPI_CALLBACK_ARGS)
 	struct zapi_route api;
 
 	if (zapi_route_decode(zclient->ibuf, &api) < 0) {
-		cnpproxy_rib_proxies_stats.decode_errors++;
+		cnpproxy_rib_decode_error();
 		zlog_warn("zebra: could not decode a redistributed route");
 		return -1;
 	}

@@ -87,7 +87,12 @@ static bool pn_debug_allowed(void);
 
 /* Written under the fast path's mutex: read through cnpproxy_proxy_counter_values(). */
 static struct cnpproxy_proxy_counters counters;
-struct pnc_flow_table *cnpproxy_proxy_flows;
+static struct pnc_flow_table *flow_table;
+
+const struct pnc_flow_table *cnpproxy_proxy_flows(void)
+{
+	return flow_table;
+}
 
 static const char *const counter_names[CNPPROXY_PROXY_COUNTER_MAX] = {
 	[CNPPROXY_PROXY_RX] = "received",
@@ -304,8 +309,8 @@ static void pn_close(void)
 static void pn_age(struct event *t)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		if (cnpproxy_proxy_flows)
-			pnc_flow_table_age(cnpproxy_proxy_flows, now_us());
+		if (flow_table)
+			pnc_flow_table_age(flow_table, now_us());
 	}
 	event_add_timer(master, pn_age, NULL, PN_AGE_INTERVAL_S, &pn.t_age);
 }
@@ -426,7 +431,7 @@ static void flow_move(const struct pnc_flow_saved *s, void *arg)
 }
 
 /*
- * A table of another size in place of cnpproxy_proxy_flows, with the flows it had
+ * A table of another size in place of flow_table, with the flows it had
  * learned (as many as fit; pending CM requests and PSN evidence start
  * over).  The caller hands the new table to learning.
  */
@@ -435,13 +440,13 @@ static void pn_flows_resize(size_t size)
 	struct flows_move m = { .now = now_us() };
 
 	m.to = pnc_flow_table_new(size, PN_FLOW_IDLE_US);
-	pnc_flow_table_walk_saved(cnpproxy_proxy_flows, flow_move, &m);
+	pnc_flow_table_walk_saved(flow_table, flow_move, &m);
 	cnpproxy_flows_file_stop();
-	pnc_flow_table_free(cnpproxy_proxy_flows);
-	cnpproxy_proxy_flows = m.to;
-	cnpproxy_flows_file_start(cnpproxy_proxy_flows);
+	pnc_flow_table_free(flow_table);
+	flow_table = m.to;
+	cnpproxy_flows_file_start(flow_table);
 	zlog_info("cnpproxyd: flow table resized to %zu flows (%zu bytes): %zu flows kept, %zu did not fit",
-		  size, pnc_flow_table_bytes(cnpproxy_proxy_flows), m.moved, m.dropped);
+		  size, pnc_flow_table_bytes(flow_table), m.moved, m.dropped);
 }
 
 /* A sender cut by a remote notification, quiet since: its Resume. */
@@ -462,31 +467,31 @@ void cnpproxy_proxy_apply(const struct pnc_config *cfg)
 	hash_clean(pn.sources, pn_source_free);
 
 	/* The flow table's pools are large: only the enabled role has one. */
-	if (on && !cnpproxy_proxy_flows) {
-		cnpproxy_proxy_flows = pnc_flow_table_new(flows_size, PN_FLOW_IDLE_US);
+	if (on && !flow_table) {
+		flow_table = pnc_flow_table_new(flows_size, PN_FLOW_IDLE_US);
 		/* What a previous cnpproxyd had learned (a restart, not a new role). */
-		cnpproxy_flows_file_restore(cnpproxy_proxy_flows, PN_FLOW_IDLE_US / 1000000u);
-		cnpproxy_flows_file_start(cnpproxy_proxy_flows);
-	} else if (on && pnc_flow_table_capacity(cnpproxy_proxy_flows) != flows_size) {
+		cnpproxy_flows_file_restore(flow_table, PN_FLOW_IDLE_US / 1000000u);
+		cnpproxy_flows_file_start(flow_table);
+	} else if (on && pnc_flow_table_capacity(flow_table) != flows_size) {
 		pn_flows_resize(flows_size);
 	}
 	if (!on) {
 		/* Disabling the role forgets the flows, on file too. */
-		if (cnpproxy_proxy_flows)
+		if (flow_table)
 			cnpproxy_flows_file_forget();
 		/* Learning lets go of the table before it is freed. */
 		cnpproxy_learn_apply(cfg, NULL);
 		cnpproxy_tunnel_apply(cfg);
 		event_cancel(&pn.t_age);
-		pnc_flow_table_free(cnpproxy_proxy_flows);
-		cnpproxy_proxy_flows = NULL;
+		pnc_flow_table_free(flow_table);
+		flow_table = NULL;
 		hash_clean(pn.qps, pn_qp_free);
 		pn.role_off = true;
 		/* Closed by the thread: a read under way finds the role off. */
 		event_add_event(cnpproxy_fp_loop(), pn_sync, NULL, 0, &pn.t_sync);
 		return;
 	}
-	cnpproxy_learn_apply(cfg, cnpproxy_proxy_flows);
+	cnpproxy_learn_apply(cfg, flow_table);
 	cnpproxy_tunnel_apply(cfg);
 	cnpproxy_accept_update(cfg->proxy.accept_plist);
 	if (!pn.t_age)
@@ -946,9 +951,9 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 			 pnc_codec_strerror(err));
 		return;
 	}
-	f = cnpproxy_proxy_flows ? pnc_flow_lookup(cnpproxy_proxy_flows, v.ip.version, v.ip.src,
-						   v.ip.dst, v.bth.dest_qp, now)
-				 : NULL;
+	f = flow_table ? pnc_flow_lookup(flow_table, v.ip.version, v.ip.src, v.ip.dst,
+					 v.bth.dest_qp, now)
+		       : NULL;
 	if (!f) {
 		counters.c[CNPPROXY_PROXY_UNKNOWN_FLOW]++;
 		PN_DEBUG("notification from %pSU for an unknown flow (QP 0x%06x)", from,
@@ -979,9 +984,9 @@ static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *fr
 			 fcn.flow_label);
 		return;
 	}
-	f = cnpproxy_proxy_flows ? pnc_flow_lookup(cnpproxy_proxy_flows, ff.ip_version, ff.src,
-						   ff.dst, ff.dest_qp, now)
-				 : NULL;
+	f = flow_table
+		    ? pnc_flow_lookup(flow_table, ff.ip_version, ff.src, ff.dst, ff.dest_qp, now)
+		    : NULL;
 	if (!f) {
 		counters.c[CNPPROXY_PROXY_UNKNOWN_FLOW]++;
 		PN_DEBUG("flow-label notification from %pSU: label 0x%05x, no learned flow", from,
@@ -1151,7 +1156,7 @@ void cnpproxy_proxy_flush(void)
 
 bool cnpproxy_proxy_local_ready(void)
 {
-	return !pn.role_off && cnpproxy_proxy_flows;
+	return !pn.role_off && flow_table;
 }
 
 static enum cnpproxy_proxy_local_result pn_local(const struct pnc_roce_view *inv, uint8_t cl,
@@ -1162,7 +1167,7 @@ static enum cnpproxy_proxy_local_result pn_local(const struct pnc_roce_view *inv
 	bool queued;
 
 	counters.c[CNPPROXY_PROXY_RX_LOCAL]++;
-	f = pnc_flow_lookup(cnpproxy_proxy_flows, inv->ip.version, inv->ip.src, inv->ip.dst,
+	f = pnc_flow_lookup(flow_table, inv->ip.version, inv->ip.src, inv->ip.dst,
 			    inv->bth.dest_qp, now);
 	if (!f) {
 		counters.c[CNPPROXY_PROXY_UNKNOWN_FLOW]++;
@@ -1199,7 +1204,7 @@ static bool pn_local_resume(const struct cnpproxy_resume_flow_ref *ref,
 	struct pnc_reaction r;
 	bool queued;
 
-	f = pnc_flow_lookup(cnpproxy_proxy_flows, ref->ip_version, ref->sender, ref->receiver,
+	f = pnc_flow_lookup(flow_table, ref->ip_version, ref->sender, ref->receiver,
 			    ref->receiver_qpn, now_us());
 	if (!f)
 		return false;
@@ -1327,6 +1332,6 @@ void cnpproxy_proxy_fini(void)
 	pn_close_fds();
 	hash_clean_and_free(&pn.sources, pn_source_free);
 	hash_clean_and_free(&pn.qps, pn_qp_free);
-	pnc_flow_table_free(cnpproxy_proxy_flows);
-	cnpproxy_proxy_flows = NULL;
+	pnc_flow_table_free(flow_table);
+	flow_table = NULL;
 }

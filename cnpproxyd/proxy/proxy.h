@@ -92,7 +92,8 @@ extern void cnpproxy_proxy_flush(void);
  * reads it without the mutex, apart from its statistics.
  */
 struct pnc_flow_table;
-extern struct pnc_flow_table *cnpproxy_proxy_flows;
+/* The learned flows, for show and the operational state; NULL while the role is off. */
+extern const struct pnc_flow_table *cnpproxy_proxy_flows(void);
 
 /*
  * This router's own congestion point reports to the proxy role

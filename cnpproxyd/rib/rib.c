@@ -15,19 +15,34 @@
 #include "rib/lookup.h"
 #include "rib/rib.h"
 
-struct pnc_pt_table cnpproxy_rib_proxies;
-struct cnpproxy_rib_stats cnpproxy_rib_proxies_stats;
+static struct pnc_pt_table proxies;
+static struct cnpproxy_rib_stats stats;
+
+const struct pnc_pt_table *cnpproxy_rib_table(void)
+{
+	return &proxies;
+}
+
+const struct cnpproxy_rib_stats *cnpproxy_rib_counters(void)
+{
+	return &stats;
+}
+
+void cnpproxy_rib_decode_error(void)
+{
+	stats.decode_errors++;
+}
 
 void cnpproxy_rib_init(void)
 {
-	pnc_pt_init(&cnpproxy_rib_proxies);
-	cnpproxy_lookup_init(&cnpproxy_rib_proxies);
+	pnc_pt_init(&proxies);
+	cnpproxy_lookup_init(&proxies);
 }
 
 void cnpproxy_rib_fini(void)
 {
 	cnpproxy_lookup_fini();
-	pnc_pt_fini(&cnpproxy_rib_proxies);
+	pnc_pt_fini(&proxies);
 }
 
 bool cnpproxy_rib_addr(struct pnc_pt_addr *out, const struct ipaddr *a)
@@ -91,10 +106,10 @@ void cnpproxy_rib_route(const struct zapi_route *api, bool add)
 		return;
 
 	if (add && !CHECK_FLAG(api->message, ZAPI_MESSAGE_PNC)) {
-		cnpproxy_rib_proxies_stats.without_pnc++;
+		stats.without_pnc++;
 		why = "route without PNC";
 	} else if (add && !cnpproxy_rib_addr(&e.proxy, &api->pnc.proxy)) {
-		cnpproxy_rib_proxies_stats.no_proxy_addr++;
+		stats.no_proxy_addr++;
 		why = "PNC without a proxy address";
 		DEBUGD(&cnpproxy_dbg_zebra, "zebra: %pFX has %s", &api->prefix, why);
 	} else if (add) {
@@ -102,8 +117,8 @@ void cnpproxy_rib_route(const struct zapi_route *api, bool add)
 		e.origin = api->pnc.origin;
 		e.flags = api->pnc.flags;
 		e.since = time(NULL);
-		if (pnc_pt_set(&cnpproxy_rib_proxies, &e) > 0) {
-			cnpproxy_rib_proxies_stats.learned_add++;
+		if (pnc_pt_set(&proxies, &e) > 0) {
+			stats.learned_add++;
 			cnpproxy_lookup_changed();
 			DEBUGD(&cnpproxy_dbg_zebra, "zebra: %pFX proxied by %pIA (%s)",
 			       &api->prefix, &api->pnc.proxy, zebra_route_string(api->pnc.origin));
@@ -115,8 +130,8 @@ void cnpproxy_rib_route(const struct zapi_route *api, bool add)
 	 * zebra sends the selected route only, so whatever we learned for
 	 * the prefix is gone.
 	 */
-	if (pnc_pt_unset(&cnpproxy_rib_proxies, &e.prefix, PNC_PT_SOURCE_LEARNED)) {
-		cnpproxy_rib_proxies_stats.learned_del++;
+	if (pnc_pt_unset(&proxies, &e.prefix, PNC_PT_SOURCE_LEARNED)) {
+		stats.learned_del++;
 		cnpproxy_lookup_changed();
 		DEBUGD(&cnpproxy_dbg_zebra, "zebra: %pFX no longer proxied (%s)", &api->prefix,
 		       why);
@@ -125,7 +140,7 @@ void cnpproxy_rib_route(const struct zapi_route *api, bool add)
 
 void cnpproxy_rib_flush_learned(void)
 {
-	size_t n = pnc_pt_flush(&cnpproxy_rib_proxies, PNC_PT_SOURCE_LEARNED);
+	size_t n = pnc_pt_flush(&proxies, PNC_PT_SOURCE_LEARNED);
 
 	if (n) {
 		DEBUGD(&cnpproxy_dbg_zebra, "zebra: forgot %zu learned proxies", n);
@@ -147,22 +162,22 @@ int cnpproxy_rib_static_set(struct pnc_pt_table *pt, const struct prefix *p,
 
 void cnpproxy_rib_static_replace(const struct pnc_pt_table *want)
 {
-	uint64_t generation = cnpproxy_rib_proxies.generation;
+	uint64_t generation = proxies.generation;
 	struct pnc_pt_prefix p;
-	size_t i = cnpproxy_rib_proxies.count;
+	size_t i = proxies.count;
 
 	/* Backwards, as pnc_pt_unset() moves the entries after the one it removes. */
 	while (i-- > 0) {
-		if (cnpproxy_rib_proxies.entries[i].source != PNC_PT_SOURCE_STATIC)
+		if (proxies.entries[i].source != PNC_PT_SOURCE_STATIC)
 			continue;
-		p = cnpproxy_rib_proxies.entries[i].prefix;
+		p = proxies.entries[i].prefix;
 		if (!pnc_pt_get(want, &p, PNC_PT_SOURCE_STATIC))
-			pnc_pt_unset(&cnpproxy_rib_proxies, &p, PNC_PT_SOURCE_STATIC);
+			pnc_pt_unset(&proxies, &p, PNC_PT_SOURCE_STATIC);
 	}
 	/* An unchanged entry is left as it is, its "since" included. */
 	for (i = 0; i < want->count; i++)
-		if (pnc_pt_set(&cnpproxy_rib_proxies, &want->entries[i]) < 0)
+		if (pnc_pt_set(&proxies, &want->entries[i]) < 0)
 			zlog_warn("could not install a static proxy entry");
-	if (cnpproxy_rib_proxies.generation != generation)
+	if (proxies.generation != generation)
 		cnpproxy_lookup_changed();
 }

@@ -22,8 +22,11 @@ struct cnpproxy_rib_stats {
 	uint64_t decode_errors; /* redistribution messages not decoded */
 };
 
-extern struct pnc_pt_table cnpproxy_rib_proxies;
-extern struct cnpproxy_rib_stats cnpproxy_rib_proxies_stats;
+/* The proxy table and what zebra told us, for show and the operational state. */
+extern const struct pnc_pt_table *cnpproxy_rib_table(void);
+extern const struct cnpproxy_rib_stats *cnpproxy_rib_counters(void);
+/* A redistribution message zebra sent that did not decode. */
+extern void cnpproxy_rib_decode_error(void);
 
 extern void cnpproxy_rib_init(void);
 extern void cnpproxy_rib_fini(void);
