@@ -199,7 +199,7 @@ static void test_restore_checks(void **state)
 	pnc_flow_table_free(t);
 }
 
-static const struct pnc_flenc_flow labels[] = {
+static const struct pnc_tunnel_flow labels[] = {
 	{ .ip_version = 4,
 	  .pkey = 0xffff,
 	  .sport = 0xc001,
@@ -217,11 +217,11 @@ static const struct pnc_flenc_flow labels[] = {
 };
 
 struct label_sink {
-	struct pnc_flenc_flow got[4];
+	struct pnc_tunnel_flow got[4];
 	size_t n;
 };
 
-static void label_collect(const struct pnc_flenc_flow *s, void *arg)
+static void label_collect(const struct pnc_tunnel_flow *s, void *arg)
 {
 	struct label_sink *k = arg;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Reading per-CPU counter maps of the BPF programs (learn, mark, flenc):
+ * Reading per-CPU counter maps of the BPF programs (learn, mark, tunnel):
  * each keeps its counters in a BPF_MAP_TYPE_PERCPU_ARRAY of __u64, one
  * key per counter.  No FRR dependency.
  */

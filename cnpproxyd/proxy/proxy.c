@@ -966,7 +966,7 @@ static void handle_notification(const uint8_t *buf, size_t len, const union sock
 static void handle_fcn(const uint8_t *buf, size_t len, const union sockunion *from, uint64_t now)
 {
 	const struct pnc_flow *f;
-	struct pnc_flenc_flow ff;
+	struct pnc_tunnel_flow ff;
 	struct pnc_fcn fcn;
 	int err;
 

@@ -2,7 +2,7 @@
 /*
  * cnpproxyd tunnel egress: configuration, interface events, show.
  *
- * The decapsulation program (tunnel/flenc.bpf.c) runs on the ingress of the
+ * The decapsulation program (tunnel/tunnel.bpf.c) runs on the ingress of the
  * core-facing interfaces and removes the outer IPv6 header of packets to
  * the configured SIDs, applying seed 003's modified pipe to the ECN
  * field.  The inner packet is then routed as usual.
@@ -18,7 +18,7 @@
 #include "lib/privs.h"
 #include "lib/vty.h"
 
-#include "tunnel/flenc_tc.h"
+#include "tunnel/tunnel_tc.h"
 
 #include "cnpproxyd.h"
 #include "cnpproxy_attach.h"
@@ -31,12 +31,12 @@
 
 static int egress_attach(void *prog, int ifindex, unsigned int flags)
 {
-	return pnc_flenc_attach_decap(prog, ifindex);
+	return pnc_tunnel_attach_decap(prog, ifindex);
 }
 
 static void egress_detach(void *prog, int ifindex)
 {
-	pnc_flenc_detach_decap(prog, ifindex);
+	pnc_tunnel_detach_decap(prog, ifindex);
 }
 
 static void egress_attached(void *prog, const struct cnpproxy_attach_if *ai)
@@ -55,7 +55,7 @@ static const struct cnpproxy_attach_ops egress_ops = {
 
 static struct {
 	const struct pnc_config *cfg; /* the last apply's */
-	struct pnc_flenc_tc *fe;
+	struct pnc_tunnel_tc *fe;
 	/* The SIDs the program was loaded with: a change reloads it. */
 	uint8_t sids[PNC_EGRESS_SID_MAX][16];
 	unsigned int n_sids;
@@ -71,7 +71,7 @@ static void egress_close(void)
 	cnpproxy_attach_clear(&egress.set, egress.fe);
 	if (egress.fe) {
 		frr_with_privs (&cnpproxy_privs) {
-			pnc_flenc_close(egress.fe);
+			pnc_tunnel_close(egress.fe);
 		}
 	}
 	egress.fe = NULL;
@@ -86,7 +86,7 @@ static bool egress_load(const struct pnc_config *cfg)
 		return true;
 	egress_close();
 	frr_with_privs (&cnpproxy_privs) {
-		egress.fe = pnc_flenc_open(NULL);
+		egress.fe = pnc_tunnel_open(NULL);
 	}
 	if (!egress.fe) {
 		egress.set.error = "cannot load the decapsulation program";
@@ -95,7 +95,7 @@ static bool egress_load(const struct pnc_config *cfg)
 		return false;
 	}
 	for (unsigned int i = 0; i < cfg->n_egress_sid; i++) {
-		if (pnc_flenc_add_sid(egress.fe, cfg->egress_sid[i])) {
+		if (pnc_tunnel_add_sid(egress.fe, cfg->egress_sid[i])) {
 			egress.set.error = "cannot add a SID to the decapsulation program";
 			return false;
 		}
@@ -148,17 +148,20 @@ void cnpproxy_egress_count(unsigned int *configured, unsigned int *attached)
 void cnpproxy_egress_counters_clear(void)
 {
 	if (egress.fe)
-		pnc_flenc_counters_clear(egress.fe);
+		pnc_tunnel_counters_clear(egress.fe);
 }
 
 /* The decapsulation counters, by their JSON names. */
 static const struct {
-	enum pnc_flenc_counter c;
+	enum pnc_tunnel_counter c;
 	const char *json;
 } egress_counters[] = {
-	{ PNC_FLENC_C_DECAP_PKTS, "packets" },	       { PNC_FLENC_C_DECAP_PASSED, "passed" },
-	{ PNC_FLENC_C_DECAP, "decapsulated" },	       { PNC_FLENC_C_DECAP_CE, "ceCopiedInward" },
-	{ PNC_FLENC_C_DECAP_DROP, "droppedCeNotEct" }, { PNC_FLENC_C_DECAP_ERR, "errors" },
+	{ PNC_TUNNEL_C_DECAP_PKTS, "packets" },
+	{ PNC_TUNNEL_C_DECAP_PASSED, "passed" },
+	{ PNC_TUNNEL_C_DECAP, "decapsulated" },
+	{ PNC_TUNNEL_C_DECAP_CE, "ceCopiedInward" },
+	{ PNC_TUNNEL_C_DECAP_DROP, "droppedCeNotEct" },
+	{ PNC_TUNNEL_C_DECAP_ERR, "errors" },
 };
 
 DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
@@ -169,13 +172,13 @@ DEFPY(show_cnpproxy_tunnel_egress, show_cnpproxy_tunnel_egress_cmd,
       JSON_STR)
 {
 	const struct pnc_config *cfg = egress.cfg;
-	struct pnc_flenc_counters c = {};
+	struct pnc_tunnel_counters c = {};
 	const char *why = cnpproxy_egress_not_operational();
 	json_object *json = NULL, *jifs = NULL, *jsids = NULL, *jc = NULL;
 	char a[INET6_ADDRSTRLEN];
 
 	if (egress.fe)
-		pnc_flenc_counters(egress.fe, &c);
+		pnc_tunnel_counters(egress.fe, &c);
 	if (uj) {
 		json = json_object_new_object();
 		jifs = json_object_new_object();

@@ -10,7 +10,7 @@
 #include "tunnel/labels_file.h"
 #include "tunnel/labels_state.h"
 #include "state/file.h"
-#include "tunnel/flenc_tc.h"
+#include "tunnel/tunnel_tc.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_LABELS_FILE, "cnpproxyd flow-label state buffer");
 
@@ -38,14 +38,14 @@ static struct cnpproxy_state_saver lf = {
  */
 static uint64_t generation(const void *obj)
 {
-	struct pnc_flenc_counters c;
+	struct pnc_tunnel_counters c;
 
-	return pnc_flenc_counters(obj, &c) ? 0 : c.v[PNC_FLENC_C_LABELS_ALLOCATED];
+	return pnc_tunnel_counters(obj, &c) ? 0 : c.v[PNC_TUNNEL_C_LABELS_ALLOCATED];
 }
 
-static void restore_one(const struct pnc_flenc_flow *f, void *arg)
+static void restore_one(const struct pnc_tunnel_flow *f, void *arg)
 {
-	if (!pnc_flenc_restore_flow(arg, f))
+	if (!pnc_tunnel_restore_flow(arg, f))
 		lf.st.restored++;
 }
 
@@ -56,19 +56,19 @@ static int decode(const uint8_t *buf, size_t len, void *arg)
 	return pnc_labels_state_decode(buf, len, &unused, restore_one, arg);
 }
 
-size_t cnpproxy_labels_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s)
+size_t cnpproxy_labels_file_restore(struct pnc_tunnel_tc *fe, unsigned int max_age_s)
 {
 	return cnpproxy_state_file_load(FL_FILE_NAME, "flow labels",
-					pnc_labels_state_size(PNC_FLENC_FLOWS_MAX), max_age_s,
+					pnc_labels_state_size(PNC_TUNNEL_FLOWS_MAX), max_age_s,
 					decode, fe, &lf.st);
 }
 
 struct collect {
-	struct pnc_flenc_flow *s;
+	struct pnc_tunnel_flow *s;
 	size_t n, max;
 };
 
-static int collect(void *arg, const struct pnc_flenc_flow *f)
+static int collect(void *arg, const struct pnc_tunnel_flow *f)
 {
 	struct collect *c = arg;
 
@@ -82,13 +82,13 @@ static int collect(void *arg, const struct pnc_flenc_flow *f)
 
 static int save(const void *obj, const char *name)
 {
-	const struct pnc_flenc_tc *fe = obj;
+	const struct pnc_tunnel_tc *fe = obj;
 	struct collect c = {};
 	uint8_t *buf;
 	size_t len;
 	int err;
 
-	err = pnc_flenc_for_each_flow(fe, collect, &c);
+	err = pnc_tunnel_for_each_flow(fe, collect, &c);
 	if (!err) {
 		len = pnc_labels_state_size(c.n);
 		buf = XMALLOC(MTYPE_CNPPROXY_LABELS_FILE, len);
@@ -100,7 +100,7 @@ static int save(const void *obj, const char *name)
 	return err;
 }
 
-void cnpproxy_labels_file_start(struct pnc_flenc_tc *fe)
+void cnpproxy_labels_file_start(struct pnc_tunnel_tc *fe)
 {
 	cnpproxy_state_saver_start(&lf, fe);
 }

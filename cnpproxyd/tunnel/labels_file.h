@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-struct pnc_flenc_tc;
+struct pnc_tunnel_tc;
 struct vty;
 struct json_object;
 
@@ -21,9 +21,9 @@ struct json_object;
  * file was written more than max_age_s ago (the flows' idle time).
  * Labels restored.
  */
-extern size_t cnpproxy_labels_file_restore(struct pnc_flenc_tc *fe, unsigned int max_age_s);
+extern size_t cnpproxy_labels_file_restore(struct pnc_tunnel_tc *fe, unsigned int max_age_s);
 /* Write fe's labels every few seconds while they change. */
-extern void cnpproxy_labels_file_start(struct pnc_flenc_tc *fe);
+extern void cnpproxy_labels_file_start(struct pnc_tunnel_tc *fe);
 /* The program's counters were cleared: the next tick writes the labels. */
 extern void cnpproxy_labels_file_touch(void);
 /* Write them now and stop (clean stop of the daemon, tunnel rebuilt). */

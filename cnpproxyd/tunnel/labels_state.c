@@ -20,7 +20,7 @@ size_t pnc_labels_state_size(size_t n)
 	return pnc_state_size(&kind, n);
 }
 
-static void rec_encode(const struct pnc_flenc_flow *s, uint8_t *p)
+static void rec_encode(const struct pnc_tunnel_flow *s, uint8_t *p)
 {
 	memset(p, 0, PNC_FL_STATE_REC_LEN);
 	p[0] = s->ip_version;
@@ -32,7 +32,7 @@ static void rec_encode(const struct pnc_flenc_flow *s, uint8_t *p)
 	memcpy(p + 32, s->dst, 16);
 }
 
-static void rec_decode(const uint8_t *p, struct pnc_flenc_flow *s)
+static void rec_decode(const uint8_t *p, struct pnc_tunnel_flow *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->ip_version = p[0];
@@ -44,7 +44,8 @@ static void rec_decode(const uint8_t *p, struct pnc_flenc_flow *s)
 	memcpy(s->dst, p + 32, 16);
 }
 
-void pnc_labels_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n, uint8_t *buf)
+void pnc_labels_state_encode(uint32_t meta, const struct pnc_tunnel_flow *fl, size_t n,
+			     uint8_t *buf)
 {
 	put_be32(buf + pnc_state_meta_off(&kind), meta);
 	for (size_t i = 0; i < n; i++)
@@ -53,9 +54,9 @@ void pnc_labels_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, siz
 }
 
 int pnc_labels_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
-			    void (*cb)(const struct pnc_flenc_flow *s, void *arg), void *arg)
+			    void (*cb)(const struct pnc_tunnel_flow *s, void *arg), void *arg)
 {
-	struct pnc_flenc_flow s;
+	struct pnc_tunnel_flow s;
 	int n = pnc_state_check(&kind, buf, len);
 
 	if (n < 0)

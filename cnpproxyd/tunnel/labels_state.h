@@ -12,7 +12,7 @@
 sequence kept their cursor there).  Each record (48 octets,
  * big-endian): inner IP version, 0, P_Key, UDP source port, 0 (16 bits),
  * label, receiver QP, sender and receiver addresses (16 octets each,
- * IPv4 in the first 4): the fields of the loader's struct pnc_flenc_flow
+ * IPv4 in the first 4): the fields of the loader's struct pnc_tunnel_flow
  * that name a flow and its label (its times and counters start again).
  */
 #ifndef _CNPPROXY_TUNNEL_LABELS_STATE_H
@@ -21,7 +21,7 @@ sequence kept their cursor there).  Each record (48 octets,
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tunnel/flenc_tc.h"
+#include "tunnel/tunnel_tc.h"
 
 #define PNC_FL_STATE_REC_LEN 48
 #define PNC_FL_STATE_VERSION 1
@@ -30,7 +30,7 @@ sequence kept their cursor there).  Each record (48 octets,
 extern size_t pnc_labels_state_size(size_t n);
 
 /* Write the meta word and n records to buf of pnc_labels_state_size(n) octets. */
-extern void pnc_labels_state_encode(uint32_t meta, const struct pnc_flenc_flow *fl, size_t n,
+extern void pnc_labels_state_encode(uint32_t meta, const struct pnc_tunnel_flow *fl, size_t n,
 				    uint8_t *buf);
 
 /*
@@ -38,7 +38,7 @@ extern void pnc_labels_state_encode(uint32_t meta, const struct pnc_flenc_flow *
  * in order.  Number of records, or a PNC_STATE_E_*.
  */
 extern int pnc_labels_state_decode(const uint8_t *buf, size_t len, uint32_t *meta,
-				   void (*cb)(const struct pnc_flenc_flow *f, void *arg),
+				   void (*cb)(const struct pnc_tunnel_flow *f, void *arg),
 				   void *arg);
 
 #endif /* _CNPPROXY_TUNNEL_LABELS_STATE_H */

@@ -23,7 +23,7 @@
 #include "proxy/flows.h"
 #include "cnpproxy_fp.h"
 #include "tunnel/shape.h"
-#include "tunnel/flenc_tc.h"
+#include "tunnel/tunnel_tc.h"
 #include "tunnel/htb.h"
 
 DEFINE_MTYPE_STATIC(CNPPROXYD, CNPPROXY_SHAPE_REQ, "cnpproxyd local shaping request");
@@ -64,7 +64,7 @@ static const char *fs_counter_name(enum fs_counter c)
 
 struct fs_flow {
 	bool used;
-	struct pnc_flenc_flow flow; /* key fields, and the label */
+	struct pnc_tunnel_flow flow; /* key fields, and the label */
 	uint64_t rate_bps;
 	uint64_t since_us, last_us;
 	uint32_t cuts;
@@ -72,7 +72,7 @@ struct fs_flow {
 
 static struct {
 	/* Read by other threads under cnpproxy_fp_mtx. */
-	struct pnc_flenc_tc *fe;
+	struct pnc_tunnel_tc *fe;
 	bool on;
 
 	int ifindex;
@@ -92,7 +92,7 @@ static struct {
 	} while (0)
 
 struct fs_req {
-	struct pnc_flenc_flow flow;
+	struct pnc_tunnel_flow flow;
 };
 
 /* One rtnetlink request built by tunnel/htb.c; changing qdiscs needs CAP_NET_ADMIN. */
@@ -132,7 +132,7 @@ static void root_release_if_unused(void)
 	}
 }
 
-static bool same_flow(const struct pnc_flenc_flow *a, const struct pnc_flenc_flow *b)
+static bool same_flow(const struct pnc_tunnel_flow *a, const struct pnc_tunnel_flow *b)
 {
 	return a->ip_version == b->ip_version && a->dest_qp == b->dest_qp &&
 	       !memcmp(a->src, b->src, sizeof(a->src)) && !memcmp(a->dst, b->dst, sizeof(a->dst));
@@ -146,7 +146,7 @@ static void release(struct fs_flow *s)
 	frr_with_mutex (&cnpproxy_fp_mtx) {
 		if (fs.fe) {
 			frr_with_privs (&cnpproxy_privs) {
-				pnc_flenc_shape(fs.fe, &s->flow, 0);
+				pnc_tunnel_shape(fs.fe, &s->flow, 0);
 			}
 		}
 	}
@@ -174,7 +174,7 @@ static void release_check(struct event *t)
 				     &fs.t_release);
 }
 
-static struct fs_flow *slot_for(const struct pnc_flenc_flow *ff)
+static struct fs_flow *slot_for(const struct pnc_tunnel_flow *ff)
 {
 	struct fs_flow *free_slot = NULL;
 
@@ -208,7 +208,7 @@ static bool root_ready(void)
 	return true;
 }
 
-static void shape(const struct pnc_flenc_flow *ff)
+static void shape(const struct pnc_tunnel_flow *ff)
 {
 	uint64_t now = cnpproxy_now_us(), from, rate;
 	struct fs_flow *s = slot_for(ff);
@@ -232,8 +232,8 @@ static void shape(const struct pnc_flenc_flow *ff)
 	if (!rv && !s->used) {
 		frr_with_mutex (&cnpproxy_fp_mtx) {
 			frr_with_privs (&cnpproxy_privs) {
-				rv = fs.fe ? pnc_flenc_shape(fs.fe, ff,
-							     TC_H_MAKE(FS_MAJOR << 16, minor))
+				rv = fs.fe ? pnc_tunnel_shape(fs.fe, ff,
+							      TC_H_MAKE(FS_MAJOR << 16, minor))
 					   : -ENODEV;
 			}
 		}
@@ -275,7 +275,7 @@ static void shape_event(struct event *t)
 
 bool cnpproxy_shape_light(const struct pnc_flow *f)
 {
-	struct pnc_flenc_flow ff = {};
+	struct pnc_tunnel_flow ff = {};
 	struct fs_req *req;
 
 	/* The fast-path thread holds cnpproxy_fp_mtx here, the main thread too. */
@@ -285,7 +285,7 @@ bool cnpproxy_shape_light(const struct pnc_flow *f)
 	memcpy(ff.src, f->sender, sizeof(ff.src));
 	memcpy(ff.dst, f->receiver, sizeof(ff.dst));
 	ff.dest_qp = f->receiver_qpn;
-	if (pnc_flenc_lookup_flow(fs.fe, &ff))
+	if (pnc_tunnel_lookup_flow(fs.fe, &ff))
 		return false;
 	req = XCALLOC(MTYPE_CNPPROXY_SHAPE_REQ, sizeof(*req));
 	req->flow = ff;
@@ -306,7 +306,8 @@ void cnpproxy_shape_stop(void)
 	fs.ifindex = 0;
 }
 
-void cnpproxy_shape_start(struct pnc_flenc_tc *fe, int ifindex, const struct cnpproxy_shape_config *cfg)
+void cnpproxy_shape_start(struct pnc_tunnel_tc *fe, int ifindex,
+			  const struct cnpproxy_shape_config *cfg)
 {
 	cnpproxy_shape_stop();
 	if (!cfg || !fe || !ifindex)

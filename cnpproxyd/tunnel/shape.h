@@ -42,7 +42,7 @@ static inline uint64_t cnpproxy_shape_measured(uint64_t bytes, uint64_t first_ns
 }
 
 struct json_object;
-struct pnc_flenc_tc;
+struct pnc_tunnel_tc;
 struct pnc_flow;
 struct vty;
 
@@ -50,7 +50,7 @@ struct vty;
  * The tunnel runs on ifindex with program fe: shaping may start (cfg
  * NULL: it is off).  Called again for a new setting or interface.
  */
-extern void cnpproxy_shape_start(struct pnc_flenc_tc *fe, int ifindex,
+extern void cnpproxy_shape_start(struct pnc_tunnel_tc *fe, int ifindex,
 				 const struct cnpproxy_shape_config *cfg);
 /* Every shaper removed, the interface's qdisc as it was. */
 extern void cnpproxy_shape_stop(void);

@@ -5,7 +5,7 @@
  *
  * Traffic to the configured prefixes leaves the core-facing interface
  * in an outer IPv6 header whose flow label names the RoCEv2 flow
- * (tunnel/flenc.bpf.c).  A congested WAN node that sees the label sends a
+ * (tunnel/tunnel.bpf.c).  A congested WAN node that sees the label sends a
  * flow-label FCN to the outer source, this proxy; the label gives the
  * flow's (sender, receiver, receiver QP), the flow table the sender's
  * QP, and the proxy sends the usual CNP.
@@ -34,7 +34,7 @@
 static const struct cnpproxy_attach_ops tunnel_ops;
 
 static struct {
-	struct pnc_flenc_tc *fe;
+	struct pnc_tunnel_tc *fe;
 	/* What the program was built from, to rebuild only on a change. */
 	struct pnc_proxy_config applied;
 	bool on;
@@ -86,7 +86,7 @@ static int tunnel_attach(void *prog, int ifindex, unsigned int flags)
 	int ret;
 
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		ret = pnc_flenc_attach(prog, ifindex);
+		ret = pnc_tunnel_attach(prog, ifindex);
 		if (!ret) {
 			tun.ifindex = ifindex;
 			tun.attached = true;
@@ -100,7 +100,7 @@ static void tunnel_detach(void *prog, int ifindex)
 	/* The shapers' classes go with the interface, and their packets through the program. */
 	cnpproxy_shape_stop();
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		pnc_flenc_detach(prog, ifindex);
+		pnc_tunnel_detach(prog, ifindex);
 		tun.attached = false;
 	}
 }
@@ -140,7 +140,7 @@ static void tunnel_stop(bool keep_labels)
 	cnpproxy_attach_clear(&tun.set, tun.fe);
 	if (tun.fe) {
 		frr_with_privs (&cnpproxy_privs) {
-			pnc_flenc_close(tun.fe);
+			pnc_tunnel_close(tun.fe);
 		}
 	}
 	tun.fe = NULL;
@@ -151,7 +151,7 @@ static void tunnel_stop(bool keep_labels)
 static void tunnel_age(struct event *t)
 {
 	frr_with_mutex (&cnpproxy_fp_mtx) {
-		pnc_flenc_age(tun.fe, FL_IDLE_S, NULL, NULL);
+		pnc_tunnel_age(tun.fe, FL_IDLE_S, NULL, NULL);
 	}
 	event_add_timer(master, tunnel_age, NULL, FL_AGE_S, &tun.t_age);
 }
@@ -160,7 +160,7 @@ void cnpproxy_tunnel_apply(const struct pnc_config *cfg)
 {
 	const struct pnc_proxy_config *pc = &cfg->proxy;
 	bool on = cfg->present && cfg->role[PNC_ROLE_PROXY] && pc->tunnel_enabled;
-	struct pnc_flenc_cfg c = {};
+	struct pnc_tunnel_cfg c = {};
 
 	if (on == tun.on && (!on || same_config(pc, &tun.applied))) {
 		if (on && !same_shaping(pc, &tun.applied)) {
@@ -179,7 +179,7 @@ void cnpproxy_tunnel_apply(const struct pnc_config *cfg)
 	tun.on = true;
 	memcpy(c.src, pc->tunnel_src, sizeof(c.src));
 	frr_with_privs (&cnpproxy_privs) {
-		tun.fe = pnc_flenc_open(&c);
+		tun.fe = pnc_tunnel_open(&c);
 	}
 	if (!tun.fe) {
 		tun.not_operational = "cannot load the encapsulation program (CAP_BPF, BTF?)";
@@ -188,8 +188,8 @@ void cnpproxy_tunnel_apply(const struct pnc_config *cfg)
 	for (unsigned int i = 0; i < pc->n_tunnel_prefixes; i++) {
 		const struct pnc_tunnel_prefix *t = &pc->tunnel_prefixes[i];
 
-		if (pnc_flenc_add_tunnel(tun.fe, t->family, t->prefix, t->plen, t->endpoint,
-					 t->vni, t->router_mac))
+		if (pnc_tunnel_add_tunnel(tun.fe, t->family, t->prefix, t->plen, t->endpoint,
+					  t->vni, t->router_mac))
 			zlog_warn("cnpproxyd: cannot add flow-label tunnel prefix %u/%u",
 				  t->family, t->plen);
 	}
@@ -201,9 +201,9 @@ void cnpproxy_tunnel_apply(const struct pnc_config *cfg)
 	event_add_timer(master, tunnel_age, NULL, FL_AGE_S, &tun.t_age);
 }
 
-bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_flenc_flow *out)
+bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_tunnel_flow *out)
 {
-	return tun.fe && tun.attached && pnc_flenc_lookup_label(tun.fe, label, out) == 0;
+	return tun.fe && tun.attached && pnc_tunnel_lookup_label(tun.fe, label, out) == 0;
 }
 
 const char *cnpproxy_tunnel_not_operational(void)
@@ -222,7 +222,7 @@ struct tunnel_walk {
 	json_object *jarr;
 };
 
-static int flow_show(void *arg, const struct pnc_flenc_flow *f)
+static int flow_show(void *arg, const struct pnc_tunnel_flow *f)
 {
 	struct tunnel_walk *w = arg;
 	int family = f->ip_version == 4 ? AF_INET : AF_INET6;
@@ -251,7 +251,7 @@ void cnpproxy_tunnel_show(struct vty *vty, json_object *json)
 {
 	const char *why = cnpproxy_tunnel_not_operational();
 	struct tunnel_walk w = { .vty = vty };
-	struct pnc_flenc_counters c;
+	struct pnc_tunnel_counters c;
 
 	if (json) {
 		json_object_boolean_add(json, "operational", !why);
@@ -267,17 +267,17 @@ void cnpproxy_tunnel_show(struct vty *vty, json_object *json)
 			json_object_object_add(json, "flows", w.jarr);
 		return;
 	}
-	pnc_flenc_for_each_flow(tun.fe, flow_show, &w);
+	pnc_tunnel_for_each_flow(tun.fe, flow_show, &w);
 	if (json)
 		json_object_object_add(json, "flows", w.jarr);
 	cnpproxy_shape_show(vty, json);
-	if (pnc_flenc_counters(tun.fe, &c))
+	if (pnc_tunnel_counters(tun.fe, &c))
 		return;
-	for (int i = 0; i < PNC_FLENC_C_MAX; i++) {
+	for (int i = 0; i < PNC_TUNNEL_C_MAX; i++) {
 		if (json)
-			json_object_int_add(json, pnc_flenc_counter_name(i), c.v[i]);
+			json_object_int_add(json, pnc_tunnel_counter_name(i), c.v[i]);
 		else
-			vty_out(vty, "    %-20s %" PRIu64 "\n", pnc_flenc_counter_name(i), c.v[i]);
+			vty_out(vty, "    %-20s %" PRIu64 "\n", pnc_tunnel_counter_name(i), c.v[i]);
 	}
 }
 
@@ -287,7 +287,7 @@ void cnpproxy_tunnel_counters_clear(void)
 	if (!tun.fe)
 		return;
 	frr_with_privs (&cnpproxy_privs) {
-		pnc_flenc_counters_clear(tun.fe);
+		pnc_tunnel_counters_clear(tun.fe);
 	}
 	/* The saver's generation is one of those counters. */
 	cnpproxy_labels_file_touch();

@@ -10,7 +10,7 @@
 
 #include "lib/json.h"
 
-#include "tunnel/flenc_tc.h"
+#include "tunnel/tunnel_tc.h"
 
 struct vty;
 
@@ -20,7 +20,7 @@ extern void cnpproxy_tunnel_apply(const struct pnc_config *cfg);
 extern void cnpproxy_tunnel_init(void);
 extern void cnpproxy_tunnel_fini(void);
 /* The flow a label was allocated to; false if none. */
-extern bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_flenc_flow *out);
+extern bool cnpproxy_tunnel_resolve(uint32_t label, struct pnc_tunnel_flow *out);
 /* NULL when running, else why not. */
 extern const char *cnpproxy_tunnel_not_operational(void);
 /* show cnpproxy flow-labels: the label table and the program's counters. */

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The seed 001 ingress-PE data path (cnpproxyd/tunnel/flenc.bpf.c) end to end.
+"""The seed 001 ingress-PE data path (cnpproxyd/tunnel/tunnel.bpf.c) end to end.
 
 Five namespaces the test creates and removes (root needed):
 
@@ -48,7 +48,7 @@ from netns import cannot_run, events, nsx, pnc_pkt_build, remove, send_raw, sh
 
 BUILD = os.environ.get("PNC_BUILDDIR", "build")
 EMU = os.path.join(BUILD, "tools/roce-emu/roce-emu")
-FLENC = os.path.join(BUILD, "tools/fl-encap/pnc-fl-encap")
+TUNNEL = os.path.join(BUILD, "tools/fl-encap/pnc-fl-encap")
 PKT = os.path.join(BUILD, "tools/pnc-pkt/pnc-pkt")
 TAG = "pncfe{}".format(os.getpid())
 NS_S, NS_E1, NS_P, NS_E2, NS_R = (TAG + x for x in ("s", "e1", "p", "e2", "r"))
@@ -164,7 +164,7 @@ class FlEncap:
     """pnc-fl-encap in a namespace, read line by line, stopped with SIGINT."""
 
     def __init__(self, ns, args, nattach):
-        self.proc = subprocess.Popen(nsx(ns, FLENC, "--duration", "0") + args,
+        self.proc = subprocess.Popen(nsx(ns, TUNNEL, "--duration", "0") + args,
                                      stdout=subprocess.PIPE, text=True)
         self.lines = []
         for _ in range(nattach):
@@ -642,7 +642,7 @@ def run(tmp):
     assert has_clsact(NS_E1, "e1p") and "u32" in left and "bpf" not in left, left
     sh(*nsx(NS_E1, "tc", "qdisc", "del", "dev", "e1p", "clsact"))
     # alone in a clsact it created, the tool removes the qdisc
-    subprocess.run(nsx(NS_E2, FLENC, "--decap-dev", "e2r", "--sid", SID4, "--duration", "0.2"),
+    subprocess.run(nsx(NS_E2, TUNNEL, "--decap-dev", "e2r", "--sid", SID4, "--duration", "0.2"),
                    check=True, stdout=subprocess.DEVNULL)
     assert not has_clsact(NS_E2, "e2r"), "clsact created by the tool left behind"
     print("ok: counters add up ({pkts} packets, {labels_allocated} labels); a clsact the tool "
@@ -650,7 +650,7 @@ def run(tmp):
 
 
 def main():
-    rc = cannot_run(EMU, FLENC, PKT)
+    rc = cannot_run(EMU, TUNNEL, PKT)
     if rc is not None:
         return rc
     teardown()

@@ -230,11 +230,11 @@ out:
 /* --- flow labels ---------------------------------------------------------- */
 
 struct labels {
-	struct pnc_flenc_flow *f;
+	struct pnc_tunnel_flow *f;
 	int calls, max;
 };
 
-static void label_one(const struct pnc_flenc_flow *f, void *arg)
+static void label_one(const struct pnc_tunnel_flow *f, void *arg)
 {
 	struct labels *l = arg;
 

@@ -982,7 +982,7 @@ static void flows_file(struct out *o, uint8_t opt, const struct pnc_flow_saved *
 static void labels_file(struct out *o, uint8_t opt, uint32_t cursor,
 			const struct pnc_flow_saved *f, size_t n)
 {
-	struct pnc_flenc_flow l[4] = { 0 };
+	struct pnc_tunnel_flow l[4] = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		l[i].ip_version = f[i].f.ip_version;

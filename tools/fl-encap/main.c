@@ -6,7 +6,7 @@
  * object per line: the flow/label table (periodically, on SIGUSR1 and
  * at exit), aged flows, FCNs received and resolved to their flow, and
  * the counters at exit.  A test and debugging aid; the loader itself
- * (cnpproxyd/tunnel/flenc_tc.c) is what cnpproxyd uses.
+ * (cnpproxyd/tunnel/tunnel_tc.c) is what cnpproxyd uses.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,7 +26,7 @@
 
 #include "common/tool.h"
 #include "codec/notif.h"
-#include "tunnel/flenc_tc.h"
+#include "tunnel/tunnel_tc.h"
 
 #define MAX_ITEMS 16
 
@@ -48,7 +48,7 @@ struct opts {
 	int ntunnels;
 	uint8_t sids[MAX_ITEMS][16];
 	int nsids;
-	struct pnc_flenc_cfg cfg;
+	struct pnc_tunnel_cfg cfg;
 	bool have_src;
 	double duration;
 	bool dump;
@@ -185,9 +185,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			if (!strcmp(optarg, "hash"))
-				o->cfg.other_label = PNC_FLENC_OTHER_HASH;
+				o->cfg.other_label = PNC_TUNNEL_OTHER_HASH;
 			else if (!strcmp(optarg, "zero"))
-				o->cfg.other_label = PNC_FLENC_OTHER_ZERO;
+				o->cfg.other_label = PNC_TUNNEL_OTHER_ZERO;
 			else
 				return -1;
 			break;
@@ -241,7 +241,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static void print_flow_fields(const struct pnc_flenc_flow *f)
+static void print_flow_fields(const struct pnc_tunnel_flow *f)
 {
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
 	int af = f->ip_version == 4 ? AF_INET : AF_INET6;
@@ -256,7 +256,7 @@ static void print_flow_fields(const struct pnc_flenc_flow *f)
 	       idle > 0 ? idle * 1e3 : 0);
 }
 
-static int print_flow(void *arg, const struct pnc_flenc_flow *f)
+static int print_flow(void *arg, const struct pnc_tunnel_flow *f)
 {
 	int *n = arg;
 
@@ -267,7 +267,7 @@ static int print_flow(void *arg, const struct pnc_flenc_flow *f)
 	return 0;
 }
 
-static int print_aged(void *arg, const struct pnc_flenc_flow *f)
+static int print_aged(void *arg, const struct pnc_tunnel_flow *f)
 {
 	(void)arg;
 	printf("{\"event\":\"aged\",");
@@ -277,9 +277,9 @@ static int print_aged(void *arg, const struct pnc_flenc_flow *f)
 }
 
 /* The flow lines, then a "dump" line that closes them. */
-static void dump_table(const struct pnc_flenc_tc *fe)
+static void dump_table(const struct pnc_tunnel_tc *fe)
 {
-	int n = 0, rv = pnc_flenc_for_each_flow(fe, print_flow, &n);
+	int n = 0, rv = pnc_tunnel_for_each_flow(fe, print_flow, &n);
 
 	if (rv < 0)
 		printf("{\"event\":\"dump\",\"flows\":%d,\"error\":\"%s\"}\n", n, strerror(-rv));
@@ -304,12 +304,12 @@ static int open_fcn_socket(unsigned int port)
 }
 
 /* What the proxy does with an FCN: label -> flow (doc/wire-formats.md 6.3). */
-static void handle_fcn(const struct pnc_flenc_tc *fe, int fd)
+static void handle_fcn(const struct pnc_tunnel_tc *fe, int fd)
 {
 	struct sockaddr_in6 from;
 	socklen_t flen = sizeof(from);
 	char addr[INET6_ADDRSTRLEN];
-	struct pnc_flenc_flow f;
+	struct pnc_tunnel_flow f;
 	struct pnc_fcn fcn;
 	uint8_t buf[64];
 	ssize_t n;
@@ -323,7 +323,7 @@ static void handle_fcn(const struct pnc_flenc_tc *fe, int fd)
 			printf(",\"error\":\"%s\"}\n", pnc_codec_strerror(rv));
 		} else {
 			printf(",\"fcn_label\":%u,\"cl\":%u", fcn.flow_label, fcn.cl);
-			rv = pnc_flenc_lookup_label(fe, fcn.flow_label, &f);
+			rv = pnc_tunnel_lookup_label(fe, fcn.flow_label, &f);
 			if (rv) {
 				printf(",\"error\":\"%s\"}\n", strerror(-rv));
 			} else {
@@ -336,34 +336,34 @@ static void handle_fcn(const struct pnc_flenc_tc *fe, int fd)
 	}
 }
 
-static void print_counters(const struct pnc_flenc_tc *fe)
+static void print_counters(const struct pnc_tunnel_tc *fe)
 {
-	struct pnc_flenc_counters c;
+	struct pnc_tunnel_counters c;
 	int i;
 
-	if (pnc_flenc_counters(fe, &c))
+	if (pnc_tunnel_counters(fe, &c))
 		return;
 	printf("{\"event\":\"counters\"");
-	for (i = 0; i < PNC_FLENC_C_MAX; i++)
-		printf(",\"%s\":%" PRIu64, pnc_flenc_counter_name(i), c.v[i]);
+	for (i = 0; i < PNC_TUNNEL_C_MAX; i++)
+		printf(",\"%s\":%" PRIu64, pnc_tunnel_counter_name(i), c.v[i]);
 	printf("}\n");
 }
 
-static int configure(struct pnc_flenc_tc *fe, const struct opts *o)
+static int configure(struct pnc_tunnel_tc *fe, const struct opts *o)
 {
 	int i, err;
 
 	for (i = 0; i < o->ntunnels; i++) {
 		const struct tunnel_arg *t = &o->tunnels[i];
 
-		err = pnc_flenc_add_tunnel(fe, t->family, t->prefix, t->plen, t->dst, 0, NULL);
+		err = pnc_tunnel_add_tunnel(fe, t->family, t->prefix, t->plen, t->dst, 0, NULL);
 		if (err) {
 			fprintf(stderr, "pnc-fl-encap: adding a tunnel: %s\n", strerror(-err));
 			return -1;
 		}
 	}
 	for (i = 0; i < o->nsids; i++) {
-		err = pnc_flenc_add_sid(fe, o->sids[i]);
+		err = pnc_tunnel_add_sid(fe, o->sids[i]);
 		if (err) {
 			fprintf(stderr, "pnc-fl-encap: adding a SID: %s\n", strerror(-err));
 			return -1;
@@ -379,7 +379,7 @@ static struct {
 } attached[2 * MAX_ITEMS];
 static int nattached;
 
-static int attach_one(struct pnc_flenc_tc *fe, const char *name, bool decap)
+static int attach_one(struct pnc_tunnel_tc *fe, const char *name, bool decap)
 {
 	int ifindex = (int)if_nametoindex(name), err;
 
@@ -387,7 +387,7 @@ static int attach_one(struct pnc_flenc_tc *fe, const char *name, bool decap)
 		fprintf(stderr, "pnc-fl-encap: %s: no such interface\n", name);
 		return -1;
 	}
-	err = decap ? pnc_flenc_attach_decap(fe, ifindex) : pnc_flenc_attach(fe, ifindex);
+	err = decap ? pnc_tunnel_attach_decap(fe, ifindex) : pnc_tunnel_attach(fe, ifindex);
 	if (err) {
 		fprintf(stderr, "pnc-fl-encap: attaching to %s: %s\n", name, strerror(-err));
 		return -1;
@@ -399,7 +399,7 @@ static int attach_one(struct pnc_flenc_tc *fe, const char *name, bool decap)
 	return 0;
 }
 
-static int attach_all(struct pnc_flenc_tc *fe, const struct opts *o)
+static int attach_all(struct pnc_tunnel_tc *fe, const struct opts *o)
 {
 	int i;
 
@@ -412,18 +412,18 @@ static int attach_all(struct pnc_flenc_tc *fe, const struct opts *o)
 	return 0;
 }
 
-static void detach_all(struct pnc_flenc_tc *fe)
+static void detach_all(struct pnc_tunnel_tc *fe)
 {
 	while (nattached) {
 		nattached--;
 		if (attached[nattached].decap)
-			pnc_flenc_detach_decap(fe, attached[nattached].ifindex);
+			pnc_tunnel_detach_decap(fe, attached[nattached].ifindex);
 		else
-			pnc_flenc_detach(fe, attached[nattached].ifindex);
+			pnc_tunnel_detach(fe, attached[nattached].ifindex);
 	}
 }
 
-static void run(struct pnc_flenc_tc *fe, const struct opts *o, int fcn_fd)
+static void run(struct pnc_tunnel_tc *fe, const struct opts *o, int fcn_fd)
 {
 	double now = pnc_tool_now_s();
 	double end = now + o->duration, next_dump = now + o->dump_ms / 1e3, next_age = now + 1;
@@ -439,7 +439,7 @@ static void run(struct pnc_flenc_tc *fe, const struct opts *o, int fcn_fd)
 		}
 		if (o->age_s && pnc_tool_now_s() >= next_age) {
 			next_age = pnc_tool_now_s() + 1;
-			pnc_flenc_age(fe, o->age_s, print_aged, NULL);
+			pnc_tunnel_age(fe, o->age_s, print_aged, NULL);
 		}
 	}
 }
@@ -447,11 +447,11 @@ static void run(struct pnc_flenc_tc *fe, const struct opts *o, int fcn_fd)
 int main(int argc, char **argv)
 {
 	struct opts o = {
-		.cfg = { .hop_limit = PNC_FLENC_HOP_LIMIT, .other_label = PNC_FLENC_OTHER_HASH },
+		.cfg = { .hop_limit = PNC_TUNNEL_HOP_LIMIT, .other_label = PNC_TUNNEL_OTHER_HASH },
 		.duration = 5,
 		.dump_ms = 1000,
 	};
-	struct pnc_flenc_tc *fe;
+	struct pnc_tunnel_tc *fe;
 	int rv = 0, fcn_fd = -1;
 
 	switch (parse_args(argc, argv, &o)) {
@@ -471,7 +471,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGUSR1, on_signal);
 
-	fe = pnc_flenc_open(&o.cfg);
+	fe = pnc_tunnel_open(&o.cfg);
 	if (!fe) {
 		fprintf(stderr, "pnc-fl-encap: loading the tc programs: %s\n", strerror(errno));
 		return 1;
@@ -481,7 +481,7 @@ int main(int argc, char **argv)
 		if (fcn_fd < 0) {
 			fprintf(stderr, "pnc-fl-encap: UDP port %u: %s\n", o.fcn_port,
 				strerror(errno));
-			pnc_flenc_close(fe);
+			pnc_tunnel_close(fe);
 			return 1;
 		}
 	}
@@ -496,6 +496,6 @@ int main(int argc, char **argv)
 	}
 	if (fcn_fd >= 0)
 		close(fcn_fd);
-	pnc_flenc_close(fe);
+	pnc_tunnel_close(fe);
 	return rv;
 }

@@ -613,7 +613,7 @@ def test_notification_in_icmp_form():
 def encap_filters(router):
     """The encapsulation filters on pe1-eth1's egress, one line each."""
     out = router.cmd("tc filter show dev pe1-eth1 egress")
-    return [line for line in out.splitlines() if "pnc_flenc" in line]
+    return [line for line in out.splitlines() if "pnc_tunnel_enc" in line]
 
 
 def test_flow_label_tunnel():

@@ -7,7 +7,7 @@ input layouts the targets document at their top.
 
     gen_seeds.py PNC_PKT CORPUS_DIR
 
-writes CORPUS_DIR/bpf_learn/, bpf_mark/, bpf_flenc/ and bpf_border/.
+writes CORPUS_DIR/bpf_learn/, bpf_mark/, bpf_tunnel/ and bpf_border/.
 """
 import os
 import struct
@@ -279,26 +279,26 @@ def mark_seeds(corpus):
           + mark_rec(bytes(gso), gso=True) + mark_rec(bytes(gso)))
 
 
-# ---- bpf_flenc ---------------------------------------------------------------
+# ---- bpf_tunnel ---------------------------------------------------------------
 
 PE = bytes.fromhex("20010db8aaaa" + "00" * 9 + "01")
 EGRESS = bytes.fromhex("20010db8bbbb" + "00" * 9 + "02")
 
 
-def flenc_cfg(flags=0x01, hop=0, src=PE, seed=0, taken=0, mtu=1500, hashv=0x1234567):
+def tunnel_cfg(flags=0x01, hop=0, src=PE, seed=0, taken=0, mtu=1500, hashv=0x1234567):
     return struct.pack("<BB", flags, hop) + src + struct.pack("<IBHI", seed, taken, mtu - 68,
                                                               hashv)
 
 
-def flenc_rec(f, op=0, plen=24, lin=0, dst=EGRESS, adv_us=10):
+def tunnel_rec(f, op=0, plen=24, lin=0, dst=EGRESS, adv_us=10):
     return struct.pack("<BBH", op, plen, lin) + dst + struct.pack("<HH", adv_us, len(f)) + f
 
 
 DECAP, TUNNEL, GSO, ROUNDTRIP, SID, VXLAN = 1, 2, 4, 8, 16, 32
 
 
-def flenc_seeds(corpus):
-    t = "bpf_flenc"
+def tunnel_seeds(corpus):
+    t = "bpf_tunnel"
     v6 = ["src=2001:db8::1", "dst=2001:db8::2"]
     data = frame("rc-write", "only", "ecn=2")
     data6 = frame("rc-write", "only", "ecn=1", *v6)
@@ -309,30 +309,30 @@ def flenc_seeds(corpus):
     frag[20] |= 0x20
     big = frame("rc-write", "only", "payload-len=1500")
     rt = TUNNEL | ROUNDTRIP
-    write(corpus, t, "encap", flenc_cfg()
-          + flenc_rec(data, op=rt) + flenc_rec(data, op=ROUNDTRIP, lin=20)
-          + flenc_rec(ack, op=rt, plen=32) + flenc_rec(req, op=ROUNDTRIP)
-          + flenc_rec(other, op=ROUNDTRIP) + flenc_rec(bytes(frag), op=ROUNDTRIP)
-          + flenc_rec(data6, op=rt, plen=64) + flenc_rec(data6, op=ROUNDTRIP, lin=60)
-          + flenc_rec(big, op=ROUNDTRIP) + flenc_rec(big, op=ROUNDTRIP | GSO)
-          + flenc_rec(vlan(data), op=ROUNDTRIP) + flenc_rec(data[:30], op=ROUNDTRIP))
-    write(corpus, t, "zero_other", flenc_cfg(flags=0x07, hop=9, mtu=1280)
-          + flenc_rec(other, op=rt, plen=0) + flenc_rec(big, op=rt | GSO)
-          + flenc_rec(data, op=rt, plen=0))
-    write(corpus, t, "no_source", flenc_cfg(flags=0) + flenc_rec(data, op=rt))
-    write(corpus, t, "taken", flenc_cfg(seed=0x7fffe, taken=3)
-          + flenc_rec(data, op=rt) + flenc_rec(data6, op=rt, plen=128)
-          + flenc_rec(ack, op=rt))
-    write(corpus, t, "full", flenc_cfg(seed=77, taken=5) + flenc_rec(data, op=rt))
+    write(corpus, t, "encap", tunnel_cfg()
+          + tunnel_rec(data, op=rt) + tunnel_rec(data, op=ROUNDTRIP, lin=20)
+          + tunnel_rec(ack, op=rt, plen=32) + tunnel_rec(req, op=ROUNDTRIP)
+          + tunnel_rec(other, op=ROUNDTRIP) + tunnel_rec(bytes(frag), op=ROUNDTRIP)
+          + tunnel_rec(data6, op=rt, plen=64) + tunnel_rec(data6, op=ROUNDTRIP, lin=60)
+          + tunnel_rec(big, op=ROUNDTRIP) + tunnel_rec(big, op=ROUNDTRIP | GSO)
+          + tunnel_rec(vlan(data), op=ROUNDTRIP) + tunnel_rec(data[:30], op=ROUNDTRIP))
+    write(corpus, t, "zero_other", tunnel_cfg(flags=0x07, hop=9, mtu=1280)
+          + tunnel_rec(other, op=rt, plen=0) + tunnel_rec(big, op=rt | GSO)
+          + tunnel_rec(data, op=rt, plen=0))
+    write(corpus, t, "no_source", tunnel_cfg(flags=0) + tunnel_rec(data, op=rt))
+    write(corpus, t, "taken", tunnel_cfg(seed=0x7fffe, taken=3)
+          + tunnel_rec(data, op=rt) + tunnel_rec(data6, op=rt, plen=128)
+          + tunnel_rec(ack, op=rt))
+    write(corpus, t, "full", tunnel_cfg(seed=77, taken=5) + tunnel_rec(data, op=rt))
     # VXLAN over IPv6: 70 octets in front, the MTU counted with them.
-    write(corpus, t, "vxlan", flenc_cfg()
-          + flenc_rec(data, op=rt | VXLAN) + flenc_rec(data, op=ROUNDTRIP)
-          + flenc_rec(data6, op=rt | VXLAN, plen=64) + flenc_rec(other, op=ROUNDTRIP)
-          + flenc_rec(ack, op=rt | VXLAN, plen=32) + flenc_rec(big, op=ROUNDTRIP)
-          + flenc_rec(big, op=ROUNDTRIP | GSO) + flenc_rec(data, op=rt, plen=16))
-    write(corpus, t, "vxlan_mtu", flenc_cfg(mtu=1170)
-          + flenc_rec(frame("rc-write", "only", "payload-len=1060"), op=rt | VXLAN, plen=0)
-          + flenc_rec(frame("rc-write", "only", "payload-len=1060"), op=rt, plen=0))
+    write(corpus, t, "vxlan", tunnel_cfg()
+          + tunnel_rec(data, op=rt | VXLAN) + tunnel_rec(data, op=ROUNDTRIP)
+          + tunnel_rec(data6, op=rt | VXLAN, plen=64) + tunnel_rec(other, op=ROUNDTRIP)
+          + tunnel_rec(ack, op=rt | VXLAN, plen=32) + tunnel_rec(big, op=ROUNDTRIP)
+          + tunnel_rec(big, op=ROUNDTRIP | GSO) + tunnel_rec(data, op=rt, plen=16))
+    write(corpus, t, "vxlan_mtu", tunnel_cfg(mtu=1170)
+          + tunnel_rec(frame("rc-write", "only", "payload-len=1060"), op=rt | VXLAN, plen=0)
+          + tunnel_rec(frame("rc-write", "only", "payload-len=1060"), op=rt, plen=0))
     # The egress PE: CE copied in (IPv4 with its checksum, IPv6), dropped
     # over Not-ECT, ECT(1) left outside; not for us; truncated.
     inner4 = frame("rc-write", "only", "ecn=2")[14:]
@@ -340,16 +340,16 @@ def flenc_seeds(corpus):
     notect = frame("rc-write", "only", "ecn=0")[14:]
     ce4 = ip6_tunnel(inner4, 4, tclass=0x03)
     ce6 = ip6_tunnel(inner6, 41, tclass=0x03)
-    write(corpus, t, "decap", flenc_cfg()
-          + flenc_rec(ce4, op=DECAP | SID) + flenc_rec(ce6, op=DECAP)
-          + flenc_rec(ip6_tunnel(notect, 4, tclass=0x03), op=DECAP)
-          + flenc_rec(ip6_tunnel(inner4, 4, tclass=0x01), op=DECAP)
-          + flenc_rec(ip6_tunnel(inner4, 4, srh=True), op=DECAP)
-          + flenc_rec(ip6_tunnel(inner6, 4), op=DECAP)
-          + flenc_rec(ce4[:60], op=DECAP) + flenc_rec(ce4, op=DECAP, lin=40)
-          + flenc_rec(ce4[:50], op=DECAP) + flenc_rec(ce4[:55], op=DECAP)
-          + flenc_rec(ce4[:64], op=DECAP) + flenc_rec(ip6_tunnel(inner4, 41), op=DECAP)
-          + flenc_rec(data, op=DECAP))
+    write(corpus, t, "decap", tunnel_cfg()
+          + tunnel_rec(ce4, op=DECAP | SID) + tunnel_rec(ce6, op=DECAP)
+          + tunnel_rec(ip6_tunnel(notect, 4, tclass=0x03), op=DECAP)
+          + tunnel_rec(ip6_tunnel(inner4, 4, tclass=0x01), op=DECAP)
+          + tunnel_rec(ip6_tunnel(inner4, 4, srh=True), op=DECAP)
+          + tunnel_rec(ip6_tunnel(inner6, 4), op=DECAP)
+          + tunnel_rec(ce4[:60], op=DECAP) + tunnel_rec(ce4, op=DECAP, lin=40)
+          + tunnel_rec(ce4[:50], op=DECAP) + tunnel_rec(ce4[:55], op=DECAP)
+          + tunnel_rec(ce4[:64], op=DECAP) + tunnel_rec(ip6_tunnel(inner4, 41), op=DECAP)
+          + tunnel_rec(data, op=DECAP))
 
 
 # ---- bpf_border --------------------------------------------------------------
@@ -425,7 +425,7 @@ def main():
     PNC_PKT, corpus = sys.argv[1], sys.argv[2]
     learn_seeds(corpus)
     mark_seeds(corpus)
-    flenc_seeds(corpus)
+    tunnel_seeds(corpus)
     border_seeds(corpus)
 
 

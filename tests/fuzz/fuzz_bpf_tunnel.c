@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the seed 001 tc programs, cnpproxyd/tunnel/flenc.bpf.c
- * (pnc_flenc, the ingress PE's encapsulation; pnc_fldec, the egress PE's
+ * libFuzzer target for the seed 001 tc programs, cnpproxyd/tunnel/tunnel.bpf.c
+ * (pnc_tunnel_enc, the ingress PE's encapsulation; pnc_tunnel_dec, the egress PE's
  * decapsulation), compiled for user space through tests/fuzz/bpf_shim/
  * and run packet by packet on skbs built from the input.
  *
@@ -17,10 +17,10 @@
  *   23 u16 MTU - 68 (n % 9000)
  *   25 u32 flow hash (bpf_get_hash_recalc())
  * Packet record: REC_LEN octets, then the frame (from the Ethernet header).
- *   0  0x01 run pnc_fldec instead of pnc_flenc; 0x02 the frame's
+ *   0  0x01 run pnc_tunnel_dec instead of pnc_tunnel_enc; 0x02 the frame's
  *      destination prefix (length: octet 1) becomes a tunnel to octets
  *      4-19; 0x04 a GSO packet; 0x08 an encapsulated packet goes through
- *      pnc_fldec too, its outer destination a SID; 0x10 the frame's IPv6
+ *      pnc_tunnel_dec too, its outer destination a SID; 0x10 the frame's IPv6
  *      destination becomes a SID; 0x20 with 0x02, the tunnel is VXLAN
  *      (VNI VXLAN_VNI, router MAC VXLAN_MAC)
  *   1  tunnel prefix length, n % (address bits + 1)
@@ -31,14 +31,14 @@
  *
  * Properties, for every packet:
  *  - the verdict and every counter are those of a plain-C model of
- *    flenc.h: which packets are tunnelled (longest tunnel prefix), the
+ *    tunnel.h: which packets are tunnelled (longest tunnel prefix), the
  *    outer source, the MTU, an inner length over the outer payload
  *    length's 65535, RoCEv2 flows and their labels (drawn at random,
  *    drawn again for a label in use, 0 when four draws fail; no draw
  *    for a known flow or another packet), the hashed or zero label of
  *    other packets, RFC 6040 with
  *    ECT(1) kept outside on decapsulation; so each packet lands in
- *    exactly one of the counters flenc.h lists;
+ *    exactly one of the counters tunnel.h lists;
  *  - an encapsulated packet is the original behind a well-formed outer
  *    IPv6 header: version 6, the inner traffic class, the flow's label,
  *    payload length the inner IP length, next header 4 or 41, the hop
@@ -49,7 +49,7 @@
  *    packet's source MAC to the router MAC, the inner packet;
  *  - the flow and label maps agree with each other and the model
  *    (label, P_Key, source port, first/last time, packets, octets);
- *  - decapsulation (pnc_fldec) of an encapsulated packet gives the
+ *  - decapsulation (pnc_tunnel_dec) of an encapsulated packet gives the
  *    original frame back; of any packet, the inner packet with only
  *    its ECN bits changed (IPv4: the checksum sums as before);
  *  - the shim's own checks (no access past the linear part or the
@@ -66,7 +66,7 @@
 #include "harness.h"
 #include "shim.h"
 
-#include "tunnel/flenc.bpf.c"
+#include "tunnel/tunnel.bpf.c"
 #include "program_end.h"
 
 #define CFG_LEN	       29
@@ -75,8 +75,8 @@
 #define FRAMES_MAX     64
 #define FRAME_MAX      9200
 #define CLOCK_START_NS (1000 * 1000000000ULL)
-#define OUTER	       PNC_FLENC_OUTER_LEN
-#define OUTER_MAX      PNC_FLENC_VXLAN_LEN
+#define OUTER	       PNC_TUNNEL_OUTER_LEN
+#define OUTER_MAX      PNC_TUNNEL_VXLAN_LEN
 #define VXLAN_VNI      0x0a0b0c
 #define VXLAN_MAC      "\x02\x00\x5e\x00\x53\x01"
 #define SKB_GROW_MAX   16064 /* the shim's bpf_skb_adjust_room() limit */
@@ -108,14 +108,14 @@ struct m_tunnel {
 };
 
 struct m_flow {
-	struct pnc_flenc_flow_key key;
-	struct pnc_flenc_flow_val val;
+	struct pnc_tunnel_flow_key key;
+	struct pnc_tunnel_flow_val val;
 };
 
 struct m_label {
 	uint32_t label;
 	uint8_t pad[4];
-	struct pnc_flenc_flow_key key;
+	struct pnc_tunnel_flow_key key;
 };
 
 static struct {
@@ -127,14 +127,14 @@ static struct {
 
 struct expect {
 	int rv;
-	uint64_t count[PNC_FLENC_C_MAX];
+	uint64_t count[PNC_TUNNEL_C_MAX];
 	uint8_t out[FRAME_MAX + OUTER_MAX];
 	size_t out_len;
-	bool changed;			/* out holds the packet expected */
-	size_t ecn_at;			/* decapsulation: the inner ECN octet, or 0 */
-	uint8_t ecn_mask, ecn_bits;	/* ... its ECN bits as expected */
-	size_t csum_at;			/* ... an IPv4 checksum that may change, or 0 */
-	struct pnc_flenc_flow_key flow; /* encapsulation of a RoCE flow */
+	bool changed;			 /* out holds the packet expected */
+	size_t ecn_at;			 /* decapsulation: the inner ECN octet, or 0 */
+	uint8_t ecn_mask, ecn_bits;	 /* ... its ECN bits as expected */
+	size_t csum_at;			 /* ... an IPv4 checksum that may change, or 0 */
+	struct pnc_tunnel_flow_key flow; /* encapsulation of a RoCE flow */
 	bool roce;
 	uint8_t outer_dst[16];
 	bool vxlan;	/* encapsulated in VXLAN */
@@ -162,14 +162,14 @@ static const struct m_tunnel *m_tunnel_of(uint8_t family, const uint8_t *addr)
 	return best;
 }
 
-/* The label the program's n-th draw of a run gives (flenc.h). */
+/* The label the program's n-th draw of a run gives (tunnel.h). */
 static uint32_t m_label_draw(uint32_t n)
 {
-	return m.rnd[n % RND_N] % PNC_FLENC_LABEL_ALLOC_MAX + 1;
+	return m.rnd[n % RND_N] % PNC_TUNNEL_LABEL_ALLOC_MAX + 1;
 }
 
 /* The label of a RoCE flow: its own, a new one, or 0 when four are taken. */
-static uint32_t m_roce_label(const struct pnc_flenc_flow_key *key, uint16_t pkey, uint16_t sport,
+static uint32_t m_roce_label(const struct pnc_tunnel_flow_key *key, uint16_t pkey, uint16_t sport,
 			     uint32_t ip_len, struct expect *e)
 {
 	struct m_flow *f = h_tab_find(&m.flows, key);
@@ -190,7 +190,7 @@ static uint32_t m_roce_label(const struct pnc_flenc_flow_key *key, uint16_t pkey
 			label = cand;
 	}
 	if (!label) {
-		e->count[PNC_FLENC_C_ALLOC_FAILED]++;
+		e->count[PNC_TUNNEL_C_ALLOC_FAILED]++;
 		return 0;
 	}
 	l = h_tab_put(&m.labels, &label);
@@ -202,7 +202,7 @@ static uint32_t m_roce_label(const struct pnc_flenc_flow_key *key, uint16_t pkey
 	f->val.first_ns = f->val.last_ns = m.now;
 	f->val.pkts = 1;
 	f->val.bytes = ip_len;
-	e->count[PNC_FLENC_C_LABELS_ALLOCATED]++;
+	e->count[PNC_TUNNEL_C_LABELS_ALLOCATED]++;
 	return label;
 }
 
@@ -210,7 +210,7 @@ static uint32_t m_roce_label(const struct pnc_flenc_flow_key *key, uint16_t pkey
 static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool gso,
 		    struct expect *e)
 {
-	struct pnc_flenc_flow_key key = {};
+	struct pnc_tunnel_flow_key key = {};
 	const struct m_tunnel *t;
 	uint8_t version, tclass, nh, hop, *o;
 	size_t l4 = 0, alen, room;
@@ -218,11 +218,11 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 	uint32_t ip_len, label;
 	bool l4_ok = true;
 
-	e->count[PNC_FLENC_C_PKTS]++;
+	e->count[PNC_TUNNEL_C_PKTS]++;
 	e->rv = TC_ACT_OK;
 	if (proto == 0x0800) {
 		if (lin < 14 + 20 || f[14] >> 4 != 4 || (f[14] & 0x0f) < 5) {
-			e->count[PNC_FLENC_C_PARSE_ERR]++;
+			e->count[PNC_TUNNEL_C_PARSE_ERR]++;
 			return;
 		}
 		version = 4;
@@ -235,7 +235,7 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 		memcpy(key.dst, f + 14 + 16, 4);
 	} else if (proto == 0x86dd) {
 		if (lin < 14 + 40 || f[14] >> 4 != 6) {
-			e->count[PNC_FLENC_C_PARSE_ERR]++;
+			e->count[PNC_TUNNEL_C_PARSE_ERR]++;
 			return;
 		}
 		version = 6;
@@ -246,24 +246,24 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 		memcpy(key.src, f + 14 + 8, 16);
 		memcpy(key.dst, f + 14 + 24, 16);
 	} else {
-		e->count[PNC_FLENC_C_PASSED]++;
+		e->count[PNC_TUNNEL_C_PASSED]++;
 		return;
 	}
 	t = m_tunnel_of(version, key.dst);
 	if (!t) {
-		e->count[PNC_FLENC_C_PASSED]++;
+		e->count[PNC_TUNNEL_C_PASSED]++;
 		return;
 	}
 	e->rv = TC_ACT_SHOT;
 	if (!(m.flags & F_SRC)) {
-		e->count[PNC_FLENC_C_NO_SOURCE]++;
+		e->count[PNC_TUNNEL_C_NO_SOURCE]++;
 		return;
 	}
 	/* An outer payload length holds the inner packet's (and VXLAN's) up to 65535. */
 	room = t->vxlan ? OUTER_MAX : OUTER;
 	if ((n + room > shim_env.mtu + 14u && !(gso && (m.flags & F_GSO_FITS))) ||
 	    ip_len + room - OUTER > 0xffff) {
-		e->count[PNC_FLENC_C_TOO_BIG]++;
+		e->count[PNC_TUNNEL_C_TOO_BIG]++;
 		return;
 	}
 
@@ -281,17 +281,18 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 	} else if (m.flags & F_OTHER_ZERO) {
 		label = 0;
 	} else {
-		label = PNC_FLENC_LABEL_HASH_BIT | (shim_env.hash & (PNC_FLENC_LABEL_HASH_BIT - 1));
+		label = PNC_TUNNEL_LABEL_HASH_BIT |
+			(shim_env.hash & (PNC_TUNNEL_LABEL_HASH_BIT - 1));
 	}
 	if (n + room > SKB_GROW_MAX && !gso) {
-		e->count[PNC_FLENC_C_ENCAP_ERR]++;
+		e->count[PNC_TUNNEL_C_ENCAP_ERR]++;
 		return;
 	}
 	e->rv = TC_ACT_OK;
-	e->count[e->roce ? PNC_FLENC_C_ENCAP_ROCE : PNC_FLENC_C_ENCAP_OTHER]++;
+	e->count[e->roce ? PNC_TUNNEL_C_ENCAP_ROCE : PNC_TUNNEL_C_ENCAP_OTHER]++;
 
 	/* Ethernet (IPv6), the outer header, the packet. */
-	hop = pnc_cfg.hop_limit ? pnc_cfg.hop_limit : PNC_FLENC_HOP_LIMIT;
+	hop = pnc_cfg.hop_limit ? pnc_cfg.hop_limit : PNC_TUNNEL_HOP_LIMIT;
 	alen = 16;
 	o = e->out;
 	memcpy(o, f, 12);
@@ -314,8 +315,8 @@ static void m_encap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, bool
 		memset(u, 0, OUTER_MAX - OUTER);
 		u[0] = (uint8_t)(0xc0 | (label >> 8 & 0x3f));
 		u[1] = (uint8_t)label;
-		u[2] = PNC_FLENC_VXLAN_PORT >> 8;
-		u[3] = PNC_FLENC_VXLAN_PORT & 0xff;
+		u[2] = PNC_TUNNEL_VXLAN_PORT >> 8;
+		u[3] = PNC_TUNNEL_VXLAN_PORT & 0xff;
 		u[4] = (uint8_t)((ip_len + 30) >> 8);
 		u[5] = (uint8_t)(ip_len + 30);
 		u[8] = 0x08;
@@ -340,33 +341,33 @@ static void m_decap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, stru
 	uint8_t otc, itc, version, nh;
 	size_t in = 14 + OUTER;
 
-	e->count[PNC_FLENC_C_DECAP_PKTS]++;
+	e->count[PNC_TUNNEL_C_DECAP_PKTS]++;
 	e->rv = TC_ACT_OK;
 	if (proto != 0x86dd) {
-		e->count[PNC_FLENC_C_DECAP_PASSED]++;
+		e->count[PNC_TUNNEL_C_DECAP_PASSED]++;
 		return;
 	}
 	e->rv = TC_ACT_SHOT;
 	if (lin < in) {
-		e->count[PNC_FLENC_C_DECAP_ERR]++;
+		e->count[PNC_TUNNEL_C_DECAP_ERR]++;
 		return;
 	}
 	nh = f[14 + 6];
 	if (!h_tab_find(&m.sids, f + 14 + 24) ||
 	    (nh != PNC_IPPROTO_IPIP && nh != PNC_IPPROTO_IPV6)) {
 		e->rv = TC_ACT_OK;
-		e->count[PNC_FLENC_C_DECAP_PASSED]++;
+		e->count[PNC_TUNNEL_C_DECAP_PASSED]++;
 		return;
 	}
 	if (lin < in + 2 || f[in] >> 4 != (nh == PNC_IPPROTO_IPIP ? 4 : 6)) {
-		e->count[PNC_FLENC_C_DECAP_ERR]++;
+		e->count[PNC_TUNNEL_C_DECAP_ERR]++;
 		return;
 	}
 	version = f[in] >> 4;
 	otc = (uint8_t)(h_be16(f + 14) >> 4);
 	itc = version == 4 ? f[in + 1] : (uint8_t)(h_be16(f + in) >> 4);
 	if ((otc & 3) == 3 && (itc & 3) == 0) {
-		e->count[PNC_FLENC_C_DECAP_DROP]++;
+		e->count[PNC_TUNNEL_C_DECAP_DROP]++;
 		return;
 	}
 	memcpy(e->out, f, 12);
@@ -376,10 +377,10 @@ static void m_decap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, stru
 	if ((otc & 3) == 3 && (itc & 3) != 3) {
 		/* IPv4 needs its checksum, which must be in the packet. */
 		if (version == 4 && n < in + 12) {
-			e->count[PNC_FLENC_C_DECAP_ERR]++;
+			e->count[PNC_TUNNEL_C_DECAP_ERR]++;
 			return;
 		}
-		e->count[PNC_FLENC_C_DECAP_CE]++;
+		e->count[PNC_TUNNEL_C_DECAP_CE]++;
 		e->ecn_at = 15;
 		e->ecn_mask = version == 4 ? 0x03 : 0x30;
 		e->ecn_bits = e->ecn_mask;
@@ -387,12 +388,12 @@ static void m_decap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, stru
 	}
 	/* The kernel keeps at least the new outer header. */
 	if (n - in < (version == 4 ? 20u : 40u)) {
-		e->count[PNC_FLENC_C_DECAP_ERR]++;
+		e->count[PNC_TUNNEL_C_DECAP_ERR]++;
 		e->ecn_at = e->csum_at = 0;
 		return;
 	}
 	e->rv = TC_ACT_OK;
-	e->count[PNC_FLENC_C_DECAP]++;
+	e->count[PNC_TUNNEL_C_DECAP]++;
 	e->out_len = n - OUTER;
 	e->changed = true;
 }
@@ -401,21 +402,22 @@ static void m_decap(const uint8_t *f, size_t n, size_t lin, uint16_t proto, stru
 
 static void counters_now(uint64_t *c)
 {
-	for (__u32 i = 0; i < PNC_FLENC_C_MAX; i++)
+	for (__u32 i = 0; i < PNC_TUNNEL_C_MAX; i++)
 		c[i] = *(uint64_t *)shim_map_lookup(&counters, &i);
 }
 
-/* flenc.h: each packet in exactly one of the listed counters. */
+/* tunnel.h: each packet in exactly one of the listed counters. */
 static void check_partition(const uint64_t *d)
 {
-	FUZZ_CHECK(d[PNC_FLENC_C_PKTS] + d[PNC_FLENC_C_DECAP_PKTS] == 1);
-	FUZZ_CHECK(d[PNC_FLENC_C_PASSED] + d[PNC_FLENC_C_ENCAP_ROCE] + d[PNC_FLENC_C_ENCAP_OTHER] +
-			   d[PNC_FLENC_C_TOO_BIG] + d[PNC_FLENC_C_PARSE_ERR] +
-			   d[PNC_FLENC_C_NO_SOURCE] + d[PNC_FLENC_C_ENCAP_ERR] ==
-		   d[PNC_FLENC_C_PKTS]);
-	FUZZ_CHECK(d[PNC_FLENC_C_DECAP_PASSED] + d[PNC_FLENC_C_DECAP] + d[PNC_FLENC_C_DECAP_DROP] +
-			   d[PNC_FLENC_C_DECAP_ERR] ==
-		   d[PNC_FLENC_C_DECAP_PKTS]);
+	FUZZ_CHECK(d[PNC_TUNNEL_C_PKTS] + d[PNC_TUNNEL_C_DECAP_PKTS] == 1);
+	FUZZ_CHECK(d[PNC_TUNNEL_C_PASSED] + d[PNC_TUNNEL_C_ENCAP_ROCE] +
+			   d[PNC_TUNNEL_C_ENCAP_OTHER] + d[PNC_TUNNEL_C_TOO_BIG] +
+			   d[PNC_TUNNEL_C_PARSE_ERR] + d[PNC_TUNNEL_C_NO_SOURCE] +
+			   d[PNC_TUNNEL_C_ENCAP_ERR] ==
+		   d[PNC_TUNNEL_C_PKTS]);
+	FUZZ_CHECK(d[PNC_TUNNEL_C_DECAP_PASSED] + d[PNC_TUNNEL_C_DECAP] +
+			   d[PNC_TUNNEL_C_DECAP_DROP] + d[PNC_TUNNEL_C_DECAP_ERR] ==
+		   d[PNC_TUNNEL_C_DECAP_PKTS]);
 }
 
 /* The packet as the model expects it; after decapsulation, ECN and checksum aside. */
@@ -460,8 +462,8 @@ static void check_output(const uint8_t *f, size_t n, const uint8_t *out, size_t 
 static void check_flow(const struct expect *e)
 {
 	const struct m_flow *mf = h_tab_find(&m.flows, &e->flow);
-	struct pnc_flenc_flow_val *v;
-	struct pnc_flenc_flow_key *k;
+	struct pnc_tunnel_flow_val *v;
+	struct pnc_tunnel_flow_key *k;
 
 	FUZZ_CHECK(shim_map_count(&flows) == m.flows.n);
 	FUZZ_CHECK(shim_map_count(&labels) == m.labels.n);
@@ -491,8 +493,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void configure(struct h_in *in)
 {
-	struct pnc_flenc_flow_key taken = { .dest_qp = 0xffffff, .ip_version = 4 };
-	struct pnc_flenc_cfg c = {};
+	struct pnc_tunnel_flow_key taken = { .dest_qp = 0xffffff, .ip_version = 4 };
+	struct pnc_tunnel_cfg c = {};
 	uint32_t seed;
 	uint8_t ntaken;
 	uint16_t mtu;
@@ -505,7 +507,7 @@ static void configure(struct h_in *in)
 	/* An all-zero source counts as none, whatever the flag says. */
 	if (!memcmp(c.src, (uint8_t[16]){}, 16))
 		m.flags &= (uint8_t)~F_SRC;
-	c.other_label = (m.flags & F_OTHER_ZERO) ? PNC_FLENC_OTHER_ZERO : PNC_FLENC_OTHER_HASH;
+	c.other_label = (m.flags & F_OTHER_ZERO) ? PNC_TUNNEL_OTHER_ZERO : PNC_TUNNEL_OTHER_HASH;
 	pnc_cfg = c;
 	seed = h_u32(in);
 	/* Distinct draws mostly; a seed of 0 makes them collide, also fine. */
@@ -536,8 +538,8 @@ static void frame_tables(uint8_t op, uint8_t plen, const uint8_t *dst, const uin
 	__u8 one = 1;
 
 	if ((op & OP_TUNNEL) && ((proto == 0x0800 && n >= 34) || (proto == 0x86dd && n >= 54))) {
-		struct pnc_flenc_prefix key = {};
-		struct pnc_flenc_tunnel val = {};
+		struct pnc_tunnel_lpm_key key = {};
+		struct pnc_tunnel_tunnel val = {};
 		struct m_tunnel t = {}, *row;
 		unsigned int bits = proto == 0x0800 ? 32 : 128;
 		const uint8_t *a = f + (proto == 0x0800 ? 14 + 16 : 14 + 24);
@@ -546,7 +548,7 @@ static void frame_tables(uint8_t op, uint8_t plen, const uint8_t *dst, const uin
 		t.plen = (uint8_t)(plen % (bits + 1));
 		for (unsigned int b = 0; b < t.plen; b++)
 			t.addr[b / 8] |= a[b / 8] & (0x80 >> b % 8);
-		key.prefixlen = PNC_FLENC_PREFIX_BITS(t.plen);
+		key.prefixlen = PNC_TUNNEL_PREFIX_BITS(t.plen);
 		key.family = t.family;
 		memcpy(key.addr, a, bits / 8);
 		memcpy(val.dst, dst, 16);
@@ -569,7 +571,7 @@ static void frame_tables(uint8_t op, uint8_t plen, const uint8_t *dst, const uin
 static void trace(bool decap, size_t n, int rv, const struct expect *e)
 {
 	fprintf(stderr, "%s, %zu octets: verdict %d, counters", decap ? "decap" : "encap", n, rv);
-	for (int i = 0; i < PNC_FLENC_C_MAX; i++)
+	for (int i = 0; i < PNC_TUNNEL_C_MAX; i++)
 		if (e->count[i])
 			fprintf(stderr, " %d", i);
 	fprintf(stderr, "\n");
@@ -579,7 +581,7 @@ static void trace(bool decap, size_t n, int rv, const struct expect *e)
 static void run(const uint8_t *f, size_t n, size_t lin, bool decap, bool gso, struct expect *e,
 		uint8_t *out, size_t *olen)
 {
-	uint64_t before[PNC_FLENC_C_MAX], after[PNC_FLENC_C_MAX];
+	uint64_t before[PNC_TUNNEL_C_MAX], after[PNC_TUNNEL_C_MAX];
 	uint16_t proto = n >= 14 ? h_be16(f + 12) : 0;
 	size_t pulled = lin, len;
 	struct __sk_buff *skb;
@@ -600,16 +602,16 @@ static void run(const uint8_t *f, size_t n, size_t lin, bool decap, bool gso, st
 		__u32 cls = SHAPE_CLASSID;
 
 		FUZZ_CHECK(!shim_map_update(&shaped, &e->flow, &cls, BPF_ANY));
-		e->count[PNC_FLENC_C_SHAPED]++;
+		e->count[PNC_TUNNEL_C_SHAPED]++;
 	}
 	counters_now(before);
 	skb = shim_skb_packet(f, n, lin, 1, bpf_htons(proto), gso ? 2 : 1);
-	rv = shim_run_skb(decap ? pnc_fldec : pnc_flenc, skb);
+	rv = shim_run_skb(decap ? pnc_tunnel_dec : pnc_tunnel_enc, skb);
 	got = shim_skb_bytes(skb, &len);
 	counters_now(after);
 	if (getenv("PNC_FUZZ_TRACE"))
 		trace(decap, n, rv, e);
-	for (int i = 0; i < PNC_FLENC_C_MAX; i++) {
+	for (int i = 0; i < PNC_TUNNEL_C_MAX; i++) {
 		if (after[i] - before[i] != e->count[i])
 			fprintf(stderr, "counter %d: %llu, the model says %llu\n", i,
 				(unsigned long long)(after[i] - before[i]),
@@ -666,7 +668,7 @@ static void one_packet(struct h_in *in)
 		h_tab_put(&m.sids, e.outer_dst);
 	}
 	run(out, olen, olen, true, false, &d, back, &blen);
-	FUZZ_CHECK(d.count[PNC_FLENC_C_DECAP] == 1);
+	FUZZ_CHECK(d.count[PNC_TUNNEL_C_DECAP] == 1);
 	FUZZ_CHECK(blen == n && !memcmp(back, f, n));
 }
 
@@ -677,7 +679,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	shim_reset();
 	memset(&m, 0, sizeof(m));
 	h_tab_init(&m.tunnels, offsetof(struct m_tunnel, dst), sizeof(struct m_tunnel));
-	h_tab_init(&m.flows, sizeof(struct pnc_flenc_flow_key), sizeof(struct m_flow));
+	h_tab_init(&m.flows, sizeof(struct pnc_tunnel_flow_key), sizeof(struct m_flow));
 	h_tab_init(&m.labels, sizeof(uint32_t), sizeof(struct m_label));
 	h_tab_init(&m.sids, 16, 16);
 	m.now = CLOCK_START_NS;

@@ -17,68 +17,69 @@
 #include "cnpproxy_alloc.h"
 #include "bpfutil/iflist.h"
 #include "bpfutil/percpu.h"
-#include "tunnel/flenc_tc.h"
+#include "tunnel/tunnel_tc.h"
 #include "bpfutil/tc_filter.h"
-#include "flenc.skel.h"
+#include "tunnel.skel.h"
 
 /* One of our filters. */
-struct flenc_if {
+struct tunnel_att {
 	int ifindex;
 	enum bpf_tc_attach_point dir; /* BPF_TC_EGRESS: encap, INGRESS: decap */
 	struct pnc_tc_attachment tc;
 };
 
-struct pnc_flenc_tc {
-	struct pnc_flenc *skel;
-	struct pnc_if_list ifs; /* of struct flenc_if */
+struct pnc_tunnel_tc {
+	struct pnc_tunnel *skel;
+	struct pnc_if_list ifs; /* of struct tunnel_att */
 };
 
-struct pnc_flenc_tc *pnc_flenc_open(const struct pnc_flenc_cfg *cfg)
+struct pnc_tunnel_tc *pnc_tunnel_open(const struct pnc_tunnel_cfg *cfg)
 {
-	struct pnc_flenc_tc *fe;
+	struct pnc_tunnel_tc *fe;
 	int err;
 
 	fe = pnc_calloc(PNC_POOL_BPF, 1, sizeof(*fe));
 	if (!fe)
 		return NULL;
-	fe->ifs = PNC_IF_LIST(struct flenc_if);
-	fe->skel = pnc_flenc__open();
+	fe->ifs = PNC_IF_LIST(struct tunnel_att);
+	fe->skel = pnc_tunnel__open();
 	if (!fe->skel) {
 		err = -errno;
 		goto fail;
 	}
 	if (cfg)
 		fe->skel->data->pnc_cfg = *cfg;
-	err = pnc_flenc__load(fe->skel);
+	err = pnc_tunnel__load(fe->skel);
 	if (err)
 		goto fail;
 	return fe;
 
 fail:
-	pnc_flenc_close(fe);
+	pnc_tunnel_close(fe);
 	errno = err < 0 ? -err : EINVAL;
 	return NULL;
 }
 
-void pnc_flenc_close(struct pnc_flenc_tc *fe)
+void pnc_tunnel_close(struct pnc_tunnel_tc *fe)
 {
 	if (!fe)
 		return;
-	for (struct flenc_if *fi; (fi = pnc_if_list_last(&fe->ifs));) {
+	for (struct tunnel_att *fi; (fi = pnc_if_list_last(&fe->ifs));) {
 		if (fi->dir == BPF_TC_EGRESS)
-			pnc_flenc_detach(fe, fi->ifindex);
+			pnc_tunnel_detach(fe, fi->ifindex);
 		else
-			pnc_flenc_detach_decap(fe, fi->ifindex);
+			pnc_tunnel_detach_decap(fe, fi->ifindex);
 	}
 	pnc_if_list_free(&fe->ifs);
-	pnc_flenc__destroy(fe->skel);
+	pnc_tunnel__destroy(fe->skel);
 	pnc_free(PNC_POOL_BPF, fe);
 }
 
-static struct flenc_if *find_if(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir)
+static struct tunnel_att *find_if(struct pnc_tunnel_tc *fe, int ifindex,
+				  enum bpf_tc_attach_point dir)
 {
 	for (size_t i = 0; i < fe->ifs.n; i++) {
-		struct flenc_if *fi = pnc_if_list_at(&fe->ifs, i);
+		struct tunnel_att *fi = pnc_if_list_at(&fe->ifs, i);
 
 		if (fi->ifindex == ifindex && (fi->dir & dir))
 			return fi;
@@ -90,11 +91,11 @@ static struct flenc_if *find_if(struct pnc_flenc_tc *fe, int ifindex, enum bpf_t
  * tc filters, as they always were here: their priorities order them
  * against the congestion point's marker on the same hook.
  */
-static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir,
+static int tc_attach(struct pnc_tunnel_tc *fe, int ifindex, enum bpf_tc_attach_point dir,
 		     const struct bpf_program *prog)
 {
 	bool ingress = dir == BPF_TC_INGRESS;
-	struct flenc_if *other, *fi;
+	struct tunnel_att *other, *fi;
 	bool own_clsact;
 	int err;
 
@@ -118,9 +119,9 @@ static int tc_attach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_po
 	return 0;
 }
 
-static int tc_detach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_point dir)
+static int tc_detach(struct pnc_tunnel_tc *fe, int ifindex, enum bpf_tc_attach_point dir)
 {
-	struct flenc_if *fi = find_if(fe, ifindex, dir);
+	struct tunnel_att *fi = find_if(fe, ifindex, dir);
 	struct pnc_tc_attachment tc;
 	int err;
 
@@ -133,41 +134,41 @@ static int tc_detach(struct pnc_flenc_tc *fe, int ifindex, enum bpf_tc_attach_po
 	return err == -EBUSY ? 0 : err;
 }
 
-int pnc_flenc_attach(struct pnc_flenc_tc *fe, int ifindex)
+int pnc_tunnel_attach(struct pnc_tunnel_tc *fe, int ifindex)
 {
-	return tc_attach(fe, ifindex, BPF_TC_EGRESS, fe->skel->progs.pnc_flenc);
+	return tc_attach(fe, ifindex, BPF_TC_EGRESS, fe->skel->progs.pnc_tunnel_enc);
 }
 
-int pnc_flenc_detach(struct pnc_flenc_tc *fe, int ifindex)
+int pnc_tunnel_detach(struct pnc_tunnel_tc *fe, int ifindex)
 {
 	return tc_detach(fe, ifindex, BPF_TC_EGRESS);
 }
 
-int pnc_flenc_attach_decap(struct pnc_flenc_tc *fe, int ifindex)
+int pnc_tunnel_attach_decap(struct pnc_tunnel_tc *fe, int ifindex)
 {
-	return tc_attach(fe, ifindex, BPF_TC_INGRESS, fe->skel->progs.pnc_fldec);
+	return tc_attach(fe, ifindex, BPF_TC_INGRESS, fe->skel->progs.pnc_tunnel_dec);
 }
 
-int pnc_flenc_detach_decap(struct pnc_flenc_tc *fe, int ifindex)
+int pnc_tunnel_detach_decap(struct pnc_tunnel_tc *fe, int ifindex)
 {
 	return tc_detach(fe, ifindex, BPF_TC_INGRESS);
 }
 
-void pnc_flenc_set_source(struct pnc_flenc_tc *fe, const uint8_t src[16])
+void pnc_tunnel_set_source(struct pnc_tunnel_tc *fe, const uint8_t src[16])
 {
 	/* .data is mmap'ed: the program sees it at once. */
 	memcpy(fe->skel->data->pnc_cfg.src, src, 16);
 }
 
 static int prefix_key(int family, const uint8_t *prefix, unsigned int plen,
-		      struct pnc_flenc_prefix *key)
+		      struct pnc_tunnel_lpm_key *key)
 {
 	unsigned int alen = family == 4 ? 4 : 16, i;
 
 	if ((family != 4 && family != 6) || plen > alen * 8)
 		return -EINVAL;
 	memset(key, 0, sizeof(*key));
-	key->prefixlen = PNC_FLENC_PREFIX_BITS(plen);
+	key->prefixlen = PNC_TUNNEL_PREFIX_BITS(plen);
 	key->family = (__u8)family;
 	memcpy(key->addr, prefix, alen);
 	/* Host bits off, so that a prefix has one key. */
@@ -184,12 +185,12 @@ static int map_err(int rv)
 	return rv < 0 ? -errno : 0;
 }
 
-int pnc_flenc_add_tunnel(struct pnc_flenc_tc *fe, int family, const uint8_t *prefix,
-			 unsigned int plen, const uint8_t dst[16], uint32_t vni,
-			 const uint8_t *router_mac)
+int pnc_tunnel_add_tunnel(struct pnc_tunnel_tc *fe, int family, const uint8_t *prefix,
+			  unsigned int plen, const uint8_t dst[16], uint32_t vni,
+			  const uint8_t *router_mac)
 {
-	struct pnc_flenc_tunnel t = {};
-	struct pnc_flenc_prefix key;
+	struct pnc_tunnel_tunnel t = {};
+	struct pnc_tunnel_lpm_key key;
 	int err = prefix_key(family, prefix, plen, &key);
 
 	if (err)
@@ -204,10 +205,10 @@ int pnc_flenc_add_tunnel(struct pnc_flenc_tc *fe, int family, const uint8_t *pre
 					    sizeof(t), BPF_ANY));
 }
 
-int pnc_flenc_del_tunnel(struct pnc_flenc_tc *fe, int family, const uint8_t *prefix,
-			 unsigned int plen)
+int pnc_tunnel_del_tunnel(struct pnc_tunnel_tc *fe, int family, const uint8_t *prefix,
+			  unsigned int plen)
 {
-	struct pnc_flenc_prefix key;
+	struct pnc_tunnel_lpm_key key;
 	int err = prefix_key(family, prefix, plen, &key);
 
 	if (err)
@@ -215,20 +216,20 @@ int pnc_flenc_del_tunnel(struct pnc_flenc_tc *fe, int family, const uint8_t *pre
 	return map_err(bpf_map__delete_elem(fe->skel->maps.tunnels, &key, sizeof(key), 0));
 }
 
-int pnc_flenc_add_sid(struct pnc_flenc_tc *fe, const uint8_t sid[16])
+int pnc_tunnel_add_sid(struct pnc_tunnel_tc *fe, const uint8_t sid[16])
 {
 	uint8_t one = 1;
 
 	return map_err(bpf_map__update_elem(fe->skel->maps.sids, sid, 16, &one, 1, BPF_ANY));
 }
 
-int pnc_flenc_del_sid(struct pnc_flenc_tc *fe, const uint8_t sid[16])
+int pnc_tunnel_del_sid(struct pnc_tunnel_tc *fe, const uint8_t sid[16])
 {
 	return map_err(bpf_map__delete_elem(fe->skel->maps.sids, sid, 16, 0));
 }
 
-static void flow_from(const struct pnc_flenc_flow_key *k, const struct pnc_flenc_flow_val *v,
-		      struct pnc_flenc_flow *f)
+static void flow_from(const struct pnc_tunnel_flow_key *k, const struct pnc_tunnel_flow_val *v,
+		      struct pnc_tunnel_flow *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->ip_version = k->ip_version;
@@ -244,14 +245,14 @@ static void flow_from(const struct pnc_flenc_flow_key *k, const struct pnc_flenc
 	f->bytes = v->bytes;
 }
 
-int pnc_flenc_lookup_label(const struct pnc_flenc_tc *fe, uint32_t label,
-			   struct pnc_flenc_flow *out)
+int pnc_tunnel_lookup_label(const struct pnc_tunnel_tc *fe, uint32_t label,
+			    struct pnc_tunnel_flow *out)
 {
-	struct pnc_flenc_flow_key key;
-	struct pnc_flenc_flow_val val;
+	struct pnc_tunnel_flow_key key;
+	struct pnc_tunnel_flow_val val;
 	__u32 l = label;
 
-	if (!label || label > PNC_FLENC_LABEL_ALLOC_MAX)
+	if (!label || label > PNC_TUNNEL_LABEL_ALLOC_MAX)
 		return -ENOENT;
 	if (bpf_map__lookup_elem(fe->skel->maps.labels, &l, sizeof(l), &key, sizeof(key), 0))
 		return -errno;
@@ -264,7 +265,7 @@ int pnc_flenc_lookup_label(const struct pnc_flenc_tc *fe, uint32_t label,
 	return 0;
 }
 
-static void key_of(const struct pnc_flenc_flow *f, struct pnc_flenc_flow_key *k)
+static void key_of(const struct pnc_tunnel_flow *f, struct pnc_tunnel_flow_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->ip_version = f->ip_version;
@@ -273,10 +274,10 @@ static void key_of(const struct pnc_flenc_flow *f, struct pnc_flenc_flow_key *k)
 	k->dest_qp = f->dest_qp;
 }
 
-int pnc_flenc_lookup_flow(const struct pnc_flenc_tc *fe, struct pnc_flenc_flow *f)
+int pnc_tunnel_lookup_flow(const struct pnc_tunnel_tc *fe, struct pnc_tunnel_flow *f)
 {
-	struct pnc_flenc_flow_key key;
-	struct pnc_flenc_flow_val val;
+	struct pnc_tunnel_flow_key key;
+	struct pnc_tunnel_flow_val val;
 
 	key_of(f, &key);
 	if (bpf_map__lookup_elem(fe->skel->maps.flows, &key, sizeof(key), &val, sizeof(val), 0))
@@ -285,9 +286,9 @@ int pnc_flenc_lookup_flow(const struct pnc_flenc_tc *fe, struct pnc_flenc_flow *
 	return 0;
 }
 
-int pnc_flenc_shape(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f, uint32_t classid)
+int pnc_tunnel_shape(struct pnc_tunnel_tc *fe, const struct pnc_tunnel_flow *f, uint32_t classid)
 {
-	struct pnc_flenc_flow_key key;
+	struct pnc_tunnel_flow_key key;
 	__u32 c = classid;
 
 	key_of(f, &key);
@@ -301,12 +302,12 @@ int pnc_flenc_shape(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f, uin
 					    sizeof(c), BPF_ANY));
 }
 
-int pnc_flenc_for_each_flow(const struct pnc_flenc_tc *fe, pnc_flenc_flow_cb cb, void *arg)
+int pnc_tunnel_for_each_flow(const struct pnc_tunnel_tc *fe, pnc_tunnel_flow_cb cb, void *arg)
 {
 	const struct bpf_map *flows = fe->skel->maps.flows;
-	struct pnc_flenc_flow_key key, next;
-	struct pnc_flenc_flow_val val;
-	struct pnc_flenc_flow f;
+	struct pnc_tunnel_flow_key key, next;
+	struct pnc_tunnel_flow_val val;
+	struct pnc_tunnel_flow f;
 	const void *prev = NULL;
 	int rv;
 
@@ -335,14 +336,14 @@ static uint64_t now_ns(void)
 
 struct age_ctx {
 	uint64_t before; /* last_ns older than this is idle */
-	struct pnc_flenc_flow *idle;
+	struct pnc_tunnel_flow *idle;
 	size_t n, cap;
 };
 
-static int collect_idle(void *arg, const struct pnc_flenc_flow *f)
+static int collect_idle(void *arg, const struct pnc_tunnel_flow *f)
 {
 	struct age_ctx *ac = arg;
-	struct pnc_flenc_flow *p;
+	struct pnc_tunnel_flow *p;
 
 	if (f->last_ns >= ac->before)
 		return 0;
@@ -359,7 +360,7 @@ static int collect_idle(void *arg, const struct pnc_flenc_flow *f)
 	return 0;
 }
 
-static void flow_key_of(const struct pnc_flenc_flow *f, struct pnc_flenc_flow_key *k)
+static void flow_key_of(const struct pnc_tunnel_flow *f, struct pnc_tunnel_flow_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	memcpy(k->src, f->src, sizeof(k->src));
@@ -369,10 +370,10 @@ static void flow_key_of(const struct pnc_flenc_flow *f, struct pnc_flenc_flow_ke
 }
 
 /* Remove one idle flow unless a packet came meanwhile.  1 if removed. */
-static int forget_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f, uint64_t before)
+static int forget_flow(struct pnc_tunnel_tc *fe, const struct pnc_tunnel_flow *f, uint64_t before)
 {
-	struct pnc_flenc_flow_key key, lkey;
-	struct pnc_flenc_flow_val val;
+	struct pnc_tunnel_flow_key key, lkey;
+	struct pnc_tunnel_flow_val val;
 	__u32 label = f->label;
 
 	flow_key_of(f, &key);
@@ -389,13 +390,13 @@ static int forget_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f, 
 	return 1;
 }
 
-int pnc_flenc_restore_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow *f)
+int pnc_tunnel_restore_flow(struct pnc_tunnel_tc *fe, const struct pnc_tunnel_flow *f)
 {
-	struct pnc_flenc_flow_key key;
-	struct pnc_flenc_flow_val val = {};
+	struct pnc_tunnel_flow_key key;
+	struct pnc_tunnel_flow_val val = {};
 	__u32 label = f->label;
 
-	if (!label || label > PNC_FLENC_LABEL_ALLOC_MAX ||
+	if (!label || label > PNC_TUNNEL_LABEL_ALLOC_MAX ||
 	    (f->ip_version != 4 && f->ip_version != 6))
 		return -EINVAL;
 	flow_key_of(f, &key);
@@ -418,7 +419,7 @@ int pnc_flenc_restore_flow(struct pnc_flenc_tc *fe, const struct pnc_flenc_flow 
 	return 0;
 }
 
-int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_cb cb, void *arg)
+int pnc_tunnel_age(struct pnc_tunnel_tc *fe, unsigned int idle_s, pnc_tunnel_flow_cb cb, void *arg)
 {
 	struct age_ctx ac = {};
 	uint64_t now = now_ns(), idle_ns = (uint64_t)idle_s * 1000000000ULL;
@@ -427,7 +428,7 @@ int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_c
 
 	ac.before = now > idle_ns ? now - idle_ns : 0;
 	/* Collected first: deleting while walking a hash map restarts the walk. */
-	rv = pnc_flenc_for_each_flow(fe, collect_idle, &ac);
+	rv = pnc_tunnel_for_each_flow(fe, collect_idle, &ac);
 	if (rv < 0) {
 		pnc_free(PNC_POOL_BPF, ac.idle);
 		return rv;
@@ -443,38 +444,38 @@ int pnc_flenc_age(struct pnc_flenc_tc *fe, unsigned int idle_s, pnc_flenc_flow_c
 	return n;
 }
 
-int pnc_flenc_counters(const struct pnc_flenc_tc *fe, struct pnc_flenc_counters *out)
+int pnc_tunnel_counters(const struct pnc_tunnel_tc *fe, struct pnc_tunnel_counters *out)
 {
-	return pnc_bpf_percpu_counters(bpf_map__fd(fe->skel->maps.counters), PNC_FLENC_C_MAX,
+	return pnc_bpf_percpu_counters(bpf_map__fd(fe->skel->maps.counters), PNC_TUNNEL_C_MAX,
 				       out->v);
 }
 
-int pnc_flenc_counters_clear(struct pnc_flenc_tc *fe)
+int pnc_tunnel_counters_clear(struct pnc_tunnel_tc *fe)
 {
-	return pnc_bpf_percpu_clear(bpf_map__fd(fe->skel->maps.counters), PNC_FLENC_C_MAX);
+	return pnc_bpf_percpu_clear(bpf_map__fd(fe->skel->maps.counters), PNC_TUNNEL_C_MAX);
 }
 
-const char *pnc_flenc_counter_name(enum pnc_flenc_counter c)
+const char *pnc_tunnel_counter_name(enum pnc_tunnel_counter c)
 {
-	static const char *const names[PNC_FLENC_C_MAX] = {
-		[PNC_FLENC_C_PKTS] = "pkts",
-		[PNC_FLENC_C_PASSED] = "passed",
-		[PNC_FLENC_C_ENCAP_ROCE] = "encap_roce",
-		[PNC_FLENC_C_ENCAP_OTHER] = "encap_other",
-		[PNC_FLENC_C_TOO_BIG] = "too_big",
-		[PNC_FLENC_C_PARSE_ERR] = "parse_error",
-		[PNC_FLENC_C_NO_SOURCE] = "no_source",
-		[PNC_FLENC_C_ENCAP_ERR] = "encap_error",
-		[PNC_FLENC_C_LABELS_ALLOCATED] = "labels_allocated",
-		[PNC_FLENC_C_ALLOC_FAILED] = "alloc_failed",
-		[PNC_FLENC_C_SHAPED] = "shaped",
-		[PNC_FLENC_C_DECAP_PKTS] = "decap_pkts",
-		[PNC_FLENC_C_DECAP_PASSED] = "decap_passed",
-		[PNC_FLENC_C_DECAP] = "decapsulated",
-		[PNC_FLENC_C_DECAP_CE] = "decap_ce",
-		[PNC_FLENC_C_DECAP_DROP] = "decap_drop",
-		[PNC_FLENC_C_DECAP_ERR] = "decap_error",
+	static const char *const names[PNC_TUNNEL_C_MAX] = {
+		[PNC_TUNNEL_C_PKTS] = "pkts",
+		[PNC_TUNNEL_C_PASSED] = "passed",
+		[PNC_TUNNEL_C_ENCAP_ROCE] = "encap_roce",
+		[PNC_TUNNEL_C_ENCAP_OTHER] = "encap_other",
+		[PNC_TUNNEL_C_TOO_BIG] = "too_big",
+		[PNC_TUNNEL_C_PARSE_ERR] = "parse_error",
+		[PNC_TUNNEL_C_NO_SOURCE] = "no_source",
+		[PNC_TUNNEL_C_ENCAP_ERR] = "encap_error",
+		[PNC_TUNNEL_C_LABELS_ALLOCATED] = "labels_allocated",
+		[PNC_TUNNEL_C_ALLOC_FAILED] = "alloc_failed",
+		[PNC_TUNNEL_C_SHAPED] = "shaped",
+		[PNC_TUNNEL_C_DECAP_PKTS] = "decap_pkts",
+		[PNC_TUNNEL_C_DECAP_PASSED] = "decap_passed",
+		[PNC_TUNNEL_C_DECAP] = "decapsulated",
+		[PNC_TUNNEL_C_DECAP_CE] = "decap_ce",
+		[PNC_TUNNEL_C_DECAP_DROP] = "decap_drop",
+		[PNC_TUNNEL_C_DECAP_ERR] = "decap_error",
 	};
 
-	return (unsigned int)c < PNC_FLENC_C_MAX ? names[c] : "?";
+	return (unsigned int)c < PNC_TUNNEL_C_MAX ? names[c] : "?";
 }

@@ -3,7 +3,7 @@
  * Seed 001 ingress-PE data path (doc/wire-formats.md 6.3): per-flow Flow
  * Label IPv6 encapsulation, tc (clsact, direct action).
  *
- * pnc_flenc, egress of the PE's core-facing interface.  IPv4 and IPv6
+ * pnc_tunnel_enc, egress of the PE's core-facing interface.  IPv4 and IPv6
  * packets whose destination matches the tunnelled-prefix trie get an
  * outer IPv6 header: source = this PE (where a congested WAN node sends
  * its FCN), destination = the egress PE's SID, traffic class copied
@@ -17,9 +17,9 @@
  * locally unique) and remembered in two maps,
  * flow -> label and label -> flow, which user space ages and reads to
  * resolve FCNs.  Everything else gets a hashed label from the other
- * half of the label space (see flenc.h), or 0 if so configured.
+ * half of the label space (see tunnel.h), or 0 if so configured.
  *
- * pnc_fldec, ingress of the egress PE's core-facing interface: removes
+ * pnc_tunnel_dec, ingress of the egress PE's core-facing interface: removes
  * the outer header of packets to one of its SIDs, copying CE inward as
  * RFC 6040 normal mode does (but not ECT(1), seed 003).  The kernel's
  * seg6local End.DX4/End.DX6 also decapsulate without an SRH, but leave
@@ -34,7 +34,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "bpfutil/parse.bpf.h"
-#include "flenc_abi.h"
+#include "tunnel_abi.h"
 
 /* Enough for Ethernet, IPv4 with options or IPv6, UDP and the BTH. */
 #define PULL_LEN    (PNC_ETH_HLEN + 60 + PNC_UDP_HLEN + PNC_BTH_LEN)
@@ -43,34 +43,34 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* Writable at run time through the skeleton's .data mapping. */
-struct pnc_flenc_cfg pnc_cfg = {
-	.hop_limit = PNC_FLENC_HOP_LIMIT,
-	.other_label = PNC_FLENC_OTHER_HASH,
+struct pnc_tunnel_cfg pnc_cfg = {
+	.hop_limit = PNC_TUNNEL_HOP_LIMIT,
+	.other_label = PNC_TUNNEL_OTHER_HASH,
 };
 
-PNC_BPF_COUNTERS(counters, PNC_FLENC_C_MAX);
+PNC_BPF_COUNTERS(counters, PNC_TUNNEL_C_MAX);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
-	__uint(max_entries, PNC_FLENC_TUNNELS_MAX);
+	__uint(max_entries, PNC_TUNNEL_TUNNELS_MAX);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct pnc_flenc_prefix);
-	__type(value, struct pnc_flenc_tunnel);
+	__type(key, struct pnc_tunnel_lpm_key);
+	__type(value, struct pnc_tunnel_tunnel);
 } tunnels SEC(".maps");
 
 /* Not LRU: a label stays reserved until user space ages its flow. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PNC_FLENC_FLOWS_MAX);
-	__type(key, struct pnc_flenc_flow_key);
-	__type(value, struct pnc_flenc_flow_val);
+	__uint(max_entries, PNC_TUNNEL_FLOWS_MAX);
+	__type(key, struct pnc_tunnel_flow_key);
+	__type(value, struct pnc_tunnel_flow_val);
 } flows SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PNC_FLENC_FLOWS_MAX);
+	__uint(max_entries, PNC_TUNNEL_FLOWS_MAX);
 	__type(key, __u32);
-	__type(value, struct pnc_flenc_flow_key);
+	__type(value, struct pnc_tunnel_flow_key);
 } labels SEC(".maps");
 
 /*
@@ -80,15 +80,15 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PNC_FLENC_SHAPED_MAX);
-	__type(key, struct pnc_flenc_flow_key);
+	__uint(max_entries, PNC_TUNNEL_SHAPED_MAX);
+	__type(key, struct pnc_tunnel_flow_key);
 	__type(value, __u32);
 } shaped SEC(".maps");
 
 /* Outer destinations the decapsulation program accepts. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PNC_FLENC_SIDS_MAX);
+	__uint(max_entries, PNC_TUNNEL_SIDS_MAX);
 	__type(key, __u8[16]);
 	__type(value, __u8);
 } sids SEC(".maps");
@@ -111,8 +111,8 @@ struct inner_pkt {
 	__u32 l4_off; /* transport header, from the start of the frame */
 	bool l4_ok;   /* not a fragment, transport header follows */
 	__u8 proto;
-	struct pnc_flenc_prefix dst_key;
-	struct pnc_flenc_flow_key flow;
+	struct pnc_tunnel_lpm_key dst_key;
+	struct pnc_tunnel_flow_key flow;
 };
 
 static __always_inline void count(__u32 idx)
@@ -166,12 +166,12 @@ static __always_inline int parse_ip(struct __sk_buff *skb, struct inner_pkt *p, 
 	p->l4_ok = !ip.frag;
 	p->dst_key.family = ip.family;
 	if (v6) {
-		p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(128);
+		p->dst_key.prefixlen = PNC_TUNNEL_PREFIX_BITS(128);
 		__builtin_memcpy(p->dst_key.addr, ip.dst, 16);
 		__builtin_memcpy(p->flow.src, ip.src, 16);
 		__builtin_memcpy(p->flow.dst, ip.dst, 16);
 	} else {
-		p->dst_key.prefixlen = PNC_FLENC_PREFIX_BITS(32);
+		p->dst_key.prefixlen = PNC_TUNNEL_PREFIX_BITS(32);
 		__builtin_memcpy(p->dst_key.addr, ip.dst, 4);
 		__builtin_memcpy(p->flow.src, ip.src, 4);
 		__builtin_memcpy(p->flow.dst, ip.dst, 4);
@@ -208,10 +208,10 @@ static __always_inline __u8 *roce_bth(struct __sk_buff *skb, struct inner_pkt *p
 	return bth;
 }
 
-/* A random label of the RoCE half, 1 .. PNC_FLENC_LABEL_ALLOC_MAX. */
+/* A random label of the RoCE half, 1 .. PNC_TUNNEL_LABEL_ALLOC_MAX. */
 static __always_inline __u32 next_label(void)
 {
-	return bpf_get_prandom_u32() % PNC_FLENC_LABEL_ALLOC_MAX + 1;
+	return bpf_get_prandom_u32() % PNC_TUNNEL_LABEL_ALLOC_MAX + 1;
 }
 
 /*
@@ -219,11 +219,11 @@ static __always_inline __u32 next_label(void)
  * use is drawn again: the BPF_NOEXIST insert into labels also sorts out
  * two CPUs drawing the same one.
  */
-static __always_inline __u32 new_flow(const struct pnc_flenc_flow_key *key, __u16 pkey,
+static __always_inline __u32 new_flow(const struct pnc_tunnel_flow_key *key, __u16 pkey,
 				      __u16 sport, __u32 ip_len)
 {
-	struct pnc_flenc_flow_val val = {};
-	struct pnc_flenc_flow_val *v;
+	struct pnc_tunnel_flow_val val = {};
+	struct pnc_tunnel_flow_val *v;
 	__u32 label = 0, i;
 
 	for (i = 0; i < ALLOC_TRIES; i++) {
@@ -250,14 +250,14 @@ static __always_inline __u32 new_flow(const struct pnc_flenc_flow_key *key, __u1
 		v = bpf_map_lookup_elem(&flows, key);
 		return v ? v->label : 0;
 	}
-	count(PNC_FLENC_C_LABELS_ALLOCATED);
+	count(PNC_TUNNEL_C_LABELS_ALLOCATED);
 	return label;
 }
 
-static __always_inline __u32 flow_label(const struct pnc_flenc_flow_key *key, __u16 pkey,
+static __always_inline __u32 flow_label(const struct pnc_tunnel_flow_key *key, __u16 pkey,
 					__u16 sport, __u32 ip_len)
 {
-	struct pnc_flenc_flow_val *v = bpf_map_lookup_elem(&flows, key);
+	struct pnc_tunnel_flow_val *v = bpf_map_lookup_elem(&flows, key);
 	__u32 label;
 
 	if (v) {
@@ -268,16 +268,16 @@ static __always_inline __u32 flow_label(const struct pnc_flenc_flow_key *key, __
 	}
 	label = new_flow(key, pkey, sport, ip_len);
 	if (!label)
-		count(PNC_FLENC_C_ALLOC_FAILED);
+		count(PNC_TUNNEL_C_ALLOC_FAILED);
 	return label;
 }
 
 static __always_inline __u32 other_label(struct __sk_buff *skb)
 {
-	if (pnc_cfg.other_label == PNC_FLENC_OTHER_ZERO)
+	if (pnc_cfg.other_label == PNC_TUNNEL_OTHER_ZERO)
 		return 0;
-	return PNC_FLENC_LABEL_HASH_BIT |
-	       (bpf_get_hash_recalc(skb) & (PNC_FLENC_LABEL_HASH_BIT - 1));
+	return PNC_TUNNEL_LABEL_HASH_BIT |
+	       (bpf_get_hash_recalc(skb) & (PNC_TUNNEL_LABEL_HASH_BIT - 1));
 }
 
 static __always_inline bool src_configured(void)
@@ -291,9 +291,9 @@ static __always_inline bool src_configured(void)
 }
 
 /* What a tunnel adds in front of the inner packet. */
-static __always_inline __u32 overhead(const struct pnc_flenc_tunnel *t)
+static __always_inline __u32 overhead(const struct pnc_tunnel_tunnel *t)
 {
-	return t->vni ? PNC_FLENC_VXLAN_LEN : PNC_FLENC_OUTER_LEN;
+	return t->vni ? PNC_TUNNEL_VXLAN_LEN : PNC_TUNNEL_OUTER_LEN;
 }
 
 /*
@@ -303,7 +303,7 @@ static __always_inline __u32 overhead(const struct pnc_flenc_tunnel *t)
  * for the tunnelled prefixes, which makes the kernel send the ICMP
  * errors.
  */
-static __always_inline bool too_big(struct __sk_buff *skb, const struct pnc_flenc_tunnel *t)
+static __always_inline bool too_big(struct __sk_buff *skb, const struct pnc_tunnel_tunnel *t)
 {
 	__u32 mtu = 0;
 
@@ -331,7 +331,7 @@ struct vxlan_hdrs {
 	__be16 proto;
 } __attribute__((packed));
 
-_Static_assert(PNC_FLENC_OUTER_LEN + sizeof(struct vxlan_hdrs) == PNC_FLENC_VXLAN_LEN,
+_Static_assert(PNC_TUNNEL_OUTER_LEN + sizeof(struct vxlan_hdrs) == PNC_TUNNEL_VXLAN_LEN,
 	       "VXLAN encapsulation length");
 
 /*
@@ -339,13 +339,13 @@ _Static_assert(PNC_FLENC_OUTER_LEN + sizeof(struct vxlan_hdrs) == PNC_FLENC_VXLA
  * the packet's own source MAC.  0 or < 0.
  */
 static __always_inline int push_vxlan(struct __sk_buff *skb, const struct inner_pkt *p,
-				      const struct pnc_flenc_tunnel *t, __u32 label)
+				      const struct pnc_tunnel_tunnel *t, __u32 label)
 {
 	struct vxlan_hdrs v = {};
 
 	/* A source port per flow, as RFC 7348 asks: the label is one. */
 	v.sport = bpf_htons(0xc000 | (label & 0x3fff));
-	v.dport = bpf_htons(PNC_FLENC_VXLAN_PORT);
+	v.dport = bpf_htons(PNC_TUNNEL_VXLAN_PORT);
 	v.len = bpf_htons((__u16)(sizeof(v) + p->ip_len));
 	v.flags = 0x08;
 	v.vni[0] = t->vni >> 16;
@@ -355,26 +355,26 @@ static __always_inline int push_vxlan(struct __sk_buff *skb, const struct inner_
 	if (bpf_skb_load_bytes(skb, 6, v.smac, sizeof(v.smac)))
 		return -1;
 	v.proto = bpf_htons(p->version == 4 ? PNC_ETH_P_IP : PNC_ETH_P_IPV6);
-	if (bpf_skb_adjust_room(skb, PNC_FLENC_VXLAN_LEN, BPF_ADJ_ROOM_MAC,
+	if (bpf_skb_adjust_room(skb, PNC_TUNNEL_VXLAN_LEN, BPF_ADJ_ROOM_MAC,
 				BPF_F_ADJ_ROOM_ENCAP_L3_IPV6 | BPF_F_ADJ_ROOM_ENCAP_L4_UDP |
 					BPF_F_ADJ_ROOM_ENCAP_L2_ETH | encap_l2(PNC_ETH_HLEN)))
 		return -1;
-	return bpf_skb_store_bytes(skb, PNC_ETH_HLEN + PNC_FLENC_OUTER_LEN, &v, sizeof(v), 0);
+	return bpf_skb_store_bytes(skb, PNC_ETH_HLEN + PNC_TUNNEL_OUTER_LEN, &v, sizeof(v), 0);
 }
 
 /* Insert and fill the outer header.  0 or < 0. */
 static __always_inline int push_outer(struct __sk_buff *skb, const struct inner_pkt *p,
-				      const struct pnc_flenc_tunnel *t, __u32 label)
+				      const struct pnc_tunnel_tunnel *t, __u32 label)
 {
 	__be16 proto = bpf_htons(PNC_ETH_P_IPV6);
 	struct outer6 o = {};
 
-	o.vtcfl = bpf_htonl(6U << 28 | (__u32)p->tclass << 20 | (label & PNC_FLENC_LABEL_MASK));
-	o.payload_len = bpf_htons((__u16)(p->ip_len + overhead(t) - PNC_FLENC_OUTER_LEN));
+	o.vtcfl = bpf_htonl(6U << 28 | (__u32)p->tclass << 20 | (label & PNC_TUNNEL_LABEL_MASK));
+	o.payload_len = bpf_htons((__u16)(p->ip_len + overhead(t) - PNC_TUNNEL_OUTER_LEN));
 	o.nexthdr = t->vni	      ? PNC_IPPROTO_UDP
 		    : p->version == 4 ? PNC_IPPROTO_IPIP
 				      : PNC_IPPROTO_IPV6;
-	o.hop_limit = pnc_cfg.hop_limit ? pnc_cfg.hop_limit : PNC_FLENC_HOP_LIMIT;
+	o.hop_limit = pnc_cfg.hop_limit ? pnc_cfg.hop_limit : PNC_TUNNEL_HOP_LIMIT;
 	__builtin_memcpy(o.src, pnc_cfg.src, 16);
 	__builtin_memcpy(o.dst, t->dst, 16);
 
@@ -391,15 +391,15 @@ static __always_inline int push_outer(struct __sk_buff *skb, const struct inner_
 }
 
 SEC("tc")
-int pnc_flenc(struct __sk_buff *skb)
+int pnc_tunnel_enc(struct __sk_buff *skb)
 {
-	struct pnc_flenc_tunnel *t;
+	struct pnc_tunnel_tunnel *t;
 	struct inner_pkt p = {};
 	__u16 pkey = 0, sport = 0;
 	__u32 label, done, *classid;
 	int rv;
 
-	count(PNC_FLENC_C_PKTS);
+	count(PNC_TUNNEL_C_PKTS);
 	pull_headers(skb);
 	if (skb->protocol == bpf_htons(PNC_ETH_P_IP))
 		rv = parse_ip(skb, &p, false);
@@ -408,41 +408,41 @@ int pnc_flenc(struct __sk_buff *skb)
 	else
 		rv = 1;
 	if (rv) {
-		count(rv < 0 ? PNC_FLENC_C_PARSE_ERR : PNC_FLENC_C_PASSED);
+		count(rv < 0 ? PNC_TUNNEL_C_PARSE_ERR : PNC_TUNNEL_C_PASSED);
 		return TC_ACT_OK;
 	}
 
 	t = bpf_map_lookup_elem(&tunnels, &p.dst_key);
 	if (!t) {
-		count(PNC_FLENC_C_PASSED);
+		count(PNC_TUNNEL_C_PASSED);
 		return TC_ACT_OK;
 	}
 	if (!src_configured()) {
-		count(PNC_FLENC_C_NO_SOURCE);
+		count(PNC_TUNNEL_C_NO_SOURCE);
 		return TC_ACT_SHOT;
 	}
 	/* The outer payload length is 16 bits: no jumbogram. */
-	if (too_big(skb, t) || p.ip_len + overhead(t) - PNC_FLENC_OUTER_LEN > 0xffff) {
-		count(PNC_FLENC_C_TOO_BIG);
+	if (too_big(skb, t) || p.ip_len + overhead(t) - PNC_TUNNEL_OUTER_LEN > 0xffff) {
+		count(PNC_TUNNEL_C_TOO_BIG);
 		return TC_ACT_SHOT;
 	}
 
 	p.flow.ip_version = p.version;
 	if (roce_bth(skb, &p, &pkey, &sport)) {
 		label = flow_label(&p.flow, pkey, sport, p.ip_len);
-		done = PNC_FLENC_C_ENCAP_ROCE;
+		done = PNC_TUNNEL_C_ENCAP_ROCE;
 		classid = bpf_map_lookup_elem(&shaped, &p.flow);
 		if (classid) {
 			skb->priority = *classid;
-			count(PNC_FLENC_C_SHAPED);
+			count(PNC_TUNNEL_C_SHAPED);
 		}
 	} else {
 		label = other_label(skb);
-		done = PNC_FLENC_C_ENCAP_OTHER;
+		done = PNC_TUNNEL_C_ENCAP_OTHER;
 	}
 	/* No packet pointer is used after this: the headers move. */
 	if (push_outer(skb, &p, t, label)) {
-		count(PNC_FLENC_C_ENCAP_ERR);
+		count(PNC_TUNNEL_C_ENCAP_ERR);
 		return TC_ACT_SHOT;
 	}
 	count(done);
@@ -468,7 +468,7 @@ static __always_inline int decap_ecn(__u8 outer, __u8 inner)
 /* Set the inner ECN field to CE, with the IPv4 checksum.  0 or < 0. */
 static __always_inline int set_inner_ce(struct __sk_buff *skb, __u8 version, __u8 tclass)
 {
-	__u32 off = PNC_ETH_HLEN + PNC_FLENC_OUTER_LEN;
+	__u32 off = PNC_ETH_HLEN + PNC_TUNNEL_OUTER_LEN;
 	__u8 b[2];
 
 	if (version == 4) {
@@ -516,45 +516,45 @@ static __always_inline int decap_parse(struct __sk_buff *skb, __u8 *otc, __u8 *v
 }
 
 SEC("tc")
-int pnc_fldec(struct __sk_buff *skb)
+int pnc_tunnel_dec(struct __sk_buff *skb)
 {
 	__be16 proto;
 	__u8 otc = 0, itc = 0, version = 0;
 	__u64 flags;
 	int rv, ecn;
 
-	count(PNC_FLENC_C_DECAP_PKTS);
+	count(PNC_TUNNEL_C_DECAP_PKTS);
 	if (skb->protocol != bpf_htons(PNC_ETH_P_IPV6)) {
-		count(PNC_FLENC_C_DECAP_PASSED);
+		count(PNC_TUNNEL_C_DECAP_PASSED);
 		return TC_ACT_OK;
 	}
 	pull_headers(skb);
 	rv = decap_parse(skb, &otc, &version, &itc);
 	if (rv) {
-		count(rv < 0 ? PNC_FLENC_C_DECAP_ERR : PNC_FLENC_C_DECAP_PASSED);
+		count(rv < 0 ? PNC_TUNNEL_C_DECAP_ERR : PNC_TUNNEL_C_DECAP_PASSED);
 		return rv < 0 ? TC_ACT_SHOT : TC_ACT_OK;
 	}
 
 	ecn = decap_ecn(otc, itc);
 	if (ecn < 0) {
-		count(PNC_FLENC_C_DECAP_DROP);
+		count(PNC_TUNNEL_C_DECAP_DROP);
 		return TC_ACT_SHOT;
 	}
 	if (ecn != (itc & PNC_ECN_MASK)) {
 		if (set_inner_ce(skb, version, itc)) {
-			count(PNC_FLENC_C_DECAP_ERR);
+			count(PNC_TUNNEL_C_DECAP_ERR);
 			return TC_ACT_SHOT;
 		}
-		count(PNC_FLENC_C_DECAP_CE);
+		count(PNC_TUNNEL_C_DECAP_CE);
 	}
 
 	flags = version == 4 ? BPF_F_ADJ_ROOM_DECAP_L3_IPV4 : BPF_F_ADJ_ROOM_DECAP_L3_IPV6;
 	proto = bpf_htons(version == 4 ? PNC_ETH_P_IP : PNC_ETH_P_IPV6);
-	if (bpf_skb_adjust_room(skb, -PNC_FLENC_OUTER_LEN, BPF_ADJ_ROOM_MAC, flags) ||
+	if (bpf_skb_adjust_room(skb, -PNC_TUNNEL_OUTER_LEN, BPF_ADJ_ROOM_MAC, flags) ||
 	    bpf_skb_store_bytes(skb, PNC_ETH_HLEN - 2, &proto, sizeof(proto), 0)) {
-		count(PNC_FLENC_C_DECAP_ERR);
+		count(PNC_TUNNEL_C_DECAP_ERR);
 		return TC_ACT_SHOT;
 	}
-	count(PNC_FLENC_C_DECAP);
+	count(PNC_TUNNEL_C_DECAP);
 	return TC_ACT_OK;
 }
