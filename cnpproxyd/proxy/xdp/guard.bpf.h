@@ -79,7 +79,7 @@ static __always_inline void guard_addr(struct pnc_guard_addr *a, __u8 version, c
  * The UDP or ICMP header (*l4 says which) of an IP datagram that has one
  * in this frame; *whole is false for the first fragment of a fragmented
  * one.  NULL with *deep set: an IPv6 header chain longer than the walk,
- * which may hide one.
+ * which may hide one.  *src and *dst are filled in those two cases only.
  */
 static __always_inline void *guard_l4(struct xdp_md *ctx, void *data, void *data_end, __u32 off,
 				      __u16 proto, struct pnc_guard_addr *src,
@@ -103,11 +103,14 @@ static __always_inline void *guard_l4(struct xdp_md *ctx, void *data, void *data
 	} else {
 		return NULL;
 	}
-	guard_addr(src, ip.family, ip.src);
-	guard_addr(dst, ip.family, ip.dst);
 	off = pnc_bpf_notif_l4_off(ctx, true, off, &ip, l4, &flags);
 	*whole = !(ip.frag & PNC_BPF_FRAG_MORE) && !(flags & PNC_BPF_WALK_FRAG);
 	*deep = flags & PNC_BPF_WALK_DEEP;
+	/* Other traffic crosses the filter interfaces too: it needs no addresses. */
+	if (!off && !*deep)
+		return NULL;
+	guard_addr(src, ip.family, ip.src);
+	guard_addr(dst, ip.family, ip.dst);
 	return off ? data + off : NULL;
 }
 
